@@ -1,0 +1,126 @@
+package pmf
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Model says what happens to a queued task at its deadline, and so which completion chain
+// (003 Eqs 2–5) describes when a machine becomes free.
+type Model int
+
+const (
+	// Evict: a task that has not started by its deadline is dropped, and a running task is
+	// killed at its deadline (003 Eq 5). The default (reference/thesis-2018.md §1.4 [IMPL]).
+	Evict Model = iota
+	// Pending: a task that has not started by its deadline is dropped; a running task runs to
+	// completion (003 Eqs 3–4).
+	Pending
+	// None: every mapped task runs to completion (003 Eq 2; the model of seed 004).
+	None
+)
+
+var modelNames = [...]string{Evict: "evict", Pending: "pending", None: "none"}
+
+func (m Model) String() string {
+	if m < 0 || int(m) >= len(modelNames) {
+		return fmt.Sprintf("Model(%d)", int(m))
+	}
+	return modelNames[m]
+}
+
+// ParseModel reads a drop model name: evict, pending or none.
+func ParseModel(s string) (Model, error) {
+	for m, name := range modelNames {
+		if strings.EqualFold(s, name) {
+			return Model(m), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: drop model %q: want evict, pending or none", ErrInvalid, s)
+}
+
+// Append returns the completion-time PMF of a task appended to a machine queue, and the task's
+// chance of success.
+//
+// prev is when the machine becomes free for the task (the previous link of the chain, or an
+// impulse at "now" for an idle machine), exec is the task's execution-time PMF on the machine,
+// deadline its deadline. The returned next is when the machine becomes free after this task:
+// under None it is the plain convolution prev ∗ exec; under Pending and Evict it also carries the
+// mass of outcomes where the task never started (predecessor done at or after the deadline), and
+// under Evict the outcomes where it was killed at the deadline. So next is the right input for
+// the task behind this one, and its total mass is 1 (reference/thesis-2018.md §2, Eq 3.4 [IMPL]).
+//
+// success is P(task completes at or before the deadline), or strictly before it when strict is
+// set. It is counted from the task's own completions only, never from pass-through or eviction
+// mass, which may sit on the same grid points.
+func Append(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	prev, exec, err = commonStep(prev, exec)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	if model == None {
+		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveSlices(prev.p, exec.p)}
+		return next, next.Success(deadline, strict), nil
+	}
+	if model != Pending && model != Evict {
+		return PMF{}, 0, fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(model))
+	}
+	shift, ok := wholeSteps(exec.origin, prev.step)
+	if !ok {
+		return PMF{}, 0, fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, exec.origin, prev.step)
+	}
+	return appendDropAware(model, prev, exec, shift, deadline, strict)
+}
+
+// appendDropAware builds the Pending or Evict chain link on prev's grid. The convolution of the
+// predecessor outcomes that let the task start (finish strictly before the deadline) with exec
+// lands shift grid points later; outcomes where the task never starts pass through unchanged.
+func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
+	if starts < 0 {
+		return prev, 0, nil
+	}
+	conv := convolveSlices(prev.p[:starts+1], exec.p)
+	convOrigin := prev.origin + float64(shift)*prev.step
+
+	// Index of the last convolution impulse that counts as a success.
+	ok := lastIndexAtOrBefore(convOrigin, prev.step, deadline)
+	if strict {
+		ok = lastIndexBefore(convOrigin, prev.step, deadline)
+	}
+	ok = min(ok, len(conv)-1)
+	success, killed := 0.0, 0.0
+	for i, x := range conv {
+		if i <= ok {
+			success += x
+		} else {
+			killed += x
+		}
+	}
+
+	// Lay out next on prev's grid, from index lo (≤ 0 when shift < 0) to hi (exclusive). Killed
+	// mass goes to the first grid point at or after the deadline.
+	lo := min(0, shift)
+	hi := max(len(prev.p), shift+len(conv))
+	evictAt := prev.lastBefore(deadline) + 1
+	if model == Evict {
+		hi = max(len(prev.p), shift+ok+1)
+		if killed > 0 {
+			hi = max(hi, evictAt+1)
+		}
+	}
+	out := make([]float64, hi-lo)
+	for k := starts + 1; k < len(prev.p); k++ {
+		out[k-lo] += prev.p[k]
+	}
+	for i, x := range conv {
+		if model == Evict && i > ok {
+			break
+		}
+		out[shift+i-lo] += x
+	}
+	if model == Evict && killed > 0 {
+		out[evictAt-lo] += killed
+	}
+	return trimmed(prev.origin+float64(lo)*prev.step, prev.step, out), success, nil
+}

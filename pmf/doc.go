@@ -1,0 +1,27 @@
+// Package pmf implements discrete probability mass functions of time: the algebra that PET
+// matrices, completion-time chains and success chances are built from.
+//
+// A PMF is a set of impulses on a uniform grid, origin + k·step for k = 0..n-1, with dense
+// probabilities. Every value returned by this package satisfies three invariants: every
+// probability is ≥ 0, the total mass is 1 within 1e-9, and neither end of the slice holds a zero
+// impulse. Values are immutable: operations return new PMFs and never modify their operands, so a
+// PET cell can be shared freely.
+//
+// Grids. Two PMFs with the same step live on the same lattice when their origins differ by a
+// whole number of steps. Convolution works for any origins (the result's origin is the sum), but
+// the drop-aware completion chains add the convolution to the predecessor's own impulses, which
+// requires the execution-time PMF's origin to be a whole number of steps; petbuild guarantees
+// this by placing histogram impulses at bin upper edges k·step. PMFs whose steps differ are
+// rebinned to the coarser step when one is a whole multiple of the other; anything else is an
+// error, never a panic.
+//
+// Completion chains. The three drop models of the conference paper (seed 003, Eqs 2–5) are
+// implemented in the mass-conserving form of reference/thesis-2018.md §2 (Eq 3.4 [IMPL]): a task
+// whose predecessor finishes at or after its deadline never starts (pending and evict), and under
+// evict a task still running at its deadline is killed there. The deadline is generally not a
+// grid point; the mass of killed tasks is placed on the first grid point at or after the deadline
+// (the machine is free no earlier than the deadline and less than one step later).
+//
+// What the package does not do: it knows nothing of tasks, machines, queues or files. Callers
+// pass deadlines and times as plain float64 in the trace's time unit.
+package pmf

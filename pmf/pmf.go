@@ -1,0 +1,311 @@
+package pmf
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// MassTolerance is how far from 1 the total mass of a PMF may be.
+const MassTolerance = 1e-9
+
+// gridEps is the tolerance, in units of one step, used when a time is compared with grid
+// points: a time within gridEps·step of a grid point counts as that point. Without it,
+// 176.4 − 2·3 would fall just below or above a grid point depending on rounding.
+const gridEps = 1e-9
+
+// ErrInvalid is wrapped by every error that reports a malformed PMF or a bad argument.
+var ErrInvalid = errors.New("invalid pmf")
+
+// PMF is a discrete probability mass function on the grid origin + k·step. The zero value is
+// not a valid PMF; build one with New, FromWeights or Impulse.
+type PMF struct {
+	origin float64
+	step   float64
+	p      []float64
+}
+
+// New returns the PMF with probabilities p at times origin + k·step. The probabilities must be
+// finite, non-negative and sum to 1 within MassTolerance; zero impulses at either end are
+// trimmed. New copies p.
+func New(origin, step float64, p []float64) (PMF, error) {
+	sum, err := checkWeights(origin, step, p)
+	if err != nil {
+		return PMF{}, err
+	}
+	if math.Abs(sum-1) > MassTolerance {
+		return PMF{}, fmt.Errorf("%w: total mass %.12g, want 1 (use FromWeights to normalise)", ErrInvalid, sum)
+	}
+	return trimmed(origin, step, append([]float64(nil), p...)), nil
+}
+
+// FromWeights normalises non-negative weights w into a PMF and reports the deficit 1 − Σw, so
+// a caller can tell a histogram whose tails were cut off (HCW19 cells sum to 0.996–0.999) from
+// one that is broken. A negative deficit means the weights summed to more than 1.
+func FromWeights(origin, step float64, w []float64) (d PMF, deficit float64, err error) {
+	sum, err := checkWeights(origin, step, w)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	p := make([]float64, len(w))
+	for i, x := range w {
+		p[i] = x / sum
+	}
+	return trimmed(origin, step, p), 1 - sum, nil
+}
+
+// Impulse returns the PMF with all its mass at time t, on a grid of the given step.
+func Impulse(t, step float64) PMF {
+	if !(step > 0) || math.IsInf(step, 0) || math.IsNaN(t) || math.IsInf(t, 0) {
+		panic(fmt.Sprintf("pmf.Impulse(%v, %v): time must be finite and step positive", t, step))
+	}
+	return PMF{origin: t, step: step, p: []float64{1}}
+}
+
+func checkWeights(origin, step float64, w []float64) (float64, error) {
+	switch {
+	case math.IsNaN(origin) || math.IsInf(origin, 0):
+		return 0, fmt.Errorf("%w: origin %v is not finite", ErrInvalid, origin)
+	case math.IsNaN(step) || math.IsInf(step, 0) || step <= 0:
+		return 0, fmt.Errorf("%w: step %v is not a positive finite number", ErrInvalid, step)
+	case len(w) == 0:
+		return 0, fmt.Errorf("%w: no impulses", ErrInvalid)
+	case math.IsInf(origin+float64(len(w)-1)*step, 0):
+		return 0, fmt.Errorf("%w: grid from %g with step %g overflows", ErrInvalid, origin, step)
+	}
+	sum := 0.0
+	for i, x := range w {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%w: probability %v at index %d is not finite", ErrInvalid, x, i)
+		}
+		if x < 0 {
+			return 0, fmt.Errorf("%w: negative probability %v at index %d", ErrInvalid, x, i)
+		}
+		sum += x
+	}
+	if !(sum > 0) || math.IsInf(sum, 0) {
+		return 0, fmt.Errorf("%w: total mass %v is not positive and finite", ErrInvalid, sum)
+	}
+	return sum, nil
+}
+
+// trimmed drops zero impulses at both ends of p, adjusting the origin; p is owned by the result.
+func trimmed(origin, step float64, p []float64) PMF {
+	lo, hi := 0, len(p)
+	for lo < hi && p[lo] == 0 {
+		lo++
+	}
+	for hi > lo && p[hi-1] == 0 {
+		hi--
+	}
+	if lo == hi {
+		// Only reachable through internal arithmetic underflow; keep a valid PMF.
+		return PMF{origin: origin, step: step, p: []float64{1}}
+	}
+	return PMF{origin: origin + float64(lo)*step, step: step, p: p[lo:hi:hi]}
+}
+
+// Origin is the time of the first impulse.
+func (d PMF) Origin() float64 { return d.origin }
+
+// Step is the grid spacing.
+func (d PMF) Step() float64 { return d.step }
+
+// Len is the number of impulses, zeros inside the support included.
+func (d PMF) Len() int { return len(d.p) }
+
+// Time is the time of impulse k.
+func (d PMF) Time(k int) float64 { return d.origin + float64(k)*d.step }
+
+// Prob is the probability of impulse k.
+func (d PMF) Prob(k int) float64 { return d.p[k] }
+
+// Probs returns a copy of the probabilities.
+func (d PMF) Probs() []float64 { return append([]float64(nil), d.p...) }
+
+// Min is the earliest time with positive probability.
+func (d PMF) Min() float64 { return d.origin }
+
+// Max is the latest time with positive probability.
+func (d PMF) Max() float64 { return d.Time(len(d.p) - 1) }
+
+// Mass is the total probability; 1 within MassTolerance for every valid PMF.
+func (d PMF) Mass() float64 {
+	s := 0.0
+	for _, x := range d.p {
+		s += x
+	}
+	return s
+}
+
+// Check verifies the package invariants. Tests call it after every operation.
+func (d PMF) Check() error {
+	if _, err := checkWeights(d.origin, d.step, d.p); err != nil {
+		return err
+	}
+	if m := d.Mass(); math.Abs(m-1) > MassTolerance {
+		return fmt.Errorf("%w: total mass %.15g", ErrInvalid, m)
+	}
+	if d.p[0] == 0 || d.p[len(d.p)-1] == 0 {
+		return fmt.Errorf("%w: zero impulse at an end", ErrInvalid)
+	}
+	return nil
+}
+
+// Mean is the expected time.
+func (d PMF) Mean() float64 {
+	// Computed as origin + step·E[k] so that a large origin does not cost precision.
+	s := 0.0
+	for k, x := range d.p {
+		s += float64(k) * x
+	}
+	return d.origin + d.step*s
+}
+
+// Variance is the second central moment.
+func (d PMF) Variance() float64 {
+	m := (d.Mean() - d.origin) / d.step
+	s := 0.0
+	for k, x := range d.p {
+		dk := float64(k) - m
+		s += x * dk * dk
+	}
+	return s * d.step * d.step
+}
+
+// StdDev is the square root of the variance.
+func (d PMF) StdDev() float64 { return math.Sqrt(d.Variance()) }
+
+// Skewness is the weighted third standardised moment m₃/σ³ (reference/thesis-2018.md Eq 6.b
+// [IMPL]: the sample-size correction of the printed formula has no meaning for a PMF). A
+// single impulse has skewness 0.
+func (d PMF) Skewness() float64 {
+	m := (d.Mean() - d.origin) / d.step
+	m2, m3 := 0.0, 0.0
+	for k, x := range d.p {
+		dk := float64(k) - m
+		m2 += x * dk * dk
+		m3 += x * dk * dk * dk
+	}
+	if m2 <= 0 {
+		return 0
+	}
+	return m3 / math.Pow(m2, 1.5)
+}
+
+// BoundedSkewness is the skewness clamped to [-1, 1], as 003 Eq 6 defines s: |S| ≥ 1 already
+// counts as highly skewed, and the bound keeps the dropping-threshold adjustment in range.
+func (d PMF) BoundedSkewness() float64 {
+	return math.Max(-1, math.Min(1, d.Skewness()))
+}
+
+// lastAtOrBefore is the largest index k with Time(k) ≤ t (within gridEps). It is negative when
+// t is before the first impulse and may exceed Len()-1.
+func (d PMF) lastAtOrBefore(t float64) int {
+	return lastIndexAtOrBefore(d.origin, d.step, t)
+}
+
+func lastIndexAtOrBefore(origin, step, t float64) int {
+	return clampIndex(math.Floor((t-origin)/step + gridEps))
+}
+
+// lastBefore is the largest index k with Time(k) < t (strictly, beyond gridEps); like
+// lastAtOrBefore it may lie outside [0, Len()).
+func (d PMF) lastBefore(t float64) int {
+	return lastIndexBefore(d.origin, d.step, t)
+}
+
+func lastIndexBefore(origin, step, t float64) int {
+	return clampIndex(math.Ceil((t-origin)/step-gridEps) - 1)
+}
+
+// clampIndex converts a grid index to int, saturating far outside any PMF's support so that a
+// deadline of 1e300 cannot overflow the index arithmetic.
+func clampIndex(x float64) int {
+	return int(math.Max(math.MinInt32, math.Min(math.MaxInt32, x)))
+}
+
+// sumTo is the total probability of impulses 0..k.
+func (d PMF) sumTo(k int) float64 {
+	if k < 0 {
+		return 0
+	}
+	if k >= len(d.p)-1 {
+		return 1
+	}
+	s := 0.0
+	for _, x := range d.p[:k+1] {
+		s += x
+	}
+	return s
+}
+
+// CDF is P(X ≤ t).
+func (d PMF) CDF(t float64) float64 { return d.sumTo(d.lastAtOrBefore(t)) }
+
+// CDFStrict is P(X < t).
+func (d PMF) CDFStrict(t float64) float64 { return d.sumTo(d.lastBefore(t)) }
+
+// Success is the chance that the time is at or before the deadline, P(X ≤ δ), or strictly
+// before it, P(X < δ), when strict is set (SPEC §5.1 --strict).
+func (d PMF) Success(deadline float64, strict bool) float64 {
+	if strict {
+		return d.CDFStrict(deadline)
+	}
+	return d.CDF(deadline)
+}
+
+// Quantile is the smallest grid time t with P(X ≤ t) ≥ q, for q in [0, 1]. It is the inverse
+// CDF that sampling uses.
+func (d PMF) Quantile(q float64) float64 {
+	if math.IsNaN(q) {
+		return math.NaN()
+	}
+	s := 0.0
+	for k, x := range d.p {
+		s += x
+		if s >= q {
+			return d.Time(k)
+		}
+	}
+	return d.Max()
+}
+
+// Shift returns the PMF moved later by t: the completion time of a task that starts at t.
+func (d PMF) Shift(t float64) PMF {
+	return PMF{origin: d.origin + t, step: d.step, p: d.p}
+}
+
+// Condition returns the distribution of X given X > t: the completion time of a task that is
+// still running at time t. When no mass lies after t (the task has overrun everything its PMF
+// allows), the result is an impulse on the first grid point after t, the earliest time the task
+// could still finish on this grid.
+func (d PMF) Condition(t float64) PMF {
+	k := d.lastAtOrBefore(t) + 1
+	if k <= 0 {
+		return d
+	}
+	if k >= len(d.p) {
+		return PMF{origin: d.Time(k), step: d.step, p: []float64{1}}
+	}
+	w, _, err := FromWeights(d.Time(k), d.step, d.p[k:])
+	if err != nil {
+		return PMF{origin: d.Time(k), step: d.step, p: []float64{1}}
+	}
+	return w
+}
+
+// String prints a short summary, for debugging and examples.
+func (d PMF) String() string {
+	return fmt.Sprintf("PMF{%d impulses from %g step %g, mean %.4g}", len(d.p), d.origin, d.step, d.Mean())
+}
+
+// searchCum returns the first index whose cumulative probability reaches u.
+func searchCum(cum []float64, u float64) int {
+	k := sort.SearchFloat64s(cum, u)
+	if k >= len(cum) {
+		k = len(cum) - 1
+	}
+	return k
+}

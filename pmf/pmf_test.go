@@ -1,0 +1,351 @@
+package pmf
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+func mustNew(t testing.TB, origin, step float64, p []float64) PMF {
+	t.Helper()
+	d, err := New(origin, step, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// randomPMF returns a PMF of n impulses (some zero inside) at whole steps from origin.
+func randomPMF(r *rand.Rand, origin, step float64, n int) PMF {
+	w := make([]float64, n)
+	for i := range w {
+		if r.IntN(5) > 0 || i == 0 || i == n-1 {
+			w[i] = 0.01 + r.Float64()
+		}
+	}
+	d, _, err := FromWeights(origin, step, w)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func TestConstructionErrors(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name         string
+		origin, step float64
+		p            []float64
+		want         string
+	}{
+		{"empty", 0, 1, nil, "no impulses"},
+		{"nan prob", 0, 1, []float64{0.5, nan}, "not finite"},
+		{"inf prob", 0, 1, []float64{inf}, "not finite"},
+		{"negative", 0, 1, []float64{1.5, -0.5}, "negative probability"},
+		{"zero step", 0, 0, []float64{1}, "step"},
+		{"negative step", 0, -1, []float64{1}, "step"},
+		{"inf step", 0, inf, []float64{1}, "step"},
+		{"nan origin", nan, 1, []float64{1}, "origin"},
+		{"inf origin", -inf, 1, []float64{1}, "origin"},
+		{"all zero", 0, 1, []float64{0, 0}, "total mass"},
+		{"mass below 1", 0, 1, []float64{0.5, 0.4}, "total mass"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := New(c.origin, c.step, c.p)
+			if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("New(%v, %v, %v) error = %v, want ErrInvalid mentioning %q", c.origin, c.step, c.p, err, c.want)
+			}
+		})
+	}
+	a := mustNew(t, 0, 1, []float64{1})
+	b := mustNew(t, 0, 0.7, []float64{1})
+	if _, err := Convolve(a, b); err == nil || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Convolve with steps 1 and 0.7: error %v, want ErrInvalid", err)
+	}
+	if _, _, err := Append(Evict, a, mustNew(t, 0.5, 1, []float64{1}), 3, false); err == nil {
+		t.Fatal("Append with an execution PMF off the lattice: no error")
+	}
+}
+
+func TestNormaliseTrimAndDeficit(t *testing.T) {
+	d, deficit, err := FromWeights(10, 2, []float64{0, 0, 0.2, 0, 0.6, 0.196, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(deficit-0.004) > 1e-15 {
+		t.Errorf("deficit %v, want 0.004", deficit)
+	}
+	if d.Origin() != 14 || d.Len() != 4 || d.Max() != 20 {
+		t.Errorf("trimmed to origin %v len %d max %v, want 14, 4, 20", d.Origin(), d.Len(), d.Max())
+	}
+	if math.Abs(d.Prob(2)-0.6/0.996) > 1e-15 {
+		t.Errorf("p(18) = %v, want %v", d.Prob(2), 0.6/0.996)
+	}
+	if err := d.Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestMoments compares mean, variance and CDF with sums written directly over the support.
+func TestMomentsAndCDF(t *testing.T) {
+	d := mustNew(t, 3, 0.5, []float64{0.1, 0, 0.3, 0.4, 0.2})
+	// Times 3, 3.5, 4, 4.5, 5.
+	mean := 3*0.1 + 4*0.3 + 4.5*0.4 + 5*0.2
+	v := 0.1*(3-mean)*(3-mean) + 0.3*(4-mean)*(4-mean) + 0.4*(4.5-mean)*(4.5-mean) + 0.2*(5-mean)*(5-mean)
+	if math.Abs(d.Mean()-mean) > 1e-12 || math.Abs(d.Variance()-v) > 1e-12 {
+		t.Errorf("mean %v var %v, want %v %v", d.Mean(), d.Variance(), mean, v)
+	}
+	for _, c := range []struct{ x, le, lt float64 }{
+		{2.9, 0, 0}, {3, 0.1, 0}, {3.9, 0.1, 0.1}, {4, 0.4, 0.1}, {4.5, 0.8, 0.4}, {5, 1, 0.8}, {99, 1, 1},
+	} {
+		if got := d.CDF(c.x); math.Abs(got-c.le) > 1e-12 {
+			t.Errorf("CDF(%v) = %v, want %v", c.x, got, c.le)
+		}
+		if got := d.CDFStrict(c.x); math.Abs(got-c.lt) > 1e-12 {
+			t.Errorf("CDFStrict(%v) = %v, want %v", c.x, got, c.lt)
+		}
+	}
+	for _, c := range []struct{ q, want float64 }{{0, 3}, {0.1, 3}, {0.11, 4}, {0.8, 4.5}, {0.81, 5}, {1, 5}} {
+		if got := d.Quantile(c.q); got != c.want {
+			t.Errorf("Quantile(%v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestGammaSkewness checks the skewness of a finely discretised gamma against 2/√k.
+func TestGammaSkewness(t *testing.T) {
+	for _, k := range []float64{1.5, 4, 9, 20} {
+		g := distuv.Gamma{Alpha: k, Beta: 1}
+		const step = 0.01
+		n := int(g.Quantile(1-1e-12)/step) + 2
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = g.CDF(float64(i+1)*step) - g.CDF(float64(i)*step)
+		}
+		d, _, err := FromWeights(step/2, step, w) // bin midpoints
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 2 / math.Sqrt(k)
+		if got := d.Skewness(); math.Abs(got-want) > 0.01*want {
+			t.Errorf("gamma shape %v: skewness %v, want %v", k, got, want)
+		}
+		if got, b := d.BoundedSkewness(), math.Min(1, want); math.Abs(got-b) > 0.01 {
+			t.Errorf("gamma shape %v: bounded skewness %v, want %v", k, got, b)
+		}
+	}
+	left := mustNew(t, 0, 1, []float64{0.05, 0.05, 0.9})
+	if s := left.BoundedSkewness(); s != -1 {
+		t.Errorf("left-skewed bounded skewness %v, want -1 (raw %v)", s, left.Skewness())
+	}
+	if s := Impulse(4, 1).Skewness(); s != 0 {
+		t.Errorf("impulse skewness %v", s)
+	}
+}
+
+func TestCondition(t *testing.T) {
+	// Started at 10, execution 2..6 with p = .1 .2 .3 .4 (times 12, 14, 16, 18 at step 2).
+	d := mustNew(t, 2, 2, []float64{0.1, 0.2, 0.3, 0.4}).Shift(10)
+	// Still running at 14: outcomes 16 and 18, renormalised over 0.7.
+	c := d.Condition(14)
+	if c.Origin() != 16 || c.Len() != 2 || math.Abs(c.Prob(0)-3.0/7) > 1e-15 || math.Abs(c.Prob(1)-4.0/7) > 1e-15 {
+		t.Errorf("Condition(14) = %v %v, want 16: 3/7, 18: 4/7", c, c.Probs())
+	}
+	if c := d.Condition(13.5); c.Origin() != 14 || math.Abs(c.Prob(0)-0.2/0.9) > 1e-15 {
+		t.Errorf("Condition(13.5) = %v %v", c, c.Probs())
+	}
+	if c := d.Condition(5); c.Origin() != d.Origin() || c.Len() != d.Len() {
+		t.Errorf("Condition before the support changed the PMF: %v", c)
+	}
+	// Overran everything: the earliest grid point after now.
+	if c := d.Condition(19); c.Origin() != 20 || c.Len() != 1 {
+		t.Errorf("Condition(19) = %v, want an impulse at 20", c)
+	}
+}
+
+func TestConvolveByHand(t *testing.T) {
+	a := mustNew(t, 1, 1, []float64{0.5, 0.5})       // 1 or 2
+	b := mustNew(t, 10, 1, []float64{0.25, 0, 0.75}) // 10 or 12
+	c, err := Convolve(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[float64]float64{11: 0.125, 12: 0.125, 13: 0.375, 14: 0.375}
+	for k := 0; k < c.Len(); k++ {
+		if math.Abs(c.Prob(k)-want[c.Time(k)]) > 1e-15 {
+			t.Errorf("P(%v) = %v, want %v", c.Time(k), c.Prob(k), want[c.Time(k)])
+		}
+	}
+	// Different steps rebin to the coarser one: 0.5-step {1, 1.5} merges to 2-step {2}.
+	f := mustNew(t, 1, 0.5, []float64{0.5, 0.5})
+	g, err := Convolve(f, Impulse(4, 2))
+	if err != nil || g.Step() != 2 || g.Len() != 1 || g.Origin() != 6 {
+		t.Errorf("mixed steps: %v, %v; want an impulse at 6 with step 2", g, err)
+	}
+}
+
+// TestOffGridDeadlineEviction works the evict rule on an off-grid deadline by hand: the killed
+// mass waits at the first grid point after the deadline.
+func TestOffGridDeadlineEviction(t *testing.T) {
+	exec := mustNew(t, 2, 1, []float64{0.5, 0, 0.5}) // 2 or 4
+	next, s, err := Append(Evict, Impulse(10, 1), exec, 13.5, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Finishes at 12 (success) or would finish at 14 > 13.5: killed, machine free at 14.
+	if s != 0.5 || next.Origin() != 12 || next.Len() != 3 || next.Prob(0) != 0.5 || next.Prob(2) != 0.5 {
+		t.Errorf("next %v %v success %v", next, next.Probs(), s)
+	}
+}
+
+func TestSuccessFormsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 500; trial++ {
+		step := []float64{1, 0.5, 2}[trial%3]
+		prev := randomPMF(r, 100+float64(r.IntN(50))*step+0.37, step, 1+r.IntN(60))
+		exec := randomPMF(r, float64(1+r.IntN(10))*step, step, 1+r.IntN(40))
+		conv, err := Convolve(prev, exec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		table := prev.CDFTable()
+		for range 5 {
+			d := conv.Min() - 3*step + r.Float64()*(conv.Max()-conv.Min()+6*step)
+			if r.IntN(3) == 0 {
+				d = conv.Time(r.IntN(conv.Len())) // exactly on a grid point
+			}
+			for _, strict := range []bool{false, true} {
+				want := conv.Success(d, strict)
+				a1, err := SuccessAlg1(exec, prev, d, strict)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cdf := SuccessCDF(exec, table, d, strict)
+				if math.Abs(a1-want) > 1e-12 || math.Abs(cdf-want) > 1e-12 {
+					t.Fatalf("trial %d deadline %v strict %v: convolution %.15g, Algorithm 1 %.15g, CDF form %.15g",
+						trial, d, strict, want, a1, cdf)
+				}
+				for _, model := range []Model{Pending, Evict} {
+					_, s, err := Append(model, prev, exec, d, strict)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(s-want) > 1e-12 {
+						t.Fatalf("trial %d: %v chain success %.15g, convolution %.15g", trial, model, s, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMergeConservesMassAndMean(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 300; trial++ {
+		step := []float64{1, 0.25, 3}[trial%3]
+		d := randomPMF(r, float64(r.IntN(40)-20)*step+0.1*float64(trial%2), step, 1+r.IntN(200))
+		f := 1 + r.IntN(9)
+		m := d.Merge(f)
+		if err := m.Check(); err != nil {
+			t.Fatalf("Merge(%d): %v", f, err)
+		}
+		if m.Step() != step*float64(f) {
+			t.Fatalf("Merge(%d) step %v", f, m.Step())
+		}
+		if dm := math.Abs(m.Mean() - d.Mean()); dm > m.Step()/2+1e-9 {
+			t.Fatalf("Merge(%d) moved the mean by %v > half a bucket %v", f, dm, m.Step()/2)
+		}
+		// The coarse grid keeps the lattice: every coarse point is a fine grid point.
+		if _, ok := wholeSteps(m.Origin()-d.Origin(), step); !ok {
+			t.Fatalf("Merge(%d) left the lattice: origin %v vs %v", f, m.Origin(), d.Origin())
+		}
+		if c := d.CapImpulses(10); c.Len() > 10 || math.Abs(c.Mass()-1) > 1e-9 {
+			t.Fatalf("CapImpulses(10) = %d impulses, mass %v", c.Len(), c.Mass())
+		}
+	}
+	// Fig 6 of 000: bucket 2, impulses at 51..59 merge to even points.
+	d := mustNew(t, 51, 1, []float64{0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1})
+	m := d.Merge(2) // 51→52, 52→52, 53→54, 54→54, 55→56, 56→56, 57→58, 58→58, 59→60
+	want := []float64{0.2, 0.2, 0.3, 0.2, 0.1}
+	if m.Origin() != 52 || m.Len() != len(want) {
+		t.Fatalf("Merge(2) = %v", m)
+	}
+	for i, w := range want {
+		if math.Abs(m.Prob(i)-w) > 1e-15 {
+			t.Errorf("Merge(2) p(%v) = %v, want %v", m.Time(i), m.Prob(i), w)
+		}
+	}
+}
+
+func TestCropFoldsTails(t *testing.T) {
+	d := mustNew(t, 50, 1, []float64{0.05, 0.1, 0.15, 0.2, 0.2, 0.1, 0.1, 0.05, 0.05}) // 50..58
+	c, err := d.Crop(52, 56)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[float64]float64{52: 0.05 + 0.1 + 0.15, 53: 0.2, 54: 0.2, 55: 0.1, 56: 0.1 + 0.05 + 0.05}
+	if c.Len() != 5 || c.Origin() != 52 {
+		t.Fatalf("Crop = %v", c)
+	}
+	for k := 0; k < c.Len(); k++ {
+		if math.Abs(c.Prob(k)-want[c.Time(k)]) > 1e-15 {
+			t.Errorf("P(%v) = %v, want %v", c.Time(k), c.Prob(k), want[c.Time(k)])
+		}
+	}
+	// Success chances for deadlines inside the range are unchanged.
+	for _, x := range []float64{52, 53.5, 55} {
+		if math.Abs(c.CDF(x)-d.CDF(x)) > 1e-15 {
+			t.Errorf("CDF(%v) changed by cropping: %v vs %v", x, c.CDF(x), d.CDF(x))
+		}
+	}
+	// Ranges beyond the support fold everything into one point; an empty range is an error.
+	if c, err := d.Crop(70, 80); err != nil || c.Len() != 1 || c.Origin() != 70 {
+		t.Errorf("Crop(70, 80) = %v, %v", c, err)
+	}
+	if c, err := d.Crop(10.5, 20); err != nil || c.Len() != 1 || c.Origin() != 20 {
+		t.Errorf("Crop(10.5, 20) = %v, %v", c, err)
+	}
+	if _, err := d.Crop(52.2, 52.8); err == nil {
+		t.Error("Crop with no grid point in range: no error")
+	}
+}
+
+func TestSamplingMatchesProbabilities(t *testing.T) {
+	d := mustNew(t, 5, 2, []float64{0.1, 0, 0.25, 0.4, 0.25})
+	s := NewSampler(d)
+	r := rand.New(rand.NewPCG(9, 10))
+	const n = 200000
+	counts := map[float64]int{}
+	for range n {
+		counts[s.Sample(r)]++
+	}
+	for k := 0; k < d.Len(); k++ {
+		if !withinSampling(d.Prob(k), counts[d.Time(k)], n) {
+			t.Errorf("P(%v) = %v, sampled %d/%d", d.Time(k), d.Prob(k), counts[d.Time(k)], n)
+		}
+	}
+	// Sample and Sampler agree draw for draw on equal streams.
+	r1, r2 := rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(1, 1))
+	for range 1000 {
+		if a, b := d.Sample(r1), s.Sample(r2); a != b {
+			t.Fatalf("Sample %v != Sampler %v", a, b)
+		}
+	}
+}
+
+func TestParseModel(t *testing.T) {
+	for _, m := range []Model{Evict, Pending, None} {
+		got, err := ParseModel(strings.ToUpper(m.String()))
+		if err != nil || got != m {
+			t.Errorf("ParseModel(%q) = %v, %v", m.String(), got, err)
+		}
+	}
+	if _, err := ParseModel("kill"); err == nil {
+		t.Error("ParseModel(kill): no error")
+	}
+}
