@@ -39,7 +39,7 @@ func times(d pmf.PMF) []string {
 // The success chance of a task behind a busy machine, without building the convolution.
 func ExampleSuccessCDF() {
 	busyUntil, _ := pmf.New(100, 10, []float64{0.25, 0.5, 0.25}) // free at 100, 110 or 120
-	exec, _ := pmf.New(20, 10, []float64{0.5, 0.5})             // takes 20 or 30
+	exec, _ := pmf.New(20, 10, []float64{0.5, 0.5})              // takes 20 or 30
 	fmt.Printf("%.4f\n", pmf.SuccessCDF(exec, busyUntil.CDFTable(), 135, false))
 	// Output: 0.5000
 }
