@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit statuses (SPEC §7).
+const (
+	exitOK       = 0
+	exitInternal = 1   // a bug or an environment failure: not the user's fault
+	exitUsage    = 2   // bad usage or bad input: the user can fix it
+	exitSignal   = 130 // stopped by Ctrl-C or SIGTERM, as shells report it
+)
+
+// inputError marks an error as the user's to fix, so it exits 2.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// badInput marks err as bad input (a missing file, a malformed row, a value
+// out of range) so the command exits 2 instead of 1. The mark survives
+// further wrapping with %w. badInput(nil) is nil.
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return inputError{err}
+}
+
+// exitRequest is what the kong.Exit hook panics with. kong calls Exit after
+// printing --help or --version and expects it not to return; panicking lets
+// execute stop parsing and return a status without calling os.Exit.
+type exitRequest int
+
+// run parses args, runs the chosen command and returns the exit status.
+// main is just os.Exit(run(...)); tests call run directly.
+func run(args []string, stdout, stderr io.Writer) int {
+	var cli CLI
+	return execute(&cli, &cli.Globals, args, stdout, stderr)
+}
+
+// execute is run for any grammar, so tests can drive the same machinery with
+// test-only commands. g must point into grammar.
+func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = recovered(r, stderr)
+		}
+	}()
+	parser, err := newParser(grammar, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "hcreplay: internal error: %v\n", err)
+		return exitInternal
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
+		// Help cannot fix a bad config file.
+		if !errors.As(err, new(inputError)) {
+			fmt.Fprintf(stderr, "Run %q for usage.\n", helpCommand(err))
+		}
+		return exitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// After the first signal, restore the default handling so that a second
+	// Ctrl-C kills a command that is slow to stop.
+	context.AfterFunc(ctx, stop)
+	kctx.BindTo(ctx, (*context.Context)(nil))
+
+	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet})
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "hcreplay: interrupted")
+		return exitSignal
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
+		if errors.As(err, new(inputError)) {
+			return exitUsage
+		}
+		return exitInternal
+	}
+	return exitOK
+}
+
+// newParser builds the kong parser with the options every hcreplay grammar
+// shares.
+func newParser(grammar any, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(grammar,
+		kong.Name("hcreplay"),
+		kong.Description("Replay task-arrival traces through scheduling heuristics on heterogeneous machines and report how each heuristic copes."),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.Vars{"version": "hcreplay " + buildVersion()},
+		kong.DefaultEnvars("HCREPLAY"),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+	)
+}
+
+// recovered turns a panic value into an exit status. Exit requests from kong
+// pass through; anything else is a bug, reported in one line. The stack trace
+// is only for developers, who set HCREPLAY_DEBUG=1.
+func recovered(r any, stderr io.Writer) int {
+	if code, ok := r.(exitRequest); ok {
+		if code == exitOK {
+			return exitOK
+		}
+		return exitUsage // kong only exits by itself over usage
+	}
+	fmt.Fprintf(stderr, "hcreplay: internal error: %v\n", r)
+	if os.Getenv("HCREPLAY_DEBUG") == "1" {
+		stderr.Write(debug.Stack())
+	}
+	return exitInternal
+}
+
+// helpCommand returns the help invocation for the command a parse error
+// happened in, e.g. "hcreplay pet build --help".
+func helpCommand(err error) string {
+	words := []string{"hcreplay"}
+	var perr *kong.ParseError
+	if errors.As(err, &perr) && perr.Context != nil {
+		for _, p := range perr.Context.Path {
+			if p.Command != nil {
+				words = append(words, p.Command.Name)
+			}
+		}
+	}
+	return strings.Join(append(words, "--help"), " ")
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// CLI is the whole command line. It lists one field per command (or command
+// group); each command lives in its own file.
+type CLI struct {
+	Globals
+
+	Version VersionCmd `cmd:"" help:"Print the version."`
+}
+
+// Globals are the flags every command accepts.
+type Globals struct {
+	Config      configFlag       `help:"Read flag values from a YAML or TOML file; [command] sections apply to one command. Flags and HCREPLAY_* variables override it." placeholder:"FILE" env:"-"`
+	Quiet       bool             `short:"q" help:"Print only results and errors, no progress."`
+	VersionFlag kong.VersionFlag `name:"version" short:"V" help:"Print the version and exit." env:"-"`
+}
+
+// Console is what a command's Run method gets for talking to the user. Run
+// methods write through it rather than to os.Stdout so tests can capture
+// their output.
+type Console struct {
+	Stdout io.Writer // results
+	Stderr io.Writer // progress and diagnostics
+	Quiet  bool      // --quiet: suppress progress
+}
+
+// Logf prints a progress line on Stderr unless --quiet was given.
+func (c *Console) Logf(format string, args ...any) {
+	if c.Quiet {
+		return
+	}
+	fmt.Fprintf(c.Stderr, format+"\n", args...)
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

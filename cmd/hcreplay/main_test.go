@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testCLI drives execute with commands that exist only in tests, so these
+// tests exercise the machinery without depending on the real commands.
+type testCLI struct {
+	Globals
+
+	Replay   replayCmd   `cmd:""`
+	Other    seedCmd     `cmd:""`
+	Pet      petCmd      `cmd:""`
+	Panic    panicCmd    `cmd:""`
+	BadInput badInputCmd `cmd:""`
+	Fail     failCmd     `cmd:""`
+	Wait     waitCmd     `cmd:""`
+}
+
+type seedCmd struct {
+	Seed     int    `default:"1"`
+	LogLevel string `default:"info"`
+}
+
+func (c *seedCmd) Run(con *Console) error {
+	fmt.Fprintf(con.Stdout, "seed=%d log-level=%s quiet=%t\n", c.Seed, c.LogLevel, con.Quiet)
+	return nil
+}
+
+// replayCmd has a flag, --rounds, that no other test command has.
+type replayCmd struct {
+	Seed     int    `default:"1"`
+	LogLevel string `default:"info"`
+	Rounds   int
+}
+
+func (c *replayCmd) Run(con *Console) error {
+	fmt.Fprintf(con.Stdout, "seed=%d log-level=%s quiet=%t rounds=%d\n", c.Seed, c.LogLevel, con.Quiet, c.Rounds)
+	return nil
+}
+
+type petCmd struct {
+	Build seedCmd `cmd:""`
+}
+
+type panicCmd struct{}
+
+func (panicCmd) Run() error { panic("boom") }
+
+type badInputCmd struct {
+	Wrapped bool
+}
+
+func (c badInputCmd) Run() error {
+	err := badInput(errors.New(`trace t.csv: line 3: arrival "x" is not a number`))
+	if c.Wrapped {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return err
+}
+
+type failCmd struct{}
+
+func (failCmd) Run() error { return errors.New("write out/runs.parquet: disk full") }
+
+// waitCmd interrupts its own process and waits for the context to end.
+type waitCmd struct{}
+
+func (waitCmd) Run(ctx context.Context) error {
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		return err
+	}
+	if err := p.Signal(os.Interrupt); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("stopped: %w", ctx.Err())
+	case <-time.After(5 * time.Second):
+		return errors.New("context not cancelled by SIGINT")
+	}
+}
+
+// runTest runs the test CLI with args and returns the exit status and output.
+func runTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	var cli testCLI
+	code = execute(&cli, &cli.Globals, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// runReal runs the real CLI with args.
+func runReal(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// isolateEnv unsets the HCREPLAY_* variables of the developer's shell for
+// the duration of the test.
+func isolateEnv(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "HCREPLAY_") {
+			t.Setenv(k, v) // restores it after the test
+			os.Unsetenv(k)
+		}
+	}
+}
+
+func TestRealCLI(t *testing.T) {
+	isolateEnv(t)
+	versionLine := "hcreplay " + buildVersion() + "\n"
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string   // exact, if not empty
+		stdoutHas  []string // substrings of stdout
+		stderrHas  []string // substrings of stderr
+	}{
+		{name: "version flag", args: []string{"--version"}, wantStdout: versionLine},
+		{name: "short version flag", args: []string{"-V"}, wantStdout: versionLine},
+		{name: "version command", args: []string{"version"}, wantStdout: versionLine},
+		{
+			name:      "help",
+			args:      []string{"--help"},
+			stdoutHas: []string{"Usage: hcreplay <command>", "scheduling heuristics", "version", "Print the version.", "--config=FILE", "--quiet"},
+		},
+		{name: "command help", args: []string{"version", "--help"}, stdoutHas: []string{"Usage: hcreplay version"}},
+		{
+			name:      "unknown flag",
+			args:      []string{"--bogus"},
+			wantCode:  2,
+			stderrHas: []string{"hcreplay: unknown flag --bogus", `Run "hcreplay --help"`},
+		},
+		{
+			name:      "unknown flag after command",
+			args:      []string{"version", "--bogus"},
+			wantCode:  2,
+			stderrHas: []string{"unknown flag --bogus", `Run "hcreplay version --help"`},
+		},
+		{name: "unknown command", args: []string{"bogus"}, wantCode: 2, stderrHas: []string{"bogus"}},
+		{name: "no command", args: nil, wantCode: 2, stderrHas: []string{"hcreplay: expected"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runReal(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			if tt.wantStdout != "" && stdout != tt.wantStdout {
+				t.Errorf("stdout = %q, want %q", stdout, tt.wantStdout)
+			}
+			for _, s := range tt.stdoutHas {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			for _, s := range tt.stderrHas {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+			if tt.wantCode == 0 && stderr != "" {
+				t.Errorf("unexpected stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	isolateEnv(t)
+	tests := []struct {
+		name       string
+		args       []string
+		debug      bool
+		wantCode   int
+		wantStderr string   // exact, if not empty
+		stderrHas  []string // substrings of stderr
+		stderrLack []string
+	}{
+		{
+			name:       "success",
+			args:       []string{"other"},
+			wantCode:   0,
+			stderrLack: []string{"hcreplay"},
+		},
+		{
+			name:       "panic",
+			args:       []string{"panic"},
+			wantCode:   1,
+			wantStderr: "hcreplay: internal error: boom\n",
+		},
+		{
+			name:      "panic with HCREPLAY_DEBUG=1",
+			args:      []string{"panic"},
+			debug:     true,
+			wantCode:  1,
+			stderrHas: []string{"hcreplay: internal error: boom", "goroutine", "main_test.go"},
+		},
+		{
+			name:       "bad input",
+			args:       []string{"bad-input"},
+			wantCode:   2,
+			wantStderr: "hcreplay: trace t.csv: line 3: arrival \"x\" is not a number\n",
+		},
+		{
+			name:       "wrapped bad input",
+			args:       []string{"bad-input", "--wrapped"},
+			wantCode:   2,
+			wantStderr: "hcreplay: replay: trace t.csv: line 3: arrival \"x\" is not a number\n",
+		},
+		{
+			name:       "plain error",
+			args:       []string{"fail"},
+			wantCode:   1,
+			wantStderr: "hcreplay: write out/runs.parquet: disk full\n",
+		},
+		{
+			name:       "SIGINT cancels the context",
+			args:       []string{"wait"},
+			wantCode:   130,
+			wantStderr: "hcreplay: interrupted\n",
+		},
+		{
+			name:      "bad flag value",
+			args:      []string{"replay", "--seed", "x"},
+			wantCode:  2,
+			stderrHas: []string{"hcreplay: --seed", `"x"`, `Run "hcreplay replay --help"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.debug {
+				t.Setenv("HCREPLAY_DEBUG", "1")
+			}
+			code, _, stderr := runTest(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			if tt.wantStderr != "" && stderr != tt.wantStderr {
+				t.Errorf("stderr = %q, want %q", stderr, tt.wantStderr)
+			}
+			for _, s := range tt.stderrHas {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+			for _, s := range tt.stderrLack {
+				if strings.Contains(stderr, s) {
+					t.Errorf("stderr has %q:\n%s", s, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestBadInputNil(t *testing.T) {
+	if err := badInput(nil); err != nil {
+		t.Errorf("badInput(nil) = %v, want nil", err)
+	}
+}
+
+func TestConsoleLogf(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		var errOut bytes.Buffer
+		con := &Console{Stderr: &errOut, Quiet: quiet}
+		con.Logf("replayed %d tasks", 3)
+		want := "replayed 3 tasks\n"
+		if quiet {
+			want = ""
+		}
+		if got := errOut.String(); got != want {
+			t.Errorf("quiet=%t: Logf wrote %q, want %q", quiet, got, want)
+		}
+	}
+}
