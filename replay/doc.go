@@ -1,0 +1,30 @@
+// Package replay is the discrete-event simulation of machines that replays an arrival trace
+// through a mapping heuristic (SPEC §5.1): machines and their bounded FCFS queues, the batch
+// queue, mapping events, deadlines under the three drop models, actual durations with common
+// random numbers, task outcomes and the run's metrics (SPEC §5.4).
+//
+// What heuristics and the pruner may know is the Event interface: the batch, the machine queues
+// as they stand in the current mapping event (virtual assignments included), and the chances
+// (success chance and expected completion of a task appended to a machine, the success chances of
+// the tasks already queued). Chances come from an engine behind a small internal interface
+// (chancer): the reference engine recomputes every chain from scratch with plain convolutions and
+// is the oracle for faster ones.
+//
+// What the package does not do: it does not read or write files (cmd wires trace and petbuild
+// to it), it does not implement heuristics (replay/heuristic) or pruning (replay/prune), and it
+// does not aggregate runs (report).
+//
+// Decisions where the papers leave room, each an Option (defaults from SPEC §5.1):
+//   - A mapping event happens at every time at which a task arrives, finishes, or is killed at its
+//     deadline; everything that happens at one time forms one event. Inside an event: expire
+//     unmapped tasks whose deadline has passed, drop queued tasks whose deadline has passed
+//     (evict and pending), then the mapper, then commit.
+//   - A deadline has passed for a task that has not started when now ≥ deadline: a task with a
+//     positive duration can no longer finish by it. Unmapped tasks expire under every drop model
+//     (004 leaves this open; mapping a task that cannot succeed only wastes a machine).
+//   - Under evict, a running task that would miss its deadline is killed at the deadline and the
+//     machine is free from then on.
+//   - Actual durations come from the trace's observed durations when it has them, otherwise from
+//     the truth PET by inversion of the CDF at a uniform number that depends only on (seed, task
+//     id, machine type), so every heuristic sees the same world.
+package replay

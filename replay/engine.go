@@ -1,0 +1,400 @@
+package replay
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// Mapper is a mapping heuristic as the engine drives it: at every mapping event it looks at the
+// batch and the machines through ev and assigns (or defers) tasks.
+type Mapper interface {
+	Name() string
+	Mode() Mode
+	Map(ev Event)
+}
+
+// Config is one replay: the model the mapper believes, the world durations come from, the
+// machines and the trace.
+type Config struct {
+	PET      PET       // the model: what heuristics and chances see
+	Truth    PET       // where durations are drawn from; nil means PET
+	Machines []Machine // one entry per machine
+	Tasks    []Task    // sorted by arrival (ties by ID)
+	Options  Options
+}
+
+// taskState is the engine's record of one task.
+type taskState struct {
+	Outcome
+	queued   bool    // in a machine queue (running or waiting)
+	inBatch  bool    // in the batch queue
+	duration float64 // actual duration once started
+	marked   int64   // the mapping event that assigned or deferred it
+}
+
+// machineState is one machine: its queue (head first; the head runs when running is set).
+type machineState struct {
+	Machine
+	queue   []int // task handles
+	running bool
+	busy    float64 // total busy time
+	free    float64 // when the current run ends (finish or kill)
+}
+
+// engine is one replay in progress.
+type engine struct {
+	cfg      Config
+	opt      Options
+	mapper   Mapper
+	tasks    []taskState
+	machines []machineState
+	batch    []int   // unmapped task handles in arrival order
+	virtual  [][]int // per machine, the tasks assigned in the current mapping event
+	events   eventHeap
+	seq      int
+	now      float64
+	chances  chancer
+	samplers map[[2]int]pmf.Sampler
+	step     float64
+	exits    exitLog
+	stats    runStats
+}
+
+// Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
+func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
+	e, err := newEngine(cfg, mapper, newReference)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.run(ctx); err != nil {
+		return nil, err
+	}
+	return e.result(), nil
+}
+
+func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*engine, error) {
+	if err := cfg.Options.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.PET == nil || len(cfg.Machines) == 0 {
+		return nil, errors.New("replay: no PET or no machines")
+	}
+	if cfg.Truth == nil {
+		cfg.Truth = cfg.PET
+	}
+	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}}
+	if mapper.Mode() == Immediate {
+		e.opt.QueueSize = math.MaxInt
+	}
+	e.tasks = make([]taskState, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
+		if i > 0 && less(t, cfg.Tasks[i-1]) {
+			return nil, fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, cfg.Tasks[i-1].ID, cfg.Tasks[i-1].Arrival)
+		}
+		e.tasks[i].Outcome = Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()}
+		e.push(event{time: t.Arrival, kind: arrival, index: i})
+	}
+	e.machines = make([]machineState, len(cfg.Machines))
+	for i, m := range cfg.Machines {
+		e.machines[i].Machine = m
+	}
+	e.virtual = make([][]int, len(cfg.Machines))
+	if len(cfg.Tasks) > 0 {
+		e.step = cfg.PET.Cell(cfg.Tasks[0].Type, cfg.Machines[0].Type).Step()
+	}
+	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask)
+	e.chances = newChances(e)
+	return e, nil
+}
+
+func less(a, b Task) bool {
+	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID)
+}
+
+// run processes events until none is left.
+func (e *engine) run(ctx context.Context) error {
+	for e.events.Len() > 0 {
+		if e.stats.mappingEvents%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		e.now = e.events[0].time
+		for e.events.Len() > 0 && e.events[0].time == e.now {
+			ev := heap.Pop(&e.events).(event)
+			switch ev.kind {
+			case finish:
+				e.finish(ev.index)
+			case arrival:
+				e.tasks[ev.index].inBatch = true
+				e.batch = append(e.batch, ev.index)
+			}
+		}
+		e.mappingEvent()
+	}
+	// Whatever is still in the batch has nobody left to map it: it expires at its deadline.
+	for _, h := range e.batch {
+		e.exit(h, ExpiredUnmapped, math.Max(e.now, e.tasks[h].Task.Deadline))
+	}
+	e.batch = nil
+	e.exits.flush()
+	return nil
+}
+
+// mappingEvent is one mapping event at e.now (SPEC §5.1).
+func (e *engine) mappingEvent() {
+	e.stats.mappingEvents++
+	e.expire()
+	e.chances.begin()
+	ev := &mapping{e: e}
+	start := time.Now()
+	e.mapper.Map(ev)
+	e.stats.mapperWall += time.Since(start)
+	e.commit(ev)
+}
+
+// expire removes unmapped tasks whose deadline has passed and, under evict and pending, queued
+// tasks that have not started and can no longer finish in time.
+func (e *engine) expire() {
+	kept := e.batch[:0]
+	for _, h := range e.batch {
+		if e.now >= e.tasks[h].Task.Deadline {
+			e.tasks[h].inBatch = false
+			e.exit(h, ExpiredUnmapped, e.now)
+			continue
+		}
+		kept = append(kept, h)
+	}
+	e.batch = kept
+	if e.opt.DropModel == pmf.None {
+		return
+	}
+	for m := range e.machines {
+		e.dropExpired(m)
+	}
+}
+
+// dropExpired drops the waiting (not running) tasks of machine m whose deadline has passed.
+func (e *engine) dropExpired(m int) {
+	ms := &e.machines[m]
+	first := 0
+	if ms.running {
+		first = 1
+	}
+	kept := ms.queue[:first]
+	for _, h := range ms.queue[first:] {
+		if e.now >= e.tasks[h].Task.Deadline {
+			e.tasks[h].queued = false
+			e.exit(h, DroppedDeadline, e.now)
+			continue
+		}
+		kept = append(kept, h)
+	}
+	ms.queue = kept
+}
+
+// commit moves the event's assignments into the machine queues and starts idle machines.
+func (e *engine) commit(ev *mapping) {
+	for m, hs := range e.virtual {
+		e.machines[m].queue = append(e.machines[m].queue, hs...)
+		for _, h := range hs {
+			t := &e.tasks[h]
+			t.inBatch, t.queued = false, true
+			t.Machine, t.MapTime = m, e.now
+		}
+		e.virtual[m] = hs[:0]
+	}
+	if ev.assigned > 0 || len(ev.deferred) > 0 {
+		kept := e.batch[:0]
+		for _, h := range e.batch {
+			if e.tasks[h].inBatch {
+				kept = append(kept, h)
+			}
+		}
+		e.batch = kept
+	}
+	for _, h := range ev.deferred {
+		e.tasks[h].Deferred++
+	}
+	for m := range e.machines {
+		if !e.machines[m].running {
+			e.startNext(m)
+		}
+	}
+}
+
+// startNext starts the first task of machine m's queue that can still start: under evict and
+// pending, tasks whose deadline has passed are dropped on the way.
+func (e *engine) startNext(m int) {
+	ms := &e.machines[m]
+	for len(ms.queue) > 0 {
+		h := ms.queue[0]
+		t := &e.tasks[h]
+		if e.opt.DropModel != pmf.None && e.now >= t.Task.Deadline {
+			ms.queue = ms.queue[1:]
+			t.queued = false
+			e.exit(h, DroppedDeadline, e.now)
+			continue
+		}
+		t.Start = e.now
+		t.duration = e.duration(t.Task, ms.Type)
+		end := e.now + t.duration
+		if e.opt.DropModel == pmf.Evict && !e.meets(end, t.Task.Deadline) {
+			end = t.Task.Deadline // killed at the deadline
+		}
+		ms.running = true
+		ms.free = end
+		e.push(event{time: end, kind: finish, index: m})
+		return
+	}
+}
+
+// finish ends the run of machine m's head task at e.now: completion, or a kill at the deadline.
+func (e *engine) finish(m int) {
+	ms := &e.machines[m]
+	h := ms.queue[0]
+	ms.queue = ms.queue[1:]
+	ms.running = false
+	t := &e.tasks[h]
+	t.queued = false
+	ms.busy += e.now - t.Start
+	switch {
+	case e.meets(t.Start+t.duration, t.Task.Deadline):
+		e.exit(h, OnTime, e.now)
+	case e.opt.DropModel == pmf.Evict:
+		e.exit(h, DroppedDeadline, e.now)
+	default:
+		e.exit(h, Late, e.now)
+	}
+	e.startNext(m)
+}
+
+// meets reports whether finishing at end meets deadline d.
+func (e *engine) meets(end, d float64) bool {
+	if e.opt.Strict {
+		return end < d
+	}
+	return end <= d
+}
+
+// drop removes a queued task on the pruner's decision; a running task is stopped now.
+func (e *engine) drop(h int) {
+	t := &e.tasks[h]
+	ms := &e.machines[t.Machine]
+	if ms.running && ms.queue[0] == h {
+		ms.busy += e.now - t.Start
+		ms.running = false
+		e.events.remove(m2event(t.Machine))
+	}
+	for i, q := range ms.queue {
+		if q == h {
+			ms.queue = append(ms.queue[:i:i], ms.queue[i+1:]...)
+			break
+		}
+	}
+	t.queued = false
+	e.exit(h, DroppedPruned, e.now)
+}
+
+func m2event(m int) func(event) bool {
+	return func(ev event) bool { return ev.kind == finish && ev.index == m }
+}
+
+// duration is the actual duration of task t on a machine of type mt: observed, or drawn with
+// common random numbers from the truth PET.
+func (e *engine) duration(t Task, mt int) float64 {
+	if mt < len(t.Observed) && !math.IsNaN(t.Observed[mt]) {
+		return t.Observed[mt]
+	}
+	key := [2]int{t.Type, mt}
+	s, ok := e.samplers[key]
+	if !ok {
+		s = pmf.NewSampler(e.cfg.Truth.Cell(t.Type, mt))
+		e.samplers[key] = s
+	}
+	return s.At(crnUniform(e.opt.Seed, t.ID, mt))
+}
+
+// crnUniform maps (seed, task, machine type) to a uniform number in [0, 1) with SplitMix64
+// mixing: the same inputs give the same number under every heuristic.
+func crnUniform(seed uint64, task int64, mt int) float64 {
+	x := seed ^ 0x9e3779b97f4a7c15
+	for _, v := range [...]uint64{uint64(task), uint64(mt)} {
+		x += v*0xbf58476d1ce4e5b9 + 0x9e3779b97f4a7c15
+		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+		x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+		x ^= x >> 31
+	}
+	return float64(x>>11) / (1 << 53)
+}
+
+// exit records that task h left the system with status s at time at.
+func (e *engine) exit(h int, s Status, at float64) {
+	t := &e.tasks[h]
+	t.Status = s
+	t.End = at
+	e.stats.count(t)
+	e.exits.add(&t.Outcome, e.stats.onExit)
+}
+
+func (e *engine) push(ev event) {
+	ev.seq = e.seq
+	e.seq++
+	heap.Push(&e.events, ev)
+}
+
+// event kinds, in the order they are processed at one time: finishes free machines before the
+// tasks arriving at that time are seen.
+type eventKind int
+
+const (
+	finish eventKind = iota
+	arrival
+)
+
+type event struct {
+	time  float64
+	kind  eventKind
+	index int // machine for finish, task for arrival
+	seq   int
+}
+
+// eventHeap orders events by time, then kind, then machine or task index, then insertion.
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if a.time != b.time {
+		return a.time < b.time
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	if a.index != b.index {
+		return a.index < b.index
+	}
+	return a.seq < b.seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// remove deletes the first event that match accepts.
+func (h *eventHeap) remove(match func(event) bool) {
+	for i, ev := range *h {
+		if match(ev) {
+			heap.Remove(h, i)
+			return
+		}
+	}
+}

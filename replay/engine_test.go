@@ -1,0 +1,341 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// TestLindley: one machine, FCFS, no deadlines, deterministic durations. Each task starts when
+// both it and the machine are ready (the Lindley recursion W' = max(0, W + S − A)), computed here
+// directly from the arrivals.
+func TestLindley(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	pet := gridPET{{impulse(3)}, {impulse(5)}}
+	tasks := make([]Task, 300)
+	at := 0.0
+	for i := range tasks {
+		at += float64(r.IntN(9))
+		tasks[i] = Task{ID: int64(i), Type: r.IntN(2), Arrival: at, Deadline: inf}
+	}
+	opt := DefaultOptions()
+	opt.DropModel, opt.Trim = pmf.None, 0
+	res := run(t, Config{PET: pet, Machines: machinesOf(0), Tasks: tasks, Options: opt}, toMachine0)
+
+	byID := map[int64]Outcome{}
+	for _, o := range res.Outcomes {
+		byID[o.Task.ID] = o
+	}
+	free := math.Inf(-1)
+	for _, task := range tasks {
+		start := math.Max(task.Arrival, free)
+		free = start + []float64{3, 5}[task.Type]
+		o := byID[task.ID]
+		if o.Start != start || o.End != free || o.Status != OnTime {
+			t.Fatalf("task %d: start %v end %v status %v, Lindley says start %v end %v", task.ID, o.Start, o.End, o.Status, start, free)
+		}
+	}
+}
+
+// TestMG1Sojourn: Poisson arrivals to one FCFS machine whose service time is a discretised
+// exponential. The mean time in system must match the Pollaczek–Khinchine formula
+// W = E[S] + λE[S²]/(2(1−ρ)) for the discretised distribution, which is the M/M/1 result
+// 1/(μ−λ) up to the discretisation, within the batch-means error of a long run.
+func TestMG1Sojourn(t *testing.T) {
+	const (
+		lambda = 0.5
+		step   = 0.1
+		n      = 100000
+	)
+	// Exponential with mean 1, bins ((k-1)·step, k·step] with the impulse at k·step, cut at 10
+	// means (the tail folds away in the normalisation). The reference engine convolves these
+	// PMFs at every mapping, so they stay small.
+	w := make([]float64, 100)
+	for k := range w {
+		w[k] = math.Exp(-float64(k)*step) - math.Exp(-float64(k+1)*step)
+	}
+	service, _, err := pmf.FromWeights(step, step, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, es2 := service.Mean(), service.Variance()+service.Mean()*service.Mean()
+	rho := lambda * es
+	want := es + lambda*es2/(2*(1-rho))
+
+	r := rand.New(rand.NewPCG(2, 2))
+	tasks := make([]Task, n)
+	at := 0.0
+	for i := range tasks {
+		at += r.ExpFloat64() / lambda
+		tasks[i] = Task{ID: int64(i), Arrival: at, Deadline: inf}
+	}
+	opt := DefaultOptions()
+	opt.DropModel, opt.Trim, opt.Seed = pmf.None, 0, 7
+	res := run(t, Config{PET: gridPET{{service}}, Machines: machinesOf(0), Tasks: tasks, Options: opt}, toMachine0)
+
+	// Batch means over 50 consecutive blocks of tasks, by arrival.
+	slices.SortFunc(res.Outcomes, func(a, b Outcome) int { return int(a.Task.ID - b.Task.ID) })
+	const blocks = 50
+	means := make([]float64, blocks)
+	for i, o := range res.Outcomes {
+		means[i*blocks/n] += (o.End - o.Task.Arrival) / (n / blocks)
+	}
+	mean, sd := meanSD(means)
+	se := sd / math.Sqrt(blocks)
+	if math.Abs(mean-want) > 4*se {
+		t.Errorf("mean sojourn %.4f ± %.4f, Pollaczek–Khinchine %.4f (M/M/1 1/(μ−λ) = %.4f)", mean, se, want, 1/(1-lambda))
+	}
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)-1))
+}
+
+// TestHandWorkedDeadlines follows three tasks on one machine under each drop model.
+//
+// Task 0 arrives at 0, takes 4, due 10. Task 1 arrives at 1, takes 8, due 9. Task 2 arrives at
+// 2, takes 2, due 13. All go to machine 0 on arrival.
+//   - none: 0 runs 0–4 (on time); 1 runs 4–12 (late); 2 runs 12–14 (late).
+//   - pending: 1 starts at 4 < 9 and runs to 12 (late); 2 runs 12–14 (late).
+//   - evict: 1 is killed at its deadline 9 (dropped); 2 runs 9–11 (on time).
+func TestHandWorkedDeadlines(t *testing.T) {
+	pet := gridPET{{impulse(4)}, {impulse(8)}, {impulse(2)}}
+	tasks := []Task{{ID: 0, Type: 0, Arrival: 0, Deadline: 10}, {ID: 1, Type: 1, Arrival: 1, Deadline: 9}, {ID: 2, Type: 2, Arrival: 2, Deadline: 13}}
+	type want struct {
+		status     Status
+		start, end float64
+	}
+	cases := map[pmf.Model][]want{
+		pmf.None:    {{OnTime, 0, 4}, {Late, 4, 12}, {Late, 12, 14}},
+		pmf.Pending: {{OnTime, 0, 4}, {Late, 4, 12}, {Late, 12, 14}},
+		pmf.Evict:   {{OnTime, 0, 4}, {DroppedDeadline, 4, 9}, {OnTime, 9, 11}},
+	}
+	for model, wants := range cases {
+		opt := DefaultOptions()
+		opt.DropModel, opt.Trim = model, 0
+		res := run(t, Config{PET: pet, Machines: machinesOf(0), Tasks: tasks, Options: opt}, toMachine0)
+		for _, o := range res.Outcomes {
+			w := wants[o.Task.ID]
+			if o.Status != w.status || o.Start != w.start || o.End != w.end {
+				t.Errorf("%v task %d: %v %v–%v, want %v %v–%v", model, o.Task.ID, o.Status, o.Start, o.End, w.status, w.start, w.end)
+			}
+		}
+	}
+	// Pending: a task whose predecessor runs past its deadline never starts. Task 2 due 11 here.
+	tasks[2].Deadline = 11
+	opt := DefaultOptions()
+	opt.DropModel, opt.Trim = pmf.Pending, 0
+	res := run(t, Config{PET: pet, Machines: machinesOf(0), Tasks: tasks, Options: opt}, toMachine0)
+	for _, o := range res.Outcomes {
+		if o.Task.ID == 2 && (o.Status != DroppedDeadline || o.End != 12 || !math.IsNaN(o.Start)) {
+			t.Errorf("pending, task 2 due 11 behind a task running to 12: %v start %v end %v; want dropped_deadline at 12, never started", o.Status, o.Start, o.End)
+		}
+	}
+}
+
+// checkInvariants asserts SPEC §9's replay invariants on one run.
+func checkInvariants(t *testing.T, label string, cfg Config, res *Result, queueSize int) {
+	t.Helper()
+	if len(res.Outcomes) != len(cfg.Tasks) {
+		t.Fatalf("%s: %d outcomes for %d tasks", label, len(res.Outcomes), len(cfg.Tasks))
+	}
+	seen := map[int64]bool{}
+	perMachine := map[int][]Outcome{}
+	var counts [numStatus]int
+	for _, o := range res.Outcomes {
+		if seen[o.Task.ID] {
+			t.Fatalf("%s: task %d has two outcomes", label, o.Task.ID)
+		}
+		seen[o.Task.ID] = true
+		if o.Scored {
+			counts[o.Status]++
+		}
+		started := !math.IsNaN(o.Start)
+		mapped := o.Machine >= 0
+		switch {
+		case started && !mapped:
+			t.Fatalf("%s: task %d started without a machine", label, o.Task.ID)
+		case started && (o.Start < o.Task.Arrival || o.Start < o.MapTime || o.End < o.Start):
+			t.Fatalf("%s: task %d arrival %v mapped %v start %v end %v", label, o.Task.ID, o.Task.Arrival, o.MapTime, o.Start, o.End)
+		case o.Status == OnTime && (!started || o.End > o.Task.Deadline):
+			t.Fatalf("%s: task %d on time but start %v end %v deadline %v", label, o.Task.ID, o.Start, o.End, o.Task.Deadline)
+		case (o.Status == Late) && (o.End <= o.Task.Deadline || cfg.Options.DropModel == pmf.Evict):
+			t.Fatalf("%s: task %d late under %v, end %v deadline %v", label, o.Task.ID, cfg.Options.DropModel, o.End, o.Task.Deadline)
+		case o.Status == ExpiredUnmapped && (mapped || o.End < o.Task.Deadline):
+			t.Fatalf("%s: task %d expired unmapped but machine %d, end %v < deadline %v", label, o.Task.ID, o.Machine, o.End, o.Task.Deadline)
+		case o.Status == DroppedDeadline && (o.End < o.Task.Deadline || cfg.Options.DropModel == pmf.None):
+			t.Fatalf("%s: task %d dropped at %v before its deadline %v", label, o.Task.ID, o.End, o.Task.Deadline)
+		case o.Status == Unfinished:
+			t.Fatalf("%s: task %d unfinished", label, o.Task.ID)
+		}
+		if mapped {
+			perMachine[o.Machine] = append(perMachine[o.Machine], o)
+		}
+	}
+	s := res.Summary
+	if got := [...]int{s.OnTime, s.Late, s.DroppedDeadline, s.DroppedPruned, s.ExpiredUnmapped, s.Unfinished}; got != counts {
+		t.Fatalf("%s: summary counts %v, outcomes say %v", label, got, counts)
+	}
+	if sum := s.OnTime + s.Late + s.DroppedDeadline + s.DroppedPruned + s.ExpiredUnmapped + s.Unfinished; sum != s.Scored || s.Scored != max(0, len(cfg.Tasks)-2*cfg.Options.Trim) {
+		t.Fatalf("%s: counts add to %d, scored %d, tasks %d", label, sum, s.Scored, len(cfg.Tasks))
+	}
+	busy := 0.0
+	for m, os := range perMachine {
+		// A machine never runs two tasks at once.
+		var runs []Outcome
+		for _, o := range os {
+			if !math.IsNaN(o.Start) {
+				runs = append(runs, o)
+				busy += o.End - o.Start
+			}
+		}
+		slices.SortFunc(runs, func(a, b Outcome) int { return cmpFloat(a.Start, b.Start) })
+		for i := 1; i < len(runs); i++ {
+			if runs[i].Start < runs[i-1].End {
+				t.Fatalf("%s: machine %d runs task %d (%v–%v) and task %d (%v–%v) at once", label, m,
+					runs[i-1].Task.ID, runs[i-1].Start, runs[i-1].End, runs[i].Task.ID, runs[i].Start, runs[i].End)
+			}
+		}
+		// Queue bound: when a task is mapped, at most queueSize tasks are on the machine.
+		for _, o := range os {
+			n := 0
+			for _, p := range os {
+				if p.MapTime <= o.MapTime && p.End > o.MapTime {
+					n++
+				}
+			}
+			if n > queueSize {
+				t.Fatalf("%s: machine %d holds %d tasks at %v, queue size %d", label, m, n, o.MapTime, queueSize)
+			}
+		}
+	}
+	if math.Abs(busy-float64(s.BusyTime)) > 1e-6*math.Max(1, busy) {
+		t.Fatalf("%s: busy time %v, outcomes say %v", label, s.BusyTime, busy)
+	}
+	if float64(s.BusyTime) > float64(s.Span)*float64(len(cfg.Machines))+1e-9 {
+		t.Fatalf("%s: busy %v > span %v × %d machines", label, s.BusyTime, s.Span, len(cfg.Machines))
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func TestInvariantsRandomWorkloads(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for trial := range 60 {
+		pet := randomPET(r, 4, 3, 5, 20, 1)
+		cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2, 2), Tasks: randomTasks(r, 150, 4, 0.6, 5, 40), Options: DefaultOptions()}
+		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[trial%3]
+		cfg.Options.Strict = trial%2 == 1
+		cfg.Options.QueueSize = 1 + trial%4
+		cfg.Options.Trim = 10
+		cfg.Options.Seed = uint64(trial)
+		for _, m := range []Mapper{greedyBest, toMachine0} {
+			res := run(t, cfg, m)
+			size := cfg.Options.QueueSize
+			if m.Mode() == Immediate {
+				size = math.MaxInt
+			}
+			checkInvariants(t, fmt.Sprintf("trial %d %s %v strict=%v q=%d", trial, m.Name(), cfg.Options.DropModel, cfg.Options.Strict, size), cfg, res, size)
+		}
+	}
+}
+
+// TestCommonRandomNumbers: a task's duration on a machine type does not depend on the mapper,
+// and the same configuration gives a byte-identical summary.
+func TestCommonRandomNumbers(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	pet := randomPET(r, 3, 2, 8, 30, 1)
+	cfg := Config{PET: pet, Machines: machinesOf(0, 1, 0, 1), Tasks: randomTasks(r, 400, 3, 0.3, 10, 80), Options: DefaultOptions()}
+	cfg.Options.DropModel, cfg.Options.Trim, cfg.Options.Seed = pmf.None, 0, 11
+	durations := map[[2]int64]float64{} // (task, machine type) -> duration
+	for _, m := range []Mapper{greedyBest, toMachine0} {
+		res := run(t, cfg, m)
+		for _, o := range res.Outcomes {
+			if math.IsNaN(o.Start) {
+				continue
+			}
+			key := [2]int64{o.Task.ID, int64(cfg.Machines[o.Machine].Type)}
+			d := o.End - o.Start
+			if prev, ok := durations[key]; ok && math.Abs(prev-d) > 1e-9*d {
+				t.Fatalf("task %d on machine type %d took %v under one mapper and %v under another", key[0], key[1], prev, d)
+			}
+			durations[key] = d
+		}
+	}
+	a, _ := json.Marshal(run(t, cfg, greedyBest).Summary)
+	b, _ := json.Marshal(run(t, cfg, greedyBest).Summary)
+	if string(a) != string(b) {
+		t.Fatalf("same seed, different summaries:\n%s\n%s", a, b)
+	}
+	cfg.Options.Seed = 12
+	c, _ := json.Marshal(run(t, cfg, greedyBest).Summary)
+	if string(a) == string(c) {
+		t.Fatal("a different seed gave the same summary: durations do not depend on the seed")
+	}
+}
+
+// TestCalibration: over many tasks, those predicted at mapping to succeed with chance near p
+// succeed at rate p. The prediction is exact for pending and none (the chain matches the world);
+// under evict the chain frees the machine at the first grid point after a kill, a fraction of a
+// step late, so predictions there may be slightly pessimistic: allow one more percentage point.
+func TestCalibration(t *testing.T) {
+	for _, model := range []pmf.Model{pmf.Pending, pmf.Evict, pmf.None} {
+		r := rand.New(rand.NewPCG(5, uint64(model)))
+		pet := randomPET(r, 4, 3, 12, 24, 1)
+		cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2), Options: DefaultOptions()}
+		cfg.Options.DropModel, cfg.Options.Trim, cfg.Options.QueueSize = model, 0, 3
+		var preds, hits [10]float64
+		var ns [10]int
+		for trial := range 10 {
+			cfg.Tasks = randomTasks(r, 1500, 4, 0.35, 5, 60)
+			cfg.Options.Seed = uint64(trial)
+			for _, o := range run(t, cfg, greedyBest).Outcomes {
+				if math.IsNaN(o.Predicted) {
+					continue
+				}
+				b := min(9, int(o.Predicted*10))
+				preds[b] += o.Predicted
+				ns[b]++
+				if o.Status == OnTime {
+					hits[b]++
+				}
+			}
+		}
+		slack := 0.0
+		if model == pmf.Evict {
+			slack = 0.01
+		}
+		for b := range ns {
+			if ns[b] < 300 {
+				continue
+			}
+			p, rate := preds[b]/float64(ns[b]), hits[b]/float64(ns[b])
+			se := math.Sqrt(p * (1 - p) / float64(ns[b]))
+			if math.Abs(rate-p) > 4*se+slack+1e-9 {
+				t.Errorf("%v: bin %d: %d tasks predicted %.3f on average, %.3f succeeded (4σ = %.3f)", model, b, ns[b], p, rate, 4*se)
+			}
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// Event is a mapping event as a heuristic or the pruner sees it. Tasks are named by handles
+// (ints) that stay valid for the whole replay. Queues, free slots and chances reflect the
+// assignments already made in this event, so a heuristic that assigns one task and asks again
+// sees the machine's queue grown by that task (thesis §3.1: "recompute after each assignment").
+type Event interface {
+	// Now is the time of the event.
+	Now() float64
+	// Batch lists the unmapped tasks not yet assigned or deferred in this event, in arrival
+	// order (ties by task ID).
+	Batch() []int
+	// Task describes task h.
+	Task(h int) Task
+	// NumMachines is the number of machines; machines are 0..NumMachines()-1.
+	NumMachines() int
+	// Machine describes machine m.
+	Machine(m int) Machine
+	// Free is the number of tasks machine m can still take in this event (huge in immediate
+	// mode, where queues are unbounded).
+	Free(m int) int
+	// Queue lists the tasks in machine m's queue, the running one first, this event's
+	// assignments last.
+	Queue(m int) []int
+	// Running reports whether the head of machine m's queue is executing.
+	Running(m int) bool
+	// Exec is the model's execution-time PMF of task h on machine m.
+	Exec(h, m int) pmf.PMF
+	// Ready is when machine m becomes free for the first task waiting in its queue before this
+	// event: the running task's completion PMF (conditioned on its elapsed time when that option
+	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine.
+	Ready(m int) pmf.PMF
+	// Success is the chance that task h meets its deadline if appended to machine m now.
+	Success(h, m int) float64
+	// Completion is the expected time machine m becomes free after task h, if h is appended.
+	Completion(h, m int) float64
+	// QueueSuccess is the chance of success of each task in Queue(m), head first.
+	QueueSuccess(m int) []float64
+	// DropModel and Strict say how deadlines work in this replay.
+	DropModel() pmf.Model
+	Strict() bool
+	// Assign appends task h to machine m's queue. It panics if h is not in the batch or m has
+	// no free slot: both are bugs in the heuristic.
+	Assign(h, m int)
+	// Defer keeps task h in the batch until the next mapping event.
+	Defer(h int)
+	// Drop removes task h from its machine queue (the pruner's dropping phase); a running task
+	// is stopped.
+	Drop(h int)
+}
+
+// mapping implements Event for one mapping event of an engine.
+type mapping struct {
+	e        *engine
+	assigned int
+	deferred []int
+}
+
+func (v *mapping) Now() float64          { return v.e.now }
+func (v *mapping) Task(h int) Task       { return v.e.tasks[h].Task }
+func (v *mapping) NumMachines() int      { return len(v.e.machines) }
+func (v *mapping) Machine(m int) Machine { return v.e.machines[m].Machine }
+func (v *mapping) Running(m int) bool    { return v.e.machines[m].running }
+func (v *mapping) DropModel() pmf.Model  { return v.e.opt.DropModel }
+func (v *mapping) Strict() bool          { return v.e.opt.Strict }
+
+func (v *mapping) Batch() []int {
+	out := make([]int, 0, len(v.e.batch))
+	for _, h := range v.e.batch {
+		if v.e.tasks[h].inBatch && !v.marked(h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// marked reports whether task h was assigned or deferred in this event. Tasks carry the number
+// of the event that marked them, so no per-event set has to be cleared.
+func (v *mapping) marked(h int) bool { return v.e.tasks[h].marked == v.e.stats.mappingEvents }
+
+func (v *mapping) setMark(h int) { v.e.tasks[h].marked = v.e.stats.mappingEvents }
+
+func (v *mapping) Free(m int) int {
+	if v.e.opt.QueueSize == math.MaxInt {
+		return v.e.opt.QueueSize
+	}
+	return v.e.opt.QueueSize - len(v.e.machines[m].queue) - len(v.e.virtual[m])
+}
+
+func (v *mapping) Queue(m int) []int {
+	q := v.e.machines[m].queue
+	out := make([]int, 0, len(q)+len(v.e.virtual[m]))
+	return append(append(out, q...), v.e.virtual[m]...)
+}
+
+func (v *mapping) Exec(h, m int) pmf.PMF {
+	return v.e.cfg.PET.Cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type)
+}
+
+func (v *mapping) Ready(m int) pmf.PMF          { return v.e.chances.ready(m) }
+func (v *mapping) Success(h, m int) float64     { return v.e.chances.success(h, m) }
+func (v *mapping) Completion(h, m int) float64  { return v.e.chances.completion(h, m) }
+func (v *mapping) QueueSuccess(m int) []float64 { return v.e.chances.queueSuccess(m) }
+
+func (v *mapping) Assign(h, m int) {
+	t := &v.e.tasks[h]
+	if !t.inBatch || v.marked(h) {
+		panic(fmt.Sprintf("replay: %s assigned task %d, which is not in the batch", v.e.mapper.Name(), t.Task.ID))
+	}
+	if v.Free(m) <= 0 {
+		panic(fmt.Sprintf("replay: %s assigned task %d to machine %d, which is full", v.e.mapper.Name(), t.Task.ID, m))
+	}
+	t.Predicted = v.e.chances.success(h, m)
+	v.e.virtual[m] = append(v.e.virtual[m], h)
+	v.e.chances.changed(m)
+	v.setMark(h)
+	v.assigned++
+}
+
+func (v *mapping) Defer(h int) {
+	if !v.e.tasks[h].inBatch || v.marked(h) {
+		return
+	}
+	v.setMark(h)
+	v.deferred = append(v.deferred, h)
+}
+
+func (v *mapping) Drop(h int) {
+	t := &v.e.tasks[h]
+	if !t.queued {
+		panic(fmt.Sprintf("replay: dropping task %d, which is not in a machine queue", t.Task.ID))
+	}
+	m := t.Machine
+	v.e.drop(h)
+	v.e.chances.changed(m)
+}

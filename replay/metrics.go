@@ -1,0 +1,287 @@
+package replay
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Result is what a replay produced.
+type Result struct {
+	Summary  Summary
+	Timing   Timing
+	Outcomes []Outcome // in exit order; empty when Options.OnTask received them
+}
+
+// Summary is the run's metrics (SPEC §5.4). Everything in it is deterministic for a given
+// configuration and seed, so two runs can be compared byte for byte; wall times are in Timing.
+type Summary struct {
+	Heuristic string `json:"heuristic"`
+	Prune     string `json:"prune"`
+	DropModel string `json:"drop_model"`
+	Seed      uint64 `json:"seed"`
+
+	Tasks           int `json:"tasks"`
+	Scored          int `json:"scored"`
+	OnTime          int `json:"on_time"`
+	Late            int `json:"late"`
+	DroppedDeadline int `json:"dropped_deadline"`
+	DroppedPruned   int `json:"dropped_pruned"`
+	ExpiredUnmapped int `json:"expired_unmapped"`
+	Unfinished      int `json:"unfinished"`
+
+	Robustness       Num   `json:"robustness"`        // % of scored tasks on time
+	OnTimeByType     []Num `json:"on_time_by_type"`   // % on time per task type (null: none scored)
+	FairnessVariance Num   `json:"fairness_variance"` // variance of the per-type % (population)
+	FairnessStdDev   Num   `json:"fairness_stddev"`
+	JainIndex        Num   `json:"jain_index"`
+
+	Cost            Num   `json:"cost"` // Σ price × busy time
+	CostPerOnTime   Num   `json:"cost_per_on_time"`
+	Energy          Num   `json:"energy_joules"` // active and idle power × time
+	EnergyPerOnTime Num   `json:"energy_per_on_time"`
+	BusyTime        Num   `json:"busy_time"`
+	WastedBusyTime  Num   `json:"wasted_busy_time"` // busy time spent on tasks that did not succeed
+	Utilisation     Num   `json:"utilisation"`
+	Span            Num   `json:"span"`
+	BrierScore      Num   `json:"brier_score"` // predicted success at mapping vs outcome, scored mapped tasks
+	MappingEvents   int64 `json:"mapping_events"`
+	Convolutions    int64 `json:"convolutions"`
+	Multiplications int64 `json:"impulse_multiplications"`
+	SuccessEvals    int64 `json:"success_evaluations"`
+}
+
+// Timing is the wall time a run spent deciding; it varies from run to run.
+type Timing struct {
+	MapperSeconds  float64 `json:"mapper_seconds"`
+	PrunerSeconds  float64 `json:"pruner_seconds"`
+	PerEventMicros float64 `json:"per_event_microseconds"`
+	TotalSeconds   float64 `json:"total_seconds"`
+	TasksPerSecond float64 `json:"tasks_per_second"`
+}
+
+// Num is a float64 that encodes NaN and ±Inf as JSON null (a metric with nothing to measure,
+// such as the cost per on-time task when no task was on time).
+type Num float64
+
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Num(math.NaN())
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*n = Num(f)
+	return nil
+}
+
+// runStats accumulates the counters and the scored outcomes of a run.
+type runStats struct {
+	mappingEvents, convolutions, multiplications, successEvals int64
+	mapperWall, prunerWall                                     time.Duration
+
+	status       [numStatus]int
+	scored       int
+	scoredStatus [numStatus]int
+	typeScored   map[int]int
+	typeOnTime   map[int]int
+	brierSum     float64
+	brierN       int
+	wasted       float64
+	firstArrival float64
+	lastExit     float64
+}
+
+// count records every exit, scored or not.
+func (s *runStats) count(t *taskState) {
+	s.status[t.Status]++
+	if !math.IsNaN(t.Start) && t.Status != OnTime {
+		s.wasted += t.End - t.Start
+	}
+	s.lastExit = math.Max(s.lastExit, t.End)
+}
+
+// onExit records a scored outcome.
+func (s *runStats) onExit(o *Outcome) {
+	if s.typeScored == nil {
+		s.typeScored, s.typeOnTime = map[int]int{}, map[int]int{}
+	}
+	s.scored++
+	s.scoredStatus[o.Status]++
+	s.typeScored[o.Task.Type]++
+	if o.Status == OnTime {
+		s.typeOnTime[o.Task.Type]++
+	}
+	if !math.IsNaN(o.Predicted) {
+		y := 0.0
+		if o.Status == OnTime {
+			y = 1
+		}
+		s.brierSum += (o.Predicted - y) * (o.Predicted - y)
+		s.brierN++
+	}
+}
+
+// exitLog marks the first and last trim exits as not scored, keeping at most trim outcomes in
+// memory, and hands each final outcome on in exit order.
+type exitLog struct {
+	trim    int
+	seen    int
+	pending []*Outcome // the latest exits, which may still turn out to be among the last trim
+	emit    func(Outcome)
+	kept    []Outcome
+}
+
+func newExitLog(trim int, emit func(Outcome)) exitLog {
+	return exitLog{trim: trim, emit: emit}
+}
+
+func (l *exitLog) add(o *Outcome, scored func(*Outcome)) {
+	l.seen++
+	if l.seen <= l.trim {
+		o.Scored = false
+		l.out(*o)
+		return
+	}
+	l.pending = append(l.pending, o)
+	if len(l.pending) > l.trim {
+		first := l.pending[0]
+		l.pending = l.pending[1:]
+		first.Scored = true
+		scored(first)
+		l.out(*first)
+	}
+}
+
+// flush emits the last trim exits, unscored.
+func (l *exitLog) flush() {
+	for _, o := range l.pending {
+		o.Scored = false
+		l.out(*o)
+	}
+	l.pending = nil
+}
+
+func (l *exitLog) out(o Outcome) {
+	if l.emit != nil {
+		l.emit(o)
+		return
+	}
+	l.kept = append(l.kept, o)
+}
+
+// result assembles the Result once the run is over.
+func (e *engine) result() *Result {
+	st := &e.stats
+	sum := Summary{
+		Heuristic: e.mapper.Name(), DropModel: e.opt.DropModel.String(), Seed: e.opt.Seed,
+		Tasks:  len(e.tasks),
+		Scored: st.scored,
+		OnTime: st.scoredStatus[OnTime], Late: st.scoredStatus[Late],
+		DroppedDeadline: st.scoredStatus[DroppedDeadline], DroppedPruned: st.scoredStatus[DroppedPruned],
+		ExpiredUnmapped: st.scoredStatus[ExpiredUnmapped], Unfinished: st.scoredStatus[Unfinished],
+		MappingEvents: st.mappingEvents, Convolutions: st.convolutions,
+		Multiplications: st.multiplications, SuccessEvals: st.successEvals,
+	}
+	sum.Robustness = Num(percent(st.scoredStatus[OnTime], st.scored))
+	sum.OnTimeByType, sum.FairnessVariance, sum.FairnessStdDev, sum.JainIndex = fairness(st, e.cfg.PET, e.tasks)
+	e.costAndEnergy(&sum)
+	if st.brierN > 0 {
+		sum.BrierScore = Num(st.brierSum / float64(st.brierN))
+	} else {
+		sum.BrierScore = Num(math.NaN())
+	}
+	mapper := st.mapperWall.Seconds()
+	t := Timing{MapperSeconds: mapper, PrunerSeconds: st.prunerWall.Seconds()}
+	if st.mappingEvents > 0 {
+		t.PerEventMicros = 1e6 * mapper / float64(st.mappingEvents)
+	}
+	return &Result{Summary: sum, Timing: t, Outcomes: e.exits.kept}
+}
+
+func percent(n, of int) float64 {
+	if of == 0 {
+		return math.NaN()
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+// fairness is the per-type on-time percentage over scored tasks, its population variance and
+// standard deviation across the types that had scored tasks, and Jain's index of it.
+func fairness(st *runStats, _ PET, tasks []taskState) (byType []Num, variance, std, jain Num) {
+	types := 0
+	for _, t := range tasks {
+		types = max(types, t.Task.Type+1)
+	}
+	byType = make([]Num, types)
+	var xs []float64
+	for ty := range byType {
+		p := percent(st.typeOnTime[ty], st.typeScored[ty])
+		byType[ty] = Num(p)
+		if !math.IsNaN(p) {
+			xs = append(xs, p)
+		}
+	}
+	if len(xs) == 0 {
+		nan := Num(math.NaN())
+		return byType, nan, nan, nan
+	}
+	mean, sq := 0.0, 0.0
+	for _, x := range xs {
+		mean += x
+		sq += x * x
+	}
+	mean /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	v /= float64(len(xs))
+	j := math.NaN()
+	if sq > 0 {
+		j = mean * mean * float64(len(xs)) / sq
+	}
+	return byType, Num(v), Num(math.Sqrt(v)), Num(j)
+}
+
+// costAndEnergy fills cost, energy, busy, wasted time and utilisation. Span runs from the first
+// arrival to the last exit; idle power is counted over the span.
+func (e *engine) costAndEnergy(sum *Summary) {
+	st := &e.stats
+	first := 0.0
+	if len(e.tasks) > 0 {
+		first = e.tasks[0].Task.Arrival
+	}
+	span := math.Max(0, st.lastExit-first)
+	sec := e.opt.TimeUnitSeconds
+	var cost, energy, busy float64
+	for _, m := range e.machines {
+		busy += m.busy
+		cost += m.PricePerHour * m.busy * sec / 3600
+		idle := math.Max(0, span-m.busy)
+		energy += m.PowerWatts * (e.opt.ActivePowerFraction*m.busy + e.opt.IdlePowerFraction*idle) * sec
+	}
+	onTime := st.status[OnTime]
+	sum.Cost, sum.Energy, sum.BusyTime, sum.Span = Num(cost), Num(energy), Num(busy), Num(span)
+	sum.CostPerOnTime = Num(cost / float64(onTime))
+	sum.EnergyPerOnTime = Num(energy / float64(onTime))
+	sum.WastedBusyTime = Num(st.wasted)
+	sum.Utilisation = Num(busy / (span * float64(len(e.machines))))
+	if onTime == 0 {
+		sum.CostPerOnTime, sum.EnergyPerOnTime = Num(math.NaN()), Num(math.NaN())
+	}
+	if span == 0 {
+		sum.Utilisation = Num(math.NaN())
+	}
+}
