@@ -10,7 +10,7 @@
 // (chancer): the reference engine recomputes every chain from scratch with plain convolutions and
 // is the oracle for faster ones.
 //
-// What the package does not do: it does not read or write files (cmd wires trace and petbuild
+// What the package does not do: it does not open files (cmd wires trace and petbuild
 // to it), it does not implement heuristics (replay/heuristic) or pruning (replay/prune), and it
 // does not aggregate runs (report).
 //
