@@ -12,7 +12,15 @@ type chancer interface {
 	ready(m int) pmf.PMF
 	success(h, m int) float64
 	completion(h, m int) float64
-	queueSuccess(m int) []float64
+	queueChances(m int) []QueueChance
+}
+
+// QueueChance is what is known of a task waiting or running in a machine queue: its chance of
+// success and the bounded skewness of its completion PMF (003 Eq 6), which the pruner's per-task
+// dropping threshold uses (003 Eq 7).
+type QueueChance struct {
+	Success  float64
+	Skewness float64
 }
 
 // reference recomputes every chain from scratch with plain convolutions (SPEC §5.5): slow,
@@ -68,16 +76,16 @@ func (r reference) append(prev, exec pmf.PMF, deadline float64) (pmf.PMF, float6
 	return next, s
 }
 
-// tail is the free-time PMF after every task in machine m's queue, and each waiting task's
-// success chance.
-func (r reference) tail(m int) (pmf.PMF, []float64) {
+// tail is the free-time PMF after every task in machine m's queue, and what is known of each
+// queued task.
+func (r reference) tail(m int) (pmf.PMF, []QueueChance) {
 	e := r.e
 	ms := &e.machines[m]
 	free := r.ready(m)
-	var chances []float64
+	var chances []QueueChance
 	waiting := ms.queue
 	if ms.running {
-		chances = append(chances, r.headSuccess(m))
+		chances = append(chances, QueueChance{r.headSuccess(m), free.BoundedSkewness()})
 		waiting = waiting[1:]
 	}
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
@@ -85,7 +93,7 @@ func (r reference) tail(m int) (pmf.PMF, []float64) {
 			t := e.tasks[h].Task
 			var s float64
 			free, s = r.append(free, e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline)
-			chances = append(chances, s)
+			chances = append(chances, QueueChance{s, free.BoundedSkewness()})
 		}
 	}
 	return free, chances
@@ -109,7 +117,7 @@ func (r reference) completion(h, m int) float64 {
 	return next.Mean()
 }
 
-func (r reference) queueSuccess(m int) []float64 {
+func (r reference) queueChances(m int) []QueueChance {
 	_, chances := r.tail(m)
 	return chances
 }

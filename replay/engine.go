@@ -56,6 +56,7 @@ type engine struct {
 	machines []machineState
 	batch    []int   // unmapped task handles in arrival order
 	virtual  [][]int // per machine, the tasks assigned in the current mapping event
+	exited   []Exit  // tasks that left since the previous mapping event
 	events   eventHeap
 	seq      int
 	now      float64
@@ -155,6 +156,7 @@ func (e *engine) mappingEvent() {
 	e.mapper.Map(ev)
 	e.stats.mapperWall += time.Since(start)
 	e.commit(ev)
+	e.exited = e.exited[:0]
 }
 
 // expire removes unmapped tasks whose deadline has passed and, under evict and pending, queued
@@ -337,6 +339,7 @@ func (e *engine) exit(h int, s Status, at float64) {
 	t := &e.tasks[h]
 	t.Status = s
 	t.End = at
+	e.exited = append(e.exited, Exit{h, s})
 	e.stats.count(t)
 	e.exits.add(&t.Outcome, e.stats.onExit)
 }

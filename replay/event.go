@@ -43,6 +43,12 @@ type Event interface {
 	Completion(h, m int) float64
 	// QueueSuccess is the chance of success of each task in Queue(m), head first.
 	QueueSuccess(m int) []float64
+	// QueueChances is the chance of success and the skewness of the completion PMF of each task
+	// in Queue(m), head first.
+	QueueChances(m int) []QueueChance
+	// Exits lists the tasks that left the system since the previous mapping event, with the
+	// status they left with, in the order they left (the pruner counts deadline misses here).
+	Exits() []Exit
 	// DropModel and Strict say how deadlines work in this replay.
 	DropModel() pmf.Model
 	Strict() bool
@@ -54,6 +60,12 @@ type Event interface {
 	// Drop removes task h from its machine queue (the pruner's dropping phase); a running task
 	// is stopped.
 	Drop(h int)
+}
+
+// Exit is a task that left the system, and how.
+type Exit struct {
+	Task   int
+	Status Status
 }
 
 // mapping implements Event for one mapping event of an engine.
@@ -104,10 +116,20 @@ func (v *mapping) Exec(h, m int) pmf.PMF {
 	return v.e.cfg.PET.Cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type)
 }
 
-func (v *mapping) Ready(m int) pmf.PMF          { return v.e.chances.ready(m) }
-func (v *mapping) Success(h, m int) float64     { return v.e.chances.success(h, m) }
-func (v *mapping) Completion(h, m int) float64  { return v.e.chances.completion(h, m) }
-func (v *mapping) QueueSuccess(m int) []float64 { return v.e.chances.queueSuccess(m) }
+func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
+func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
+func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
+func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
+func (v *mapping) Exits() []Exit                    { return v.e.exited }
+
+func (v *mapping) QueueSuccess(m int) []float64 {
+	qc := v.e.chances.queueChances(m)
+	out := make([]float64, len(qc))
+	for i, c := range qc {
+		out[i] = c.Success
+	}
+	return out
+}
 
 func (v *mapping) Assign(h, m int) {
 	t := &v.e.tasks[h]
