@@ -1,0 +1,256 @@
+package petbuild
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// Rule is a bin-width rule applied to each cell's samples.
+type Rule int
+
+const (
+	RuleFreedmanDiaconis Rule = iota + 1 // 2·IQR·n^(−1/3): robust to the long tails of execution times
+	RuleScott                            // 3.49·σ·n^(−1/3): optimal for normal data
+	RuleSqrt                             // range / ⌈√n⌉: the spreadsheet default
+)
+
+func (r Rule) String() string {
+	switch r {
+	case RuleFreedmanDiaconis:
+		return "fd"
+	case RuleScott:
+		return "scott"
+	case RuleSqrt:
+		return "sqrt"
+	}
+	return fmt.Sprintf("Rule(%d)", int(r))
+}
+
+// Binning says how wide the histogram bins are. Set exactly one field; the zero value means
+// RuleFreedmanDiaconis.
+//
+// All cells of a PET share one step (SPEC §3). With Width that step is given. With Bins or a
+// Rule, each cell with enough samples proposes a width (its observed range / Bins, or the
+// rule's width), the median of those proposals is taken (robust to a few odd cells), and it is
+// rounded to the nearest "nice" number 1, 2 or 5 × 10^k in log scale, so that the grid is easy
+// to read and stable under small changes of the data.
+type Binning struct {
+	Width float64 // fixed bin width in the time unit
+	Bins  int     // bins per cell over the cell's observed range
+	Rule  Rule    // a bin-width rule
+}
+
+// ParseBinning parses the CLI form: "fd" (or "freedman-diaconis"), "scott", "sqrt",
+// "width:W" or "bins:N".
+func ParseBinning(s string) (Binning, error) {
+	key, val, hasVal := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
+	switch {
+	case !hasVal && (key == "fd" || key == "freedman-diaconis"):
+		return Binning{Rule: RuleFreedmanDiaconis}, nil
+	case !hasVal && key == "scott":
+		return Binning{Rule: RuleScott}, nil
+	case !hasVal && key == "sqrt":
+		return Binning{Rule: RuleSqrt}, nil
+	case hasVal && key == "width":
+		w, err := strconv.ParseFloat(val, 64)
+		if err != nil || !(w > 0) || !finite(w) {
+			return Binning{}, fmt.Errorf("binning %q: width must be a positive number", s)
+		}
+		return Binning{Width: w}, nil
+	case hasVal && key == "bins":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return Binning{}, fmt.Errorf("binning %q: bins must be a positive integer", s)
+		}
+		return Binning{Bins: n}, nil
+	}
+	return Binning{}, fmt.Errorf("binning %q: want fd, scott, sqrt, width:W or bins:N", s)
+}
+
+func (b Binning) String() string {
+	switch {
+	case b.Width > 0:
+		return "width:" + num(b.Width)
+	case b.Bins > 0:
+		return "bins:" + strconv.Itoa(b.Bins)
+	case b.Rule != 0:
+		return b.Rule.String()
+	}
+	return RuleFreedmanDiaconis.String()
+}
+
+func (b Binning) check() (Binning, error) {
+	set := 0
+	if b.Width != 0 {
+		set++
+		if !(b.Width > 0) || !finite(b.Width) {
+			return b, fmt.Errorf("bin width %v must be a positive number", b.Width)
+		}
+	}
+	if b.Bins != 0 {
+		set++
+		if b.Bins < 0 {
+			return b, fmt.Errorf("bin count %d must be positive", b.Bins)
+		}
+	}
+	if b.Rule != 0 {
+		set++
+		if b.Rule < RuleFreedmanDiaconis || b.Rule > RuleSqrt {
+			return b, fmt.Errorf("unknown binning rule %d", int(b.Rule))
+		}
+	}
+	switch set {
+	case 0:
+		return Binning{Rule: RuleFreedmanDiaconis}, nil
+	case 1:
+		return b, nil
+	}
+	return b, errors.New("binning: set only one of width, bins and rule")
+}
+
+// needsSamples reports whether the width depends on the data, so samples must be held.
+func (b Binning) needsSamples() bool { return b.Width == 0 }
+
+// cellWidth is the bin width the binning proposes for one cell's samples, sorted ascending; 0
+// when the samples have no spread.
+func (b Binning) cellWidth(x []float64) float64 {
+	n := float64(len(x))
+	if len(x) < 2 {
+		return 0
+	}
+	switch {
+	case b.Bins > 0:
+		return (x[len(x)-1] - x[0]) / float64(b.Bins)
+	case b.Rule == RuleScott:
+		return 3.49 * sampleSD(x) * math.Cbrt(1/n)
+	case b.Rule == RuleSqrt:
+		return (x[len(x)-1] - x[0]) / math.Ceil(math.Sqrt(n))
+	}
+	return 2 * (quantile(x, 0.75) - quantile(x, 0.25)) * math.Cbrt(1/n)
+}
+
+// quantile is the linearly interpolated sample quantile of sorted x (type 7, as R's default).
+func quantile(x []float64, p float64) float64 {
+	h := p * float64(len(x)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(x)-1 {
+		return x[len(x)-1]
+	}
+	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
+}
+
+func sampleSD(x []float64) float64 {
+	mean := 0.0
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(ss / float64(len(x)-1))
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// niceWidth rounds w > 0 to the nearest of 1, 2, 5 × 10^k in log scale (the cut points are the
+// geometric means √2, √10, √50). The result is parsed from its decimal form, so 0.2 is the
+// float64 nearest to 0.2 rather than 2 × 0.1.
+func niceWidth(w float64) float64 {
+	e := math.Floor(math.Log10(w))
+	f := w / math.Pow(10, e)
+	m := 10
+	switch {
+	case f < math.Sqrt2:
+		m = 1
+	case f < math.Sqrt(10):
+		m = 2
+	case f < math.Sqrt(50):
+		m = 5
+	}
+	x, err := strconv.ParseFloat(fmt.Sprintf("%de%d", m, int(e)), 64)
+	if err != nil || !(x > 0) {
+		return w
+	}
+	return x
+}
+
+// binIndex is the bin of time t: bins are ((k−1)·step, k·step] for k ≥ 1, and each bin's
+// impulse sits at its upper edge k·step. The upper edge is conservative (a task in the bin has
+// finished by then), keeps every origin a whole number of steps (the pmf grid rule) and matches
+// HCW19, whose times are 2, 4, 6, ... with step 2. A time of 0 goes to bin 1. The 1e-9 guard
+// keeps a time like 1.1 with step 0.1 (1.1/0.1 = 11.000000000000002) in bin 11.
+func binIndex(t, step float64) (int, error) {
+	x := math.Ceil(t/step - 1e-9)
+	if x > maxBinIndex {
+		return 0, fmt.Errorf("time %g is more than %d bins of width %g from 0", t, maxBinIndex, step)
+	}
+	return max(1, int(x)), nil
+}
+
+// maxBinIndex keeps bin indices far from integer overflow; a cell still has to fit within
+// maxCellImpulses bins.
+const maxBinIndex = 1 << 50
+
+// hist is a streaming histogram on the bins of binIndex: counts[i] is the count of bin kmin+i.
+type hist struct {
+	kmin   int
+	counts []float64
+}
+
+func (h *hist) add(k int) error {
+	switch {
+	case len(h.counts) == 0:
+		h.kmin, h.counts = k, []float64{0}
+	case k < h.kmin:
+		if h.kmin-k+len(h.counts) > maxCellImpulses {
+			return errSpan
+		}
+		h.counts = append(make([]float64, h.kmin-k), h.counts...)
+		h.kmin = k
+	case k >= h.kmin+len(h.counts):
+		if k-h.kmin+1 > maxCellImpulses {
+			return errSpan
+		}
+		h.counts = append(h.counts, make([]float64, k-h.kmin+1-len(h.counts))...)
+	}
+	h.counts[k-h.kmin]++
+	return nil
+}
+
+var errSpan = fmt.Errorf("the samples span more than %d bins; use a wider bin", maxCellImpulses)
+
+func (h *hist) pmf(step float64) (pmf.PMF, error) {
+	d, _, err := pmf.FromWeights(float64(h.kmin)*step, step, h.counts)
+	return d, err
+}
+
+// histogram bins the times on the grid of step and normalises the counts into a PMF.
+func histogram(times []float64, step float64) (pmf.PMF, error) {
+	var h hist
+	for _, t := range times {
+		k, err := binIndex(t, step)
+		if err != nil {
+			return pmf.PMF{}, err
+		}
+		if err := h.add(k); err != nil {
+			return pmf.PMF{}, err
+		}
+	}
+	return h.pmf(step)
+}

@@ -1,0 +1,53 @@
+// Package petbuild owns the PET matrix (Probabilistic Execution Time: one execution-time PMF
+// per task type × machine type), its three file formats, fitting it from execution samples,
+// compacting it, and generating synthetic PETs as the source papers did.
+//
+// What it does not do: it does not read execution logs (that is package trace; the CLI turns
+// trace records into Samples and feeds them to Fit or a Fitter), and it does not plot (that is
+// package report). It imports only pmf and its libraries, never trace, replay or report.
+//
+// # The matrix
+//
+// A PET has task type names (rows), machine type names (columns), a time unit ("ms" unless
+// stated) and one pmf.PMF per cell, all on one common step, each cell with its Provenance:
+// sample count, binning description, renormalisation deficit, cropped mass, and the donor
+// machine type when the cell was filled from another. TypeMean and GlobalMean are avg_i and
+// avg_all of the deadline rule (reference/thesis-2018.md Eq 3.7 [IMPL]).
+//
+// Grid rule. Every cell's origin is a whole number of steps, because the drop-aware completion
+// chains of package pmf add a convolution to the predecessor's own impulses. Fitting therefore
+// places each bin's impulse at its upper edge: bins are ((k−1)·step, k·step] for k ≥ 1 and the
+// impulse sits at k·step. The upper edge is conservative (a task in the bin has finished by
+// then) and matches HCW19, whose times are 2, 4, 6, ... with step 2. The price is a mean
+// biased upward by up to one step (half a step on average).
+//
+// # Files
+//
+// The format follows the extension: .json (native, versioned, lossless), .parquet (long-form
+// task_type, machine_type, time, prob, with the rest in key-value metadata; lossless) and .etc
+// (the HCW19 text format; no names, unit, provenance or explicit step). Writers write a
+// temporary file in the target's directory and rename it. Readers renormalise cells whose
+// mass is not 1 and record the deficit; a deficit beyond ReadOptions.MaxDeficit (default 1%)
+// is an error. Where a file does not state the step (.etc, foreign Parquet) it is inferred as
+// the greatest common divisor of all times, and every time must be a whole multiple of it.
+// Every input error is a *ReadError naming the file, the line or row, the cell, the field and
+// the value; no reader panics on bad input.
+//
+// # Fitting
+//
+// Fit (or a Fitter, for streaming) bins samples into histograms with one common step: a fixed
+// width, or a per-cell proposal (bin count over the cell's range, or the Freedman–Diaconis,
+// Scott or square-root rule) reduced to the median over cells and rounded to 1, 2 or 5 × 10^k.
+// A fixed width streams in memory proportional to the occupied bins; data-dependent widths
+// hold every sample (8 bytes each) because the rules need quantiles. Cells with fewer than
+// FitOptions.MinSamples samples are an error listing all of them, unless FillFrom names a
+// machine type whose samples may stand in. Compaction (Compact) then crops tails at quantiles,
+// merges to a coarser step and caps impulses per cell, keeping the step common.
+//
+// # Synthetic PETs
+//
+// Synthesize follows 000 §8.1: a gamma distribution per cell with the requested mean and a
+// shape drawn from [1, 20], 500 samples, a histogram. DefaultMeans generates an inconsistently
+// heterogeneous means matrix, since the original SPECint means are not ours to ship. All
+// randomness comes from a caller's *rand.Rand (math/rand/v2).
+package petbuild

@@ -1,0 +1,327 @@
+package petbuild
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The HCW19 .etc format (SPEC §4.4, reference/anchors.md §1.3):
+//
+//	machineCount=8;taskCount=12;
+//	machine=0;task=0;
+//	2	0.00122249
+//	4	0.00122249
+//	...
+//
+// The file carries neither names, nor a time unit, nor a step: types are named by their
+// indices "0", "1", ..., the time unit is DefaultTimeUnit and the step is inferred from the
+// times (inferStep). The original files end lines with CRLF and a trailing space; the reader
+// accepts LF, CRLF or CR and any surrounding blanks, and the time and probability may be
+// separated by any run of tabs or spaces.
+
+// maxLineBytes bounds one line of a text PET; the longest real line is about 20 bytes.
+const maxLineBytes = 1 << 20
+
+// etcPoint is one `time probability` line.
+type etcPoint struct {
+	time, prob float64
+	line       int
+}
+
+// etcCell is a cell block as read, before the step is known.
+type etcCell struct {
+	line   int
+	points []etcPoint
+}
+
+type etcReader struct {
+	file            string
+	machines, tasks int
+	cells           []*etcCell // row-major by task
+	cur             *etcCell
+	line            int
+}
+
+// ReadETC reads an HCW19 .etc PET from r; name is used in error messages.
+func ReadETC(r io.Reader, name string, opt ReadOptions) (*PET, error) {
+	er := &etcReader{file: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
+	sc.Split(scanLines)
+	header := false
+	for sc.Scan() {
+		er.line++
+		text := strings.TrimSpace(sc.Text())
+		if er.line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		if text == "" {
+			continue
+		}
+		var err error
+		switch {
+		case !header:
+			err = er.header(text)
+			header = true
+		case strings.HasPrefix(text, "machine=") || strings.HasPrefix(text, "task="):
+			err = er.cellHeader(text)
+		default:
+			err = er.point(text)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ReadError{File: name, Line: er.line + 1, Err: err}
+	}
+	if !header {
+		return nil, &ReadError{File: name, Msg: "file is empty"}
+	}
+	return er.finish(opt)
+}
+
+func (er *etcReader) errorf(field, value, format string, args ...any) error {
+	return &ReadError{File: er.file, Line: er.line, Field: field, Value: value, Msg: fmt.Sprintf(format, args...)}
+}
+
+// header parses `machineCount=8;taskCount=12;`.
+func (er *etcReader) header(text string) error {
+	kv, err := er.pairs(text, "machineCount", "taskCount")
+	if err != nil {
+		return err
+	}
+	er.machines, er.tasks = kv["machineCount"], kv["taskCount"]
+	if er.machines < 1 || er.tasks < 1 {
+		return er.errorf("header", text, "must have positive machineCount and taskCount")
+	}
+	if er.machines*er.tasks > maxCells {
+		return er.errorf("header", text, "has more than %d cells", maxCells)
+	}
+	er.cells = make([]*etcCell, er.machines*er.tasks)
+	return nil
+}
+
+// cellHeader parses `machine=M;task=T;` and starts a new cell.
+func (er *etcReader) cellHeader(text string) error {
+	kv, err := er.pairs(text, "machine", "task")
+	if err != nil {
+		return err
+	}
+	m, t := kv["machine"], kv["task"]
+	if m < 0 || m >= er.machines {
+		return er.errorf("machine", strconv.Itoa(m), "is out of range [0, %d)", er.machines)
+	}
+	if t < 0 || t >= er.tasks {
+		return er.errorf("task", strconv.Itoa(t), "is out of range [0, %d)", er.tasks)
+	}
+	i := t*er.machines + m
+	if prev := er.cells[i]; prev != nil {
+		return er.errorf("cell", text, "appears twice (first at line %d)", prev.line)
+	}
+	er.cur = &etcCell{line: er.line}
+	er.cells[i] = er.cur
+	return nil
+}
+
+// pairs parses `key=int;key=int;` and requires exactly the keys given.
+func (er *etcReader) pairs(text string, keys ...string) (map[string]int, error) {
+	kv := make(map[string]int, len(keys))
+	for _, part := range strings.Split(text, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, er.errorf("", part, "is not a key=value pair")
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !slices.Contains(keys, k) {
+			return nil, er.errorf("key", k, "is unknown here (want %s)", strings.Join(keys, ", "))
+		}
+		if _, dup := kv[k]; dup {
+			return nil, er.errorf("key", k, "appears twice")
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, er.errorf(k, v, "is not an integer")
+		}
+		kv[k] = n
+	}
+	for _, k := range keys {
+		if _, ok := kv[k]; !ok {
+			return nil, er.errorf("", text, "lacks %s", k)
+		}
+	}
+	return kv, nil
+}
+
+// point parses a `time<TAB>probability` line.
+func (er *etcReader) point(text string) error {
+	if er.cur == nil {
+		return er.errorf("", text, "comes before the first machine=M;task=T; line")
+	}
+	f := strings.Fields(text)
+	if len(f) != 2 {
+		return er.errorf("", text, "is not a `time<TAB>probability` line")
+	}
+	t, err := parseNumber(f[0])
+	if err != nil {
+		return er.errorf("time", f[0], "%v", err)
+	}
+	if t < 0 {
+		return er.errorf("time", f[0], "is negative")
+	}
+	p, err := parseNumber(f[1])
+	if err != nil {
+		return er.errorf("probability", f[1], "%v", err)
+	}
+	if p < 0 {
+		return er.errorf("probability", f[1], "is negative")
+	}
+	er.cur.points = append(er.cur.points, etcPoint{time: t, prob: p, line: er.line})
+	return nil
+}
+
+// parseNumber parses a finite decimal float.
+func parseNumber(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, errors.New("is out of range")
+		}
+		return 0, errors.New("is not a number")
+	}
+	if !finite(x) {
+		return 0, errors.New("is not finite")
+	}
+	return x, nil
+}
+
+// finish infers the step, lays the cells out on it and assembles the PET.
+func (er *etcReader) finish(opt ReadOptions) (*PET, error) {
+	tasks, machines := indexNamesList(er.tasks), indexNamesList(er.machines)
+	var all []float64
+	for i, c := range er.cells {
+		if c == nil {
+			continue
+		}
+		if len(c.points) == 0 {
+			return nil, &ReadError{File: er.file, Line: c.line, Cell: cellName(tasks[i/er.machines], machines[i%er.machines]), Msg: "has no time<TAB>probability lines"}
+		}
+		for _, p := range c.points {
+			all = append(all, p.time)
+		}
+	}
+	step := opt.fixedStep()
+	if step == 0 {
+		var bad float64
+		var ok bool
+		if step, bad, ok = inferStep(all); !ok {
+			return nil, er.offStep(bad)
+		}
+	}
+	raw := make([]*rawCell, len(er.cells))
+	for i, c := range er.cells {
+		if c == nil {
+			continue
+		}
+		times := make([]float64, len(c.points))
+		probs := make([]float64, len(c.points))
+		for j, p := range c.points {
+			times[j], probs[j] = p.time, p.prob
+		}
+		origin, w, j, err := dense(times, probs, step)
+		if err != nil {
+			pt := c.points[j]
+			return nil, &ReadError{File: er.file, Line: pt.line, Cell: cellName(tasks[i/er.machines], machines[i%er.machines]),
+				Field: "time", Value: strconv.FormatFloat(pt.time, 'g', -1, 64), Err: err}
+		}
+		raw[i] = &rawCell{origin: origin, weights: w, line: c.line, prov: Provenance{Binning: "read from .etc"}}
+	}
+	return assemble(er.file, tasks, machines, DefaultTimeUnit, step, raw, opt)
+}
+
+// offStep reports the first line whose time breaks the common step.
+func (er *etcReader) offStep(bad float64) error {
+	for _, c := range er.cells {
+		if c == nil {
+			continue
+		}
+		for _, p := range c.points {
+			if p.time == bad {
+				return &ReadError{File: er.file, Line: p.line, Field: "time", Value: strconv.FormatFloat(bad, 'g', -1, 64),
+					Msg: "is not on a common step with the earlier times of the file"}
+			}
+		}
+	}
+	return &ReadError{File: er.file, Msg: "times are not on a common step"}
+}
+
+// indexNamesList returns "0", "1", ..., "n-1": the type names of an .etc file.
+func indexNamesList(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
+}
+
+// scanLines splits at LF, CRLF or a lone CR (old Mac files), without the terminator.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		if data[i] == '\n' {
+			return i + 1, data[:i], nil
+		}
+		if i+1 < len(data) {
+			if data[i+1] == '\n' {
+				return i + 2, data[:i], nil
+			}
+			return i + 1, data[:i], nil
+		}
+		if atEOF {
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil // a CR at the end of the buffer: wait to see whether LF follows
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// WriteETC writes the PET in the HCW19 .etc format: types are written as their indices in
+// matrix order (the format has no names), cells task-major as in the HCW19 files, and only
+// the non-zero impulses, each time and probability in the shortest form that reads back to
+// the same float64. The format cannot carry the time unit, the provenance or a step coarser
+// than the times imply.
+func WriteETC(w io.Writer, p *PET) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "machineCount=%d;taskCount=%d;\n", p.NumMachineTypes(), p.NumTaskTypes())
+	for t := 0; t < p.NumTaskTypes(); t++ {
+		for m := 0; m < p.NumMachineTypes(); m++ {
+			fmt.Fprintf(bw, "machine=%d;task=%d;\n", m, t)
+			d := p.Cell(t, m)
+			for k := 0; k < d.Len(); k++ {
+				if x := d.Prob(k); x != 0 {
+					bw.WriteString(strconv.FormatFloat(d.Time(k), 'g', -1, 64))
+					bw.WriteByte('\t')
+					bw.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+					bw.WriteByte('\n')
+				}
+			}
+		}
+	}
+	return bw.Flush()
+}

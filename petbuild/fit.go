@@ -1,0 +1,324 @@
+package petbuild
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// Sample is one observed execution: the task type, the machine type and how long it ran, in
+// the PET's time unit. The CLI turns execution-log records (package trace) into Samples.
+type Sample struct {
+	TaskType    string
+	MachineType string
+	Time        float64
+}
+
+// DefaultMinSamples is the default minimum number of samples per cell. Thirty is the usual
+// rule of thumb below which a histogram says more about the sample than the distribution.
+const DefaultMinSamples = 30
+
+// FitOptions configure Fit. The zero value fits with the Freedman–Diaconis rule, at least
+// DefaultMinSamples per cell, no filling and no compaction.
+type FitOptions struct {
+	// TimeUnit of the samples; empty means DefaultTimeUnit.
+	TimeUnit string
+	// Binning chooses the common step.
+	Binning Binning
+	// MinSamples per cell; 0 means DefaultMinSamples.
+	MinSamples int
+	// FillFrom maps a machine type to another whose samples stand in for its thin or empty
+	// cells (e.g. a new machine type known to behave like an old one). Filling is one level
+	// deep: a donor cell must have enough samples of its own.
+	FillFrom map[string]string
+	// TaskTypes and MachineTypes, when set, fix the matrix's rows and columns and their order;
+	// a sample of any other type is an error. When empty, the types seen in the samples are
+	// used, in natural order ("2" before "10").
+	TaskTypes, MachineTypes []string
+	// Compaction is applied to the fitted matrix (see Compact).
+	Compaction Compaction
+}
+
+type cellKey struct{ task, machine string }
+
+// cellAcc accumulates one cell: either the samples themselves (when the bin width depends on
+// them) or a streaming histogram (when the width is fixed).
+type cellAcc struct {
+	n     int
+	times []float64
+	hist  hist
+}
+
+// Fitter builds a PET from samples added one at a time, so a caller can stream a log of any
+// length. With a fixed bin width it keeps one count per occupied bin per cell and never holds
+// the samples. With Bins or a Rule the width depends on each cell's quantiles, so it holds
+// every sample as a float64: 8 bytes per sample (80 MB for ten million).
+type Fitter struct {
+	opt        FitOptions
+	binning    Binning
+	minSamples int
+	cells      map[cellKey]*cellAcc
+	taskSet    map[string]bool
+	machineSet map[string]bool
+	added      int
+}
+
+// NewFitter checks the options and returns an empty Fitter.
+func NewFitter(opt FitOptions) (*Fitter, error) {
+	b, err := opt.Binning.check()
+	if err != nil {
+		return nil, err
+	}
+	f := &Fitter{opt: opt, binning: b, minSamples: opt.MinSamples, cells: map[cellKey]*cellAcc{}}
+	if f.minSamples <= 0 {
+		f.minSamples = DefaultMinSamples
+	}
+	if len(opt.TaskTypes) > 0 {
+		if f.taskSet, err = nameSet("task", opt.TaskTypes); err != nil {
+			return nil, err
+		}
+	}
+	if len(opt.MachineTypes) > 0 {
+		if f.machineSet, err = nameSet("machine", opt.MachineTypes); err != nil {
+			return nil, err
+		}
+	}
+	if err := opt.Compaction.check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func nameSet(kind string, names []string) (map[string]bool, error) {
+	if _, err := indexNames(kind, names); err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return set, nil
+}
+
+// Add adds one sample. Errors name the sample by its position (1-based) among those added.
+func (f *Fitter) Add(s Sample) error {
+	f.added++
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("sample %d (%s): %s", f.added, cellName(s.TaskType, s.MachineType), fmt.Sprintf(format, args...))
+	}
+	switch {
+	case !finite(s.Time):
+		return fail("time %v is not finite", s.Time)
+	case s.Time < 0:
+		return fail("time %v is negative", s.Time)
+	case s.TaskType == "" || s.MachineType == "":
+		return fail("empty task or machine type")
+	case f.taskSet != nil && !f.taskSet[s.TaskType]:
+		return fail("task type %q is not in the task type list", s.TaskType)
+	case f.machineSet != nil && !f.machineSet[s.MachineType]:
+		return fail("machine type %q is not in the machine type list", s.MachineType)
+	}
+	key := cellKey{s.TaskType, s.MachineType}
+	acc := f.cells[key]
+	if acc == nil {
+		if len(f.cells) >= maxCells {
+			return fail("more than %d cells", maxCells)
+		}
+		acc = &cellAcc{}
+		f.cells[key] = acc
+	}
+	acc.n++
+	if f.binning.needsSamples() {
+		acc.times = append(acc.times, s.Time)
+		return nil
+	}
+	k, err := binIndex(s.Time, f.binning.Width)
+	if err == nil {
+		err = acc.hist.add(k)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	return nil
+}
+
+// Fit fits a PET to a sequence of samples. An iter.Seq cannot report a read error; a caller
+// whose source can fail records the error in its iterator and checks it after Fit, or uses a
+// Fitter directly.
+func Fit(samples iter.Seq[Sample], opt FitOptions) (*PET, error) {
+	f, err := NewFitter(opt)
+	if err != nil {
+		return nil, err
+	}
+	for s := range samples {
+		if err := f.Add(s); err != nil {
+			return nil, err
+		}
+	}
+	return f.PET()
+}
+
+// FitSlice is Fit over a slice.
+func FitSlice(samples []Sample, opt FitOptions) (*PET, error) {
+	return Fit(slices.Values(samples), opt)
+}
+
+// source is where a cell's histogram comes from: its own accumulator or a donor's.
+type source struct {
+	acc   *cellAcc
+	donor string
+}
+
+// PET fits the matrix from the samples added so far: it checks every cell has enough samples
+// (filling from other machine types where asked), chooses the common step, builds each cell's
+// histogram and applies the compaction.
+func (f *Fitter) PET() (*PET, error) {
+	if len(f.cells) == 0 {
+		return nil, errors.New("fit: no samples")
+	}
+	tasks, machines := f.types()
+	srcs, err := f.sources(tasks, machines)
+	if err != nil {
+		return nil, err
+	}
+	step, desc, err := f.step(srcs)
+	if err != nil {
+		return nil, err
+	}
+	cells := make([]Cell, len(srcs))
+	for i, src := range srcs {
+		d, err := src.pmf(step)
+		if err != nil {
+			return nil, fmt.Errorf("fit: cell %s: %w", cellName(tasks[i/len(machines)], machines[i%len(machines)]), err)
+		}
+		cells[i] = Cell{PMF: d, Provenance: Provenance{Samples: src.acc.n, Binning: desc, FilledFrom: src.donor}}
+	}
+	p, err := New(tasks, machines, f.opt.TimeUnit, cells)
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	return Compact(p, f.opt.Compaction)
+}
+
+func (s source) pmf(step float64) (pmf.PMF, error) {
+	if s.acc.times == nil {
+		return s.acc.hist.pmf(step)
+	}
+	slices.Sort(s.acc.times) // ascending, so the histogram only ever grows at its end
+	return histogram(s.acc.times, step)
+}
+
+// types returns the task and machine type lists: the given ones, or those seen, naturally
+// ordered.
+func (f *Fitter) types() (tasks, machines []string) {
+	tasks, machines = f.opt.TaskTypes, f.opt.MachineTypes
+	if len(tasks) > 0 && len(machines) > 0 {
+		return tasks, machines
+	}
+	ts, ms := map[string]bool{}, map[string]bool{}
+	for k := range f.cells {
+		ts[k.task], ms[k.machine] = true, true
+	}
+	if len(tasks) == 0 {
+		tasks = sortedNames(ts)
+	}
+	if len(machines) == 0 {
+		machines = sortedNames(ms)
+	}
+	return tasks, machines
+}
+
+func sortedNames(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, naturalCompare)
+	return out
+}
+
+// naturalCompare orders names that are numbers numerically and before other names, and the
+// rest as strings, so that task types "2" and "10" come out in the order a person expects.
+func naturalCompare(a, b string) int {
+	x, numA := numericName(a)
+	y, numB := numericName(b)
+	switch {
+	case numA && numB && x != y:
+		return cmp.Compare(x, y)
+	case numA && !numB:
+		return -1
+	case !numA && numB:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// numericName parses a type name that is a finite number ("NaN" and "Inf" are names).
+func numericName(s string) (float64, bool) {
+	x, err := strconv.ParseFloat(s, 64)
+	return x, err == nil && finite(x)
+}
+
+// sources decides where each cell's histogram comes from and reports every cell that has too
+// few samples and no usable donor.
+func (f *Fitter) sources(tasks, machines []string) ([]source, error) {
+	for m, d := range f.opt.FillFrom {
+		if !slices.Contains(machines, m) || !slices.Contains(machines, d) || m == d {
+			return nil, fmt.Errorf("fit: fill-from %s→%s: both must be distinct machine types of the matrix", m, d)
+		}
+	}
+	empty := &cellAcc{}
+	srcs := make([]source, 0, len(tasks)*len(machines))
+	thin := &ThinCellsError{Min: f.minSamples}
+	for _, t := range tasks {
+		for _, m := range machines {
+			own := cmp.Or(f.cells[cellKey{t, m}], empty)
+			if own.n >= f.minSamples {
+				srcs = append(srcs, source{acc: own})
+				continue
+			}
+			if d, ok := f.opt.FillFrom[m]; ok {
+				if donor := f.cells[cellKey{t, d}]; donor != nil && donor.n >= f.minSamples {
+					srcs = append(srcs, source{acc: donor, donor: d})
+					continue
+				}
+			}
+			thin.Cells = append(thin.Cells, CellCount{TaskType: t, MachineType: m, Samples: own.n})
+		}
+	}
+	if len(thin.Cells) > 0 {
+		return nil, thin
+	}
+	return srcs, nil
+}
+
+// step chooses the common bin width and describes it for the provenance.
+func (f *Fitter) step(srcs []source) (float64, string, error) {
+	unit := cmp.Or(f.opt.TimeUnit, DefaultTimeUnit)
+	if w := f.binning.Width; w > 0 {
+		return w, fmt.Sprintf("histogram, fixed bin width %s %s, impulses at bin upper edges", num(w), unit), nil
+	}
+	var widths []float64
+	for _, s := range srcs {
+		if s.donor != "" {
+			continue // the donor's own cell already proposes its width
+		}
+		slices.Sort(s.acc.times)
+		if w := f.binning.cellWidth(s.acc.times); w > 0 && finite(w) {
+			widths = append(widths, w)
+		}
+	}
+	if len(widths) == 0 {
+		return 0, "", fmt.Errorf("fit: binning %s: no cell has any spread to size bins by; give a bin width", f.binning)
+	}
+	med := median(widths)
+	step := niceWidth(med)
+	desc := fmt.Sprintf("histogram, bin width %s %s (%s: median cell width %.4g over %d cells, rounded to 1/2/5×10^k), impulses at bin upper edges",
+		num(step), unit, f.binning, med, len(widths))
+	return step, desc, nil
+}

@@ -1,0 +1,133 @@
+package petbuild
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestSynthesizeDefault(t *testing.T) {
+	s, err := Synthesize(rand.New(rand.NewPCG(42, 0)), SynthOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.PET
+	if p.NumTaskTypes() != 12 || p.NumMachineTypes() != 8 || p.Step() != 2 {
+		t.Fatalf("%d×%d step %v", p.NumTaskTypes(), p.NumMachineTypes(), p.Step())
+	}
+	checkCells(t, p)
+	for i := range 12 {
+		for j := range 8 {
+			mean, shape := s.Means[i][j], s.Shapes[i][j]
+			if shape < 1 || shape > 20 {
+				t.Errorf("(%d,%d) shape %v outside [1, 20]", i, j, shape)
+			}
+			// Sampling error of the mean of 500 gamma draws (sd = mean/√shape), at 4.5σ, plus
+			// the upper-edge binning, which adds between 0 and one step to every sample.
+			se := mean / math.Sqrt(shape) / math.Sqrt(500)
+			got := p.Cell(i, j).Mean()
+			if got < mean-4.5*se || got > mean+4.5*se+p.Step() {
+				t.Errorf("(%d,%d) mean %v, requested %v (se %v)", i, j, got, mean, se)
+			}
+			if pr := p.Provenance(i, j); pr.Samples != 500 {
+				t.Errorf("(%d,%d) samples %d", i, j, pr.Samples)
+			}
+		}
+	}
+}
+
+func TestSynthesizeReproducible(t *testing.T) {
+	gen := func(seed uint64) []byte {
+		s, err := Synthesize(rand.New(rand.NewPCG(seed, 1)), SynthOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return encode(t, s.PET, FormatJSON)
+	}
+	a, b, c := gen(7), gen(7), gen(8)
+	if !bytes.Equal(a, b) {
+		t.Fatal("the same seed gives different PETs")
+	}
+	if bytes.Equal(a, c) {
+		t.Fatal("different seeds give the same PET")
+	}
+}
+
+func TestSynthesizeGivenMeans(t *testing.T) {
+	means := [][]float64{{10, 1000}, {50, 5}}
+	s, err := Synthesize(rand.New(rand.NewPCG(1, 2)), SynthOptions{
+		Means: means, TaskTypes: []string{"a", "b"}, MachineTypes: []string{"x", "y"},
+		Samples: 4000, ShapeMin: 4, ShapeMax: 4, Step: 0.5, TimeUnit: "s",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.PET
+	if p.TimeUnit() != "s" || p.Step() != 0.5 || p.TaskType(1) != "b" || p.MachineType(1) != "y" {
+		t.Fatalf("options ignored: %s %v %v %v", p.TimeUnit(), p.Step(), p.TaskTypes(), p.MachineTypes())
+	}
+	for i := range 2 {
+		for j := range 2 {
+			mean := means[i][j]
+			se := mean / 2 / math.Sqrt(4000)
+			if got := p.Cell(i, j).Mean(); got < mean-4.5*se || got > mean+4.5*se+0.5 {
+				t.Errorf("(%d,%d) mean %v, requested %v", i, j, got, mean)
+			}
+			if s.Shapes[i][j] != 4 {
+				t.Errorf("shape %v", s.Shapes[i][j])
+			}
+		}
+	}
+	for _, bad := range []SynthOptions{
+		{Means: [][]float64{{1, 2}, {3}}},
+		{Means: [][]float64{{-1}}},
+		{Means: [][]float64{{1}}, TaskTypes: []string{"a", "b"}},
+		{Means: [][]float64{{1}}, ShapeMin: 5, ShapeMax: 2},
+		{Means: [][]float64{{1}}, Step: -1},
+	} {
+		if _, err := Synthesize(rand.New(rand.NewPCG(1, 2)), bad); err == nil {
+			t.Errorf("options %+v pass", bad)
+		}
+	}
+	if _, err := Synthesize(nil, SynthOptions{}); err == nil {
+		t.Error("a nil source passes")
+	}
+}
+
+func TestDefaultMeans(t *testing.T) {
+	m := DefaultMeans(rand.New(rand.NewPCG(5, 5)), 12, 8)
+	if len(m) != 12 || len(m[0]) != 8 {
+		t.Fatalf("%d×%d", len(m), len(m[0]))
+	}
+	for i, row := range m {
+		avg := 0.0
+		for _, x := range row {
+			if !(x > 0) {
+				t.Fatalf("row %d has mean %v", i, x)
+			}
+			avg += x / 8
+		}
+		if avg < 50 || avg > 200 {
+			t.Errorf("row %d averages %v, want [50, 200]", i, avg)
+		}
+	}
+	// Inconsistent heterogeneity: some pair of machines swaps order between some pair of types.
+	swaps := 0
+	for a := range 8 {
+		for b := a + 1; b < 8; b++ {
+			faster := 0
+			for i := range 12 {
+				if m[i][a] < m[i][b] {
+					faster++
+				}
+			}
+			if faster > 0 && faster < 12 {
+				swaps++
+			}
+		}
+	}
+	if swaps < 14 { // at least half of the 28 machine pairs
+		t.Errorf("only %d of 28 machine pairs change order between types", swaps)
+	}
+}
