@@ -10,6 +10,7 @@ type chancer interface {
 	begin()        // a mapping event starts; any queue may have changed since the last one
 	changed(m int) // machine m's queue (real or virtual) changed within the event
 	ready(m int) pmf.PMF
+	tail(m int) pmf.PMF
 	success(h, m int) float64
 	completion(h, m int) float64
 	queueChances(m int) []QueueChance
@@ -76,9 +77,15 @@ func (r reference) append(prev, exec pmf.PMF, deadline float64) (pmf.PMF, float6
 	return next, s
 }
 
-// tail is the free-time PMF after every task in machine m's queue, and what is known of each
+// tail is the free-time PMF after every task in machine m's queue.
+func (r reference) tail(m int) pmf.PMF {
+	free, _ := r.chain(m)
+	return free
+}
+
+// chain is the free-time PMF after every task in machine m's queue, and what is known of each
 // queued task.
-func (r reference) tail(m int) (pmf.PMF, []QueueChance) {
+func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
 	e := r.e
 	ms := &e.machines[m]
 	free := r.ready(m)
@@ -102,7 +109,7 @@ func (r reference) tail(m int) (pmf.PMF, []QueueChance) {
 func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
 	e := r.e
 	e.stats.successEvals++
-	free, _ := r.tail(m)
+	free := r.tail(m)
 	t := e.tasks[h].Task
 	return r.append(free, e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
 }
@@ -118,6 +125,6 @@ func (r reference) completion(h, m int) float64 {
 }
 
 func (r reference) queueChances(m int) []QueueChance {
-	_, chances := r.tail(m)
+	_, chances := r.chain(m)
 	return chances
 }

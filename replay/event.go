@@ -37,6 +37,9 @@ type Event interface {
 	// event: the running task's completion PMF (conditioned on its elapsed time when that option
 	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine.
 	Ready(m int) pmf.PMF
+	// Tail is when machine m becomes free after every task in Queue(m), this event's
+	// assignments included: the completion PMF the next appended task would start from.
+	Tail(m int) pmf.PMF
 	// Success is the chance that task h meets its deadline if appended to machine m now.
 	Success(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
@@ -117,6 +120,7 @@ func (v *mapping) Exec(h, m int) pmf.PMF {
 }
 
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
+func (v *mapping) Tail(m int) pmf.PMF               { return v.e.chances.tail(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }

@@ -6,28 +6,25 @@ import "github.com/hcreplay/hcreplay/replay"
 // to the first available machine, checking machine 0, then 1, and so on. "Available" is idle
 // (empty queue, this event's assignments included); when no machine is idle the task goes to
 // the machine expected to become free first, ties to the lower index (thesis notes [IMPL]).
-type FCFS struct{}
+// "Free" is freeAt: after everything queued, under the replay's drop model. With this fallback
+// FCFS makes the same choices as OLB: they differ only on a machine that holds waiting tasks but
+// runs none (after the pruner stops its head), which FCFS does not count as available.
+type FCFS struct{ Params }
 
 func (FCFS) Name() string      { return "FCFS" }
 func (FCFS) Mode() replay.Mode { return replay.Immediate }
 
-func (FCFS) Map(ev replay.Event) {
+func (h FCFS) Map(ev replay.Event) {
 	for _, t := range ev.Batch() {
-		ev.Assign(t, firstAvailable(ev, t))
+		ev.Assign(t, h.firstAvailable(ev))
 	}
 }
 
-func firstAvailable(ev replay.Event, t int) int {
-	best, bestFree := -1, 0.0
+func (h FCFS) firstAvailable(ev replay.Event) int {
 	for m := range ev.NumMachines() {
 		if len(ev.Queue(m)) == 0 {
 			return m
 		}
-		// When the machine is free for t: its expected completion minus t's own expected time.
-		free := ev.Completion(t, m) - ev.Exec(t, m).Mean()
-		if best < 0 || free < bestFree {
-			best, bestFree = m, free
-		}
 	}
-	return best
+	return earliestFree(ev, h.Params)
 }

@@ -8,33 +8,26 @@ import (
 
 // MMU is MinCompletion-MaxUrgency (thesis §3.3.1.3, Eq 3.6; 004 §V.B, Eq 3; 000 §8.3.3). Phase 1
 // as MM; phase 2 takes the single pair, over all machines, with the greatest urgency
-// U = 1/(δ − E[C]), assigns it, and starts over.
+// U = 1/(δ − E[C]), assigns it, and starts over. Phase 2 is global as written, whatever
+// Params.GlobalPhase2 says.
 //
 // Eq 3.6 is undefined at zero slack and ranks negative slack below every positive slack. We keep
 // the formula as printed and define zero slack as +Inf urgency (thesis notes Eq 3.6 "raw formula"
 // reading): tasks expected to be late rank last, which is what makes MMU collapse at high
 // oversubscription in the papers. Ties: the smaller expected completion, then arrival order.
-type MMU struct{}
+type MMU struct{ Params }
 
 func (MMU) Name() string      { return "MMU" }
 func (MMU) Mode() replay.Mode { return replay.Batch }
 
-func (MMU) Map(ev replay.Event) {
-	for {
-		tasks, machines := ev.Batch(), freeMachines(ev)
-		if len(tasks) == 0 || len(machines) == 0 {
-			return
+func (h MMU) Map(ev replay.Event) {
+	twoPhase(ev, h.Params, true, func(a, b pair) bool {
+		ua, ub := urgency(ev.Task(a.task).Deadline, a.completion), urgency(ev.Task(b.task).Deadline, b.completion)
+		if ua != ub {
+			return ua > ub
 		}
-		pairs := minCompletion(ev, tasks, machines)
-		best, bestU := -1, math.Inf(-1)
-		for i, p := range pairs {
-			u := urgency(ev.Task(p.task).Deadline, p.completion)
-			if best < 0 || u > bestU || (u == bestU && p.completion < pairs[best].completion) {
-				best, bestU = i, u
-			}
-		}
-		ev.Assign(pairs[best].task, pairs[best].machine)
-	}
+		return a.completion < b.completion
+	})
 }
 
 // urgency is Eq 3.6, with zero slack as +Inf.

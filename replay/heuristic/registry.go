@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -9,10 +10,27 @@ import (
 )
 
 // Params are the heuristics' tunable parameters; each heuristic reads the ones it documents.
+// The booleans are the readings the references disagree on; their zero values are the [IMPL]
+// defaults of reference/thesis-2018.md §3.
 type Params struct {
 	KPBPercent    float64 // KPB and MR: percent of machines with the best expected execution time (default 50)
-	MOCCull       float64 // MOC: tasks whose best success chance is not above this stay in the batch (default 0.30)
+	MOCCull       float64 // MOC: tasks whose best chance is not above this stay in the batch (default 0.30)
 	MOCCandidates int     // MOC: candidates permuted per machine (default 3)
+
+	// Phase1All makes phase 1 of the batch heuristics look at every machine, not only those with
+	// a free slot; a task whose chosen machine is full is skipped for the rest of the mapping
+	// event (004 Alg. 2). Default false: free machines only (thesis §3.1 [IMPL]), so no task
+	// waits for a full machine while another has room.
+	Phase1All bool
+	// GlobalPhase2 makes phase 2 of MM, MSD and Sufferage one global pick of the best pair, then
+	// phase 1 again (004 Alg. 2), instead of one pick per machine with a free slot per round
+	// (000/003, thesis §3.1 [IMPL], the default). MMU, MaxMin, EDF and SJF are global as written.
+	GlobalPhase2 bool
+	// ETC computes expected completion in the ETC style, Ready(m)'s mean plus the mean execution
+	// times of the waiting tasks and of the task itself, instead of the mean of the drop-aware
+	// completion PMF (thesis §3.0, readings (b) and (a); default (a)). The two agree under drop
+	// model none. Every heuristic that ranks by expected completion or free time reads it.
+	ETC bool
 }
 
 // DefaultParams are the [IMPL] defaults of the reference notes.
@@ -25,7 +43,7 @@ type Info struct {
 	Name   string
 	Mode   replay.Mode
 	Source string // paper and section
-	Params string // which Params fields it reads
+	Params string // the Params fields it reads, with their defaults
 	Alias  string // another name for it, if any
 	New    func(Params) replay.Mapper
 }
@@ -33,12 +51,53 @@ type Info struct {
 // registry lists every heuristic, built fresh on each call so that no package state is shared.
 func registry() []Info {
 	return []Info{
-		{Name: "MM", Mode: replay.Batch, Source: "thesis §3.3.1.1; 004 §V.A", New: func(Params) replay.Mapper { return MM{} }},
-		{Name: "MSD", Mode: replay.Batch, Source: "thesis §3.3.1.2; 004 §V.C", New: func(Params) replay.Mapper { return MSD{} }},
-		{Name: "MMU", Mode: replay.Batch, Source: "thesis §3.3.1.3, Eq 3.6; 004 §V.B", New: func(Params) replay.Mapper { return MMU{} }},
-		{Name: "FCFS", Mode: replay.Immediate, Source: "thesis §3.3.2.1", New: func(Params) replay.Mapper { return FCFS{} }},
-		{Name: "MCT", Alias: "MECT", Mode: replay.Immediate, Source: "thesis §3.3.2.3; 004 §VII (MECT)", New: func(Params) replay.Mapper { return MCT{} }},
+		{Name: "MM", Mode: replay.Batch, Source: "thesis §3.3.1.1; 004 §V.A",
+			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return MM{p} }},
+		{Name: "MSD", Mode: replay.Batch, Source: "thesis §3.3.1.2; 004 §V.C",
+			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return MSD{p} }},
+		{Name: "MMU", Mode: replay.Batch, Source: "thesis §3.3.1.3, Eq 3.6; 004 §V.B",
+			Params: batchParams(), New: func(p Params) replay.Mapper { return MMU{p} }},
+		{Name: "MOC", Mode: replay.Batch, Source: "004 §V.D, Alg. 1; thesis §3.3.1.4",
+			Params: batchParams("MOCCull", "MOCCandidates"), New: func(p Params) replay.Mapper { return MOC{p} }},
+		{Name: "MaxMin", Mode: replay.Batch, Source: "Braun et al. 2001; Ibarra & Kim 1977",
+			Params: batchParams(), New: func(p Params) replay.Mapper { return MaxMin{p} }},
+		{Name: "Sufferage", Mode: replay.Batch, Source: "Maheswaran et al. 1999",
+			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return Sufferage{p} }},
+		{Name: "EDF", Mode: replay.Batch, Source: "thesis §3.3.3.2",
+			Params: batchParams(), New: func(p Params) replay.Mapper { return EDF{p} }},
+		{Name: "SJF", Mode: replay.Batch, Source: "thesis §3.3.3.3",
+			Params: batchParams(), New: func(p Params) replay.Mapper { return SJF{p} }},
+		{Name: "FCFS", Mode: replay.Immediate, Source: "thesis §3.3.2.1, §3.3.3.1",
+			Params: params("ETC"), New: func(p Params) replay.Mapper { return FCFS{p} }},
+		{Name: "MET", Mode: replay.Immediate, Source: "thesis §3.3.2.2; Braun et al. 2001",
+			New: func(Params) replay.Mapper { return MET{} }},
+		{Name: "MCT", Alias: "MECT", Mode: replay.Immediate, Source: "thesis §3.3.2.3; 004 §VII (MECT)",
+			Params: params("ETC"), New: func(p Params) replay.Mapper { return MCT{p} }},
+		{Name: "KPB", Mode: replay.Immediate, Source: "thesis §3.3.2.4; Maheswaran et al. 1999",
+			Params: params("KPBPercent", "ETC"), New: func(p Params) replay.Mapper { return KPB{p} }},
+		{Name: "MR", Mode: replay.Immediate, Source: "thesis §3.3.2.5",
+			Params: params("KPBPercent", "ETC"), New: func(p Params) replay.Mapper { return MR{p} }},
+		{Name: "OLB", Mode: replay.Immediate, Source: "Braun et al. 2001; Maheswaran et al. 1999",
+			Params: params("ETC"), New: func(p Params) replay.Mapper { return OLB{p} }},
+		{Name: "RR", Mode: replay.Immediate, Source: "round robin (classic baseline)",
+			New: func(Params) replay.Mapper { return &RR{} }},
 	}
+}
+
+// batchParams lists the Params fields of a batch heuristic: its own, then the template's.
+func batchParams(own ...string) string {
+	return params(append(own, "Phase1All", "ETC")...)
+}
+
+// params formats the named Params fields with their default values, "MOCCull=0.3, ETC=false".
+// A misspelt name panics, which the registry tests catch.
+func params(names ...string) string {
+	d := reflect.ValueOf(DefaultParams())
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s=%v", n, d.FieldByName(n).Interface()))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // All returns every heuristic, sorted by mode then name.

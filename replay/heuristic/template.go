@@ -1,11 +1,16 @@
 package heuristic
 
-import "github.com/hcreplay/hcreplay/replay"
+import (
+	"math"
+
+	"github.com/hcreplay/hcreplay/replay"
+)
 
 // pair is a task and the machine phase 1 chose for it, with the values phase 2 ranks by.
 type pair struct {
 	task, machine int
 	completion    float64 // expected completion on the machine
+	second        float64 // expected completion on the next-best machine; +Inf when there is none
 	success       float64 // success chance on the machine (when the heuristic asks for it)
 }
 
@@ -20,16 +25,79 @@ func freeMachines(ev replay.Event) []int {
 	return ms
 }
 
-// minCompletion is the common phase 1 of MM, MSD and MMU: for each task, the machine with a
-// free slot where it is expected to complete first (ties: lower machine index).
-func minCompletion(ev replay.Event, tasks, machines []int) []pair {
+// allMachines lists every machine, in index order.
+func allMachines(ev replay.Event) []int {
+	ms := make([]int, ev.NumMachines())
+	for m := range ms {
+		ms[m] = m
+	}
+	return ms
+}
+
+// phase1Machines is where phase 1 looks for a task's machine: the machines with a free slot
+// (thesis §3.1 [IMPL]), or every machine with Params.Phase1All (004 Alg. 2).
+func phase1Machines(ev replay.Event, p Params) []int {
+	if p.Phase1All {
+		return allMachines(ev)
+	}
+	return freeMachines(ev)
+}
+
+// waiting is machine m's queue without its running head: the tasks that start after Ready(m).
+func waiting(ev replay.Event, m int) []int {
+	q := ev.Queue(m)
+	if ev.Running(m) {
+		return q[1:]
+	}
+	return q
+}
+
+// completion is the expected time task t completes if appended to machine m (thesis §3.0). By
+// default it is the mean of the engine's drop-aware completion PMF, reading (a); with
+// Params.ETC it is the ETC-style sum of reading (b), Ready(m)'s mean plus the mean execution
+// times of the waiting tasks and of t, which counts every queued task in full even when the drop
+// model would skip or kill it. Under drop model none the two agree.
+func completion(ev replay.Event, p Params, t, m int) float64 {
+	if p.ETC {
+		return etcFree(ev, m) + ev.Exec(t, m).Mean()
+	}
+	return ev.Completion(t, m)
+}
+
+// etcFree is when machine m finishes its queue in the ETC style: Ready(m)'s mean plus the mean
+// execution time of every waiting task.
+func etcFree(ev replay.Event, m int) float64 {
+	free := ev.Ready(m).Mean()
+	for _, h := range waiting(ev, m) {
+		free += ev.Exec(h, m).Mean()
+	}
+	return free
+}
+
+// freeAt is when machine m is expected to have finished everything queued on it, whatever task
+// comes next: the mean of the drop-aware free-time PMF after the last queued task, or etcFree
+// with Params.ETC.
+func freeAt(ev replay.Event, p Params, m int) float64 {
+	if p.ETC {
+		return etcFree(ev, m)
+	}
+	return ev.Tail(m).Mean()
+}
+
+// minCompletion is the common phase 1 of the completion-based heuristics: for each task, the
+// machine among machines where it is expected to complete first (ties: lower machine index),
+// and the second-best completion that Sufferage needs.
+func minCompletion(ev replay.Event, p Params, tasks, machines []int) []pair {
 	pairs := make([]pair, 0, len(tasks))
 	for _, t := range tasks {
-		best := pair{task: t, machine: -1}
+		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
 		for _, m := range machines {
-			c := ev.Completion(t, m)
-			if best.machine < 0 || c < best.completion {
-				best.machine, best.completion = m, c
+			c := completion(ev, p, t, m)
+			switch {
+			case best.machine < 0 || c < best.completion:
+				best.machine, best.completion, best.second = m, c, best.completion
+			case c < best.second:
+				best.second = c
 			}
 		}
 		pairs = append(pairs, best)
@@ -37,28 +105,72 @@ func minCompletion(ev replay.Event, tasks, machines []int) []pair {
 	return pairs
 }
 
-// perMachineRounds runs the two-phase template with a per-machine phase 2 (thesis §3.1: "for
-// each machine with a free slot … find the machine-task pair with the minimum completion time"):
-// each round, phase 1 pairs every batch task with a machine, then every machine with a free slot
-// takes the pair that better prefers among those that chose it. Rounds repeat, with phase 1
+// twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1. Each round,
+// phase 1 pairs every batch task with a machine; phase 2 assigns either, per machine (global
+// false), to every machine with a free slot the pair that better prefers among those that chose
+// it (thesis §3.1: "for each machine with a free slot …"), or, globally, the single pair that
+// better prefers over all machines (MMU as written; 004 Alg. 2). Rounds repeat, phase 1
 // recomputed against the grown queues, until the batch is empty or no machine has a free slot.
-func perMachineRounds(ev replay.Event, better func(a, b pair) bool) {
+func twoPhase(ev replay.Event, p Params, global bool, better func(a, b pair) bool) {
+	skipped := map[int]bool{}
 	for {
-		tasks, machines := ev.Batch(), freeMachines(ev)
-		if len(tasks) == 0 || len(machines) == 0 {
+		tasks, free := unskipped(ev.Batch(), skipped), freeMachines(ev)
+		if len(tasks) == 0 || len(free) == 0 {
 			return
 		}
-		pairs := minCompletion(ev, tasks, machines)
-		for _, m := range machines {
-			best := -1
-			for i, p := range pairs {
-				if p.machine == m && (best < 0 || better(p, pairs[best])) {
-					best = i
-				}
+		pairs := open(ev, minCompletion(ev, p, tasks, phase1Machines(ev, p)), skipped)
+		if global {
+			if i := bestPair(pairs, -1, better); i >= 0 {
+				ev.Assign(pairs[i].task, pairs[i].machine)
 			}
-			if best >= 0 {
-				ev.Assign(pairs[best].task, m)
+			continue
+		}
+		for _, m := range free {
+			if i := bestPair(pairs, m, better); i >= 0 {
+				ev.Assign(pairs[i].task, m)
 			}
 		}
 	}
+}
+
+// bestPair is the index of the pair that better prefers among those on machine m (any machine
+// when m < 0), or -1 when there is none. The first found wins ties, so batch order breaks them.
+func bestPair(pairs []pair, m int, better func(a, b pair) bool) int {
+	best := -1
+	for i, p := range pairs {
+		if (m < 0 || p.machine == m) && (best < 0 || better(p, pairs[best])) {
+			best = i
+		}
+	}
+	return best
+}
+
+// open keeps the pairs whose machine has a free slot. With phase 1 over all machines, a task
+// whose machine is full leaves the round for the rest of the event and stays in the batch (004
+// Alg. 2, lines 9–12): its chosen machine cannot get better within the event, so it would never
+// be assigned.
+func open(ev replay.Event, pairs []pair, skipped map[int]bool) []pair {
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if ev.Free(p.machine) > 0 {
+			kept = append(kept, p)
+		} else {
+			skipped[p.task] = true
+		}
+	}
+	return kept
+}
+
+// unskipped is the batch without the tasks skipped earlier in this event.
+func unskipped(batch []int, skipped map[int]bool) []int {
+	if len(skipped) == 0 {
+		return batch
+	}
+	kept := batch[:0]
+	for _, t := range batch {
+		if !skipped[t] {
+			kept = append(kept, t)
+		}
+	}
+	return kept
 }

@@ -1,0 +1,17 @@
+package heuristic
+
+import "github.com/hcreplay/hcreplay/replay"
+
+// EDF is Earliest Deadline First for homogeneous systems (thesis §3.3.3.2), "functionally
+// similar to MSD". Phase 1 as MM: the machine where the task completes first (queues differ even
+// when machines do not). Phase 2 is a global pick of the pair with the soonest deadline, ties by
+// the smaller expected completion ([IMPL]: MSD's rule), then arrival order. It is MSD with
+// Params.GlobalPhase2.
+type EDF struct{ Params }
+
+func (EDF) Name() string      { return "EDF" }
+func (EDF) Mode() replay.Mode { return replay.Batch }
+
+func (h EDF) Map(ev replay.Event) {
+	twoPhase(ev, h.Params, true, soonestDeadline(ev))
+}

@@ -1,0 +1,146 @@
+package heuristic
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// grid is a PET given cell by cell: grid[taskType][machineType].
+type grid [][]pmf.PMF
+
+func (g grid) Cell(t, m int) pmf.PMF { return g[t][m] }
+
+// at is a PMF on the unit grid with the given mass at each time: at(2, 0.25, 10, 0.75).
+func at(timeProb ...float64) pmf.PMF {
+	lo := timeProb[0]
+	w := make([]float64, int(timeProb[len(timeProb)-2]-lo)+1)
+	for i := 0; i < len(timeProb); i += 2 {
+		w[int(timeProb[i]-lo)] = timeProb[i+1]
+	}
+	d, _, err := pmf.FromWeights(lo, 1, w)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// one is a single impulse: a task that always takes exactly t.
+func one(t float64) pmf.PMF { return pmf.Impulse(t, 1) }
+
+// scenario is a hand-worked replay: task i has type i, so pet[i] is task i's row, and machine j
+// has type j.
+type scenario struct {
+	pet   grid
+	tasks []replay.Task
+	model pmf.Model
+	queue int // batch mode queue size, the running task included (0: the default)
+}
+
+// want is the outcome a test expects for one task; machine -1 and a NaN start for a task that
+// was never mapped.
+type want struct {
+	machine    int
+	start, end float64
+	status     replay.Status
+}
+
+// unmapped is the outcome of a task that never reached a machine and left at end.
+func unmapped(end float64, status replay.Status) want { return want{-1, math.NaN(), end, status} }
+
+// run replays the scenario through m and returns the outcomes in task order.
+func (s scenario) run(t *testing.T, m replay.Mapper) []replay.Outcome {
+	t.Helper()
+	opt := replay.DefaultOptions()
+	opt.Trim, opt.DropModel = 0, s.model
+	if s.queue > 0 {
+		opt.QueueSize = s.queue
+	}
+	res, err := replay.Run(t.Context(), replay.Config{PET: s.pet, Machines: machines(len(s.pet[0])), Tasks: s.tasks, Options: opt}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := slices.Clone(res.Outcomes)
+	slices.SortFunc(out, func(a, b replay.Outcome) int { return int(a.Task.ID - b.Task.ID) })
+	return out
+}
+
+// expect replays the scenario through m and compares every task's outcome with wants.
+func (s scenario) expect(t *testing.T, label string, m replay.Mapper, wants []want) {
+	t.Helper()
+	got := s.run(t, m)
+	if len(got) != len(wants) {
+		t.Fatalf("%s: %d outcomes, want %d", label, len(got), len(wants))
+	}
+	for i, o := range got {
+		w := wants[i]
+		if o.Machine != w.machine || !same(o.Start, w.start) || o.End != w.end || o.Status != w.status {
+			t.Errorf("%s: task %d on machine %d %v–%v %v; want machine %d %v–%v %v",
+				label, o.Task.ID, o.Machine, o.Start, o.End, o.Status, w.machine, w.start, w.end, w.status)
+		}
+	}
+}
+
+func same(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+
+// machines makes n machines, machine j of type j.
+func machines(n int) []replay.Machine {
+	ms := make([]replay.Machine, n)
+	for j := range ms {
+		ms[j] = replay.Machine{Name: string(rune('a' + j)), Type: j, PricePerHour: 1, PowerWatts: 100}
+	}
+	return ms
+}
+
+// task is task id of type id arriving at arrival with the given deadline.
+func task(id int, arrival, deadline float64) replay.Task {
+	return replay.Task{ID: int64(id), Type: id, Arrival: arrival, Deadline: deadline}
+}
+
+// lookup makes the named heuristic with p, failing the test if the name is unknown.
+func lookup(t testing.TB, name string, p Params) replay.Mapper {
+	t.Helper()
+	h, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.New(p)
+}
+
+// randomPET makes types × mtypes cells of up to k impulses at whole steps from 1 to span.
+func randomPET(r *rand.Rand, types, mtypes, k, span int) grid {
+	g := make(grid, types)
+	for t := range g {
+		g[t] = make([]pmf.PMF, mtypes)
+		for m := range g[t] {
+			w := make([]float64, 1+r.IntN(k))
+			for i := range w {
+				w[i] = 0.05 + r.Float64()
+			}
+			d, _, err := pmf.FromWeights(float64(1+r.IntN(span/2)), 1, w)
+			if err != nil {
+				panic(err)
+			}
+			g[t][m] = d
+		}
+	}
+	return g
+}
+
+// randomTasks makes n tasks with Poisson arrivals at the given rate, some simultaneous, and
+// deadlines a random slack after arrival.
+func randomTasks(r *rand.Rand, n, types int, rate, slackMin, slackMax float64) []replay.Task {
+	tasks := make([]replay.Task, n)
+	t := 0.0
+	for i := range tasks {
+		if i == 0 || r.IntN(10) > 0 {
+			t += r.ExpFloat64() / rate
+		}
+		tasks[i] = replay.Task{ID: int64(i), Type: r.IntN(types), Arrival: t, Deadline: t + slackMin + r.Float64()*(slackMax-slackMin)}
+	}
+	return tasks
+}

@@ -1,0 +1,230 @@
+package heuristic
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// MOC is Maximum On-time Completions (004 §V.D, as reference/batch-mode-2010.md §3.5 puts it;
+// thesis §3.3.1.4). Each round:
+//
+//  1. Phase 1: each batch task picks the machine with its highest success chance (ties: the
+//     smaller expected completion, then the lower index).
+//  2. Cull: only tasks whose chance is strictly greater than Params.MOCCull (0.30) are
+//     candidates. Culled tasks stay in the batch, neither mapped nor dropped (thesis [IMPL]:
+//     culling works like deferring); MOCA is MOC with a cull of 0.75.
+//  3. Phase 2: each machine with a free slot takes its top Params.MOCCandidates (3) candidates
+//     by chance (ties: arrival order), scores every ordering of them appended to its whole
+//     queue by 004 Algorithm 1, the expected number of on-time completions (corrected form,
+//     reference §2.2), and commits only the first task of the best ordering (ties: the first
+//     ordering in lexicographic order of the candidates); the others return to the batch.
+//
+// Rounds repeat until the batch is empty, no machine has a free slot, or a round assigns
+// nothing. With Params.Phase1All phase 1 looks at every machine, as 004 does, and a task whose
+// machine is full waits for the next event.
+//
+// Readings where 004 leaves room:
+//   - Phase 1's "success chance" is the engine's (ev.Success): the marginal chance under the
+//     replay's drop model, the same "robustness" the cull threshold is defined on in 000/003,
+//     rather than Algorithm 1's conditional chance (OQ-2).
+//   - Orderings always permute up to MOCCandidates tasks, even when the machine has fewer free
+//     slots: only their first task is committed (OQ-8).
+//   - Algorithm 1 runs on the engine's view of the queue: it starts from Ready(m) and the
+//     running head's own chance, and a doomed task passes on its drop-aware completion (see
+//     onTime).
+type MOC struct{ Params }
+
+func (MOC) Name() string      { return "MOC" }
+func (MOC) Mode() replay.Mode { return replay.Batch }
+
+func (h MOC) Map(ev replay.Event) {
+	skipped := map[int]bool{}
+	for {
+		tasks, free := unskipped(ev.Batch(), skipped), freeMachines(ev)
+		if len(tasks) == 0 || len(free) == 0 {
+			return
+		}
+		pairs := open(ev, maxSuccess(ev, h.Params, tasks, phase1Machines(ev, h.Params)), skipped)
+		assigned := false
+		for _, m := range free {
+			if cand := h.candidates(pairs, m); len(cand) > 0 {
+				ev.Assign(bestFirst(ev, m, cand), m)
+				assigned = true
+			}
+		}
+		if !assigned {
+			return
+		}
+	}
+}
+
+// candidates are the tasks that chose machine m with a chance above the cull, at most
+// MOCCandidates of them, highest chance first (a stable sort keeps arrival order for ties).
+func (h MOC) candidates(pairs []pair, m int) []int {
+	var cand []pair
+	for _, p := range pairs {
+		if p.machine == m && p.success > h.MOCCull {
+			cand = append(cand, p)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b pair) int { return cmp.Compare(b.success, a.success) })
+	tasks := make([]int, 0, len(cand))
+	for _, p := range cand[:min(len(cand), max(1, h.MOCCandidates))] {
+		tasks = append(tasks, p.task)
+	}
+	return tasks
+}
+
+// bestFirst is the first task of the ordering of cand that, appended to machine m's queue,
+// gives the largest expected number of on-time completions.
+func bestFirst(ev replay.Event, m int, cand []int) int {
+	queue := queueOnTime(ev, m)
+	best, bestValue := -1, math.Inf(-1)
+	permutations(cand, func(order []int) {
+		s := queue
+		for _, t := range order {
+			s = s.next(ev.Exec(t, m), ev.Task(t).Deadline, ev.DropModel(), ev.Strict())
+		}
+		if v := s.value(); v > bestValue {
+			best, bestValue = order[0], v
+		}
+	})
+	return best
+}
+
+// permutations calls f with every ordering of xs, in lexicographic order of positions in xs.
+// f must not keep the slice.
+func permutations(xs []int, f func([]int)) {
+	order := make([]int, 0, len(xs))
+	used := make([]bool, len(xs))
+	var rec func()
+	rec = func() {
+		if len(order) == len(xs) {
+			f(order)
+			return
+		}
+		for i, x := range xs {
+			if !used[i] {
+				used[i] = true
+				order = append(order, x)
+				rec()
+				order = order[:len(order)-1]
+				used[i] = false
+			}
+		}
+	}
+	rec()
+}
+
+// onTime is 004 Algorithm 1 (corrected, reference/batch-mode-2010.md §2.2) part way along a
+// machine's queue. Each task's chance is conditioned on every earlier non-doomed task being on
+// time: the chain carries D[·], the completion PMF restricted to on-time outcomes and
+// renormalised. A task whose conditional chance is exactly 0 is doomed: it is left out of the
+// product, counted in doomed, and passes on its unconditioned completion.
+type onTime struct {
+	rho    float64 // ρ_j: product of the non-doomed tasks' conditional chances
+	n      int     // n_j: tasks so far
+	doomed int     // m_j: tasks with conditional chance 0
+	carry  pmf.PMF // when the machine is free for the next task, given the conditioning
+}
+
+// value is ρ_j·(n_j − m_j), 004's "expected number of on-time completions" (a lower bound on
+// the true expectation, reference §2.3).
+func (s onTime) value() float64 { return s.rho * float64(s.n-s.doomed) }
+
+// queueOnTime is Algorithm 1 over machine m's queue as it stands in the event. The chain starts
+// at Ready(m), when the machine is free for its first waiting task. A running head is r_1j: its
+// chance is the engine's (QueueSuccess(m)[0], conditioned on its elapsed time) and its
+// completion PMF is Ready(m), whose on-time part D[·] keeps (see condition for why the chance is
+// not read from Ready(m) itself).
+func queueOnTime(ev replay.Event, m int) onTime {
+	ready := ev.Ready(m)
+	s := onTime{rho: 1, carry: ready}
+	q := ev.Queue(m)
+	if ev.Running(m) {
+		s = s.with(ready, ev.QueueSuccess(m)[0], ev.Task(q[0]).Deadline, ev.Strict(), ready)
+		q = q[1:]
+	}
+	for _, h := range q {
+		s = s.next(ev.Exec(h, m), ev.Task(h).Deadline, ev.DropModel(), ev.Strict())
+	}
+	return s
+}
+
+// next appends a waiting task with execution-time PMF exec on the machine. Its completion is the
+// plain convolution of the carry with exec: given that the predecessor finished on time, the
+// task's own on-time outcomes are the same under every drop model. A doomed task's carry is its
+// completion under the replay's drop model (pmf.Append), which is the plain convolution of 004
+// under none; under pending and evict the machine frees when the task is skipped or killed.
+func (s onTime) next(exec pmf.PMF, deadline float64, model pmf.Model, strict bool) onTime {
+	c, err := pmf.Convolve(s.carry, exec)
+	if err != nil {
+		panic("heuristic: " + err.Error()) // PET cells share one step: a bug, not bad input
+	}
+	p := c.Success(deadline, strict)
+	doomedCarry := c
+	if p == 0 && model != pmf.None {
+		if doomedCarry, _, err = pmf.Append(model, s.carry, exec, deadline, strict); err != nil {
+			panic("heuristic: " + err.Error())
+		}
+	}
+	return s.with(c, p, deadline, strict, doomedCarry)
+}
+
+// with counts one more task whose completion PMF is c and on-time chance p: non-doomed, it
+// multiplies ρ_j and carries D[c]; doomed, it counts in m_j and carries doomedCarry.
+func (s onTime) with(c pmf.PMF, p, deadline float64, strict bool, doomedCarry pmf.PMF) onTime {
+	s.n++
+	if d, ok := condition(c, p, deadline, strict); ok {
+		s.rho *= p
+		s.carry = d
+		return s
+	}
+	s.doomed++
+	s.carry = doomedCarry
+	return s
+}
+
+// condition is D[·] of 004 §IV.B: c restricted to the outcomes on time and renormalised; p is
+// their total mass. Impulses strictly before the deadline are c's own; an impulse exactly at the
+// deadline (on time unless strict) gets whatever part of p is not before it. For a convolution
+// that is c's impulse there; for a running head under evict, Ready(m) also holds the killed mass
+// on the first grid point at or after the deadline, which must not count as on time, so the
+// caller passes the head's own chance. ok is false when nothing is on time (a doomed task).
+func condition(c pmf.PMF, p, deadline float64, strict bool) (d pmf.PMF, ok bool) {
+	if !(p > 0) {
+		return pmf.PMF{}, false
+	}
+	var w []float64
+	before := 0.0
+	for k := range c.Len() {
+		cmp := gridCompare(c.Time(k), deadline, c.Step())
+		if cmp > 0 || (cmp == 0 && strict) {
+			break
+		}
+		if cmp == 0 {
+			w = append(w, max(0, p-before))
+			break
+		}
+		w = append(w, c.Prob(k))
+		before += c.Prob(k)
+	}
+	d, _, err := pmf.FromWeights(c.Origin(), c.Step(), w)
+	return d, err == nil
+}
+
+// gridCompare compares grid time t with time x as pmf does: within a billionth of a step they
+// are equal.
+func gridCompare(t, x, step float64) int {
+	switch d := (t - x) / step; {
+	case d < -1e-9:
+		return -1
+	case d > 1e-9:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,99 @@
+package heuristic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// TestRegistry: every heuristic of SPEC §5.2 that this package implements is listed once, sorted
+// by mode then name, with a source, and its mapper has the registered name and mode.
+func TestRegistry(t *testing.T) {
+	want := []string{"EDF", "MM", "MMU", "MOC", "MSD", "MaxMin", "SJF", "Sufferage", // batch
+		"FCFS", "KPB", "MCT", "MET", "MR", "OLB", "RR"} // immediate
+	all := All()
+	var names []string
+	seen := map[string]bool{}
+	for _, h := range all {
+		names = append(names, h.Name)
+		for _, n := range []string{h.Name, h.Alias} {
+			if n == "" {
+				continue
+			}
+			if seen[strings.ToLower(n)] {
+				t.Errorf("name %q is registered twice", n)
+			}
+			seen[strings.ToLower(n)] = true
+		}
+		if h.Source == "" || h.New == nil {
+			t.Errorf("%s: no source or no constructor", h.Name)
+			continue
+		}
+		m := h.New(DefaultParams())
+		if m.Name() != h.Name || m.Mode() != h.Mode {
+			t.Errorf("%s (%v): mapper says %s (%v)", h.Name, h.Mode, m.Name(), m.Mode())
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("All() = %v, want %v", names, want)
+	}
+	for _, h := range all[:8] {
+		if h.Mode != replay.Batch {
+			t.Errorf("%s is %v, want batch", h.Name, h.Mode)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, name := range []string{"MM", "mm", "Mm", "maxmin", "MAXMIN", "sufferage", "mct", "MECT", "mect", "rr"} {
+		h, err := Lookup(name)
+		if err != nil {
+			t.Errorf("Lookup(%q): %v", name, err)
+			continue
+		}
+		if !strings.EqualFold(h.Name, name) && !strings.EqualFold(h.Alias, name) {
+			t.Errorf("Lookup(%q) = %s", name, h.Name)
+		}
+	}
+	if h, _ := Lookup("MECT"); h.Name != "MCT" {
+		t.Errorf("Lookup(MECT) = %s, want MCT", h.Name)
+	}
+	_, err := Lookup("MinMin")
+	if err == nil {
+		t.Fatal("Lookup(MinMin) found a heuristic")
+	}
+	for _, h := range All() {
+		if !strings.Contains(err.Error(), h.Name) {
+			t.Errorf("error %q does not list %s", err, h.Name)
+		}
+	}
+	if !strings.Contains(err.Error(), `"MinMin"`) {
+		t.Errorf("error %q does not name what was asked for", err)
+	}
+}
+
+// TestParamsListed: the parameter column names real Params fields with their defaults.
+func TestParamsListed(t *testing.T) {
+	want := map[string]string{
+		"MM":  "GlobalPhase2=false, Phase1All=false, ETC=false",
+		"MOC": "MOCCull=0.3, MOCCandidates=3, Phase1All=false, ETC=false",
+		"KPB": "KPBPercent=50, ETC=false",
+		"RR":  "",
+	}
+	for name, params := range want {
+		if h, _ := Lookup(name); h.Params != params {
+			t.Errorf("%s params %q, want %q", name, h.Params, params)
+		}
+	}
+}
+
+// TestRRFreshPerRun: two mappers from the registry do not share a counter.
+func TestRRFreshPerRun(t *testing.T) {
+	info, _ := Lookup("RR")
+	a, b := info.New(DefaultParams()).(*RR), info.New(DefaultParams()).(*RR)
+	a.mapped = 5
+	if b.mapped != 0 {
+		t.Fatal("RR mappers share their counter")
+	}
+}

@@ -1,0 +1,16 @@
+package heuristic
+
+import "github.com/hcreplay/hcreplay/replay"
+
+// SJF is Shortest Job First for homogeneous systems (thesis §3.3.3.3), "functionally similar to
+// MM … the job is considered to be the completion time of the task when mapped to a queue".
+// Phase 1 as MM; phase 2 is a global pick of the pair with the minimum expected completion time,
+// ties by arrival order. It is MM with Params.GlobalPhase2.
+type SJF struct{ Params }
+
+func (SJF) Name() string      { return "SJF" }
+func (SJF) Mode() replay.Mode { return replay.Batch }
+
+func (h SJF) Map(ev replay.Event) {
+	twoPhase(ev, h.Params, true, func(a, b pair) bool { return a.completion < b.completion })
+}
