@@ -89,7 +89,7 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 // runStats accumulates the counters and the scored outcomes of a run.
 type runStats struct {
 	mappingEvents, convolutions, multiplications, successEvals int64
-	mapperWall, prunerWall                                     time.Duration
+	mapperWall                                                 time.Duration
 
 	status       [numStatus]int
 	scored       int
@@ -184,8 +184,12 @@ func (l *exitLog) out(o Outcome) {
 // result assembles the Result once the run is over.
 func (e *engine) result() *Result {
 	st := &e.stats
+	prune := "none"
+	if v, ok := e.mapper.(interface{ Variant() string }); ok {
+		prune = v.Variant()
+	}
 	sum := Summary{
-		Heuristic: e.mapper.Name(), DropModel: e.opt.DropModel.String(), Seed: e.opt.Seed,
+		Heuristic: e.mapper.Name(), Prune: prune, DropModel: e.opt.DropModel.String(), Seed: e.opt.Seed,
 		Tasks:  len(e.tasks),
 		Scored: st.scored,
 		OnTime: st.scoredStatus[OnTime], Late: st.scoredStatus[Late],
@@ -202,8 +206,13 @@ func (e *engine) result() *Result {
 	} else {
 		sum.BrierScore = Num(math.NaN())
 	}
-	mapper := st.mapperWall.Seconds()
-	t := Timing{MapperSeconds: mapper, PrunerSeconds: st.prunerWall.Seconds()}
+	// A pruning mapper reports its own share of the time spent in Map.
+	pruner := 0.0
+	if p, ok := e.mapper.(interface{ PrunerSeconds() float64 }); ok {
+		pruner = p.PrunerSeconds()
+	}
+	mapper := st.mapperWall.Seconds() - pruner
+	t := Timing{MapperSeconds: mapper, PrunerSeconds: pruner}
 	if st.mappingEvents > 0 {
 		t.PerEventMicros = 1e6 * mapper / float64(st.mappingEvents)
 	}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -17,9 +18,9 @@ import (
 func BenchmarkHeuristics(b *testing.B) {
 	r := rand.New(rand.NewPCG(2018, 2010))
 	cfg := replay.Config{
-		PET:      randomPET(r, 12, 8, 8, 40),
+		PET:      replaytest.RandomPET(r, 12, 8, 8, 40),
 		Machines: machines(8),
-		Tasks:    randomTasks(r, 500, 12, 2, 20, 80),
+		Tasks:    replaytest.RandomTasks(r, 500, 12, 2, 20, 80),
 		Options:  replay.DefaultOptions(),
 	}
 	for _, h := range All() {

@@ -3,6 +3,7 @@ package heuristic
 import (
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
@@ -58,7 +59,7 @@ import (
 // now 4 ≥ δ 4, so it expires. Event 6: T2 done on time.
 func TestHandWorkedBatchDisagree(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(2), one(4)}, {one(3), one(6)}, {one(6), one(12)}},
+		pet:   replaytest.Grid{{one(2), one(4)}, {one(3), one(6)}, {one(6), one(12)}},
 		tasks: []replay.Task{task(0, 0, 20), task(1, 0, 4), task(2, 0, 8)},
 		model: pmf.None,
 		queue: 1,
@@ -101,7 +102,7 @@ func TestHandWorkedBatchDisagree(t *testing.T) {
 // Schedule: X m0 0–1, Z m1 0–3, Y m0 1–10.
 func TestHandWorkedPhase2PerMachineVsGlobal(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(1), one(9)}, {one(2), one(3)}, {one(9), one(4)}},
+		pet:   replaytest.Grid{{one(1), one(9)}, {one(2), one(3)}, {one(9), one(4)}},
 		tasks: []replay.Task{task(0, 0, 15), task(1, 0, 16), task(2, 0, 17)},
 		model: pmf.None,
 		queue: 1,
@@ -135,7 +136,7 @@ func TestHandWorkedPhase2PerMachineVsGlobal(t *testing.T) {
 // T0 done; m0 gives 4 + 1 = 5, m1 4 + 6 = 10 → m0, 4–5. Waiting pays here: T1 ends at 5, not 7.
 func TestHandWorkedPhase1All(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(4), one(8)}, {one(1), one(6)}},
+		pet:   replaytest.Grid{{one(4), one(8)}, {one(1), one(6)}},
 		tasks: []replay.Task{task(0, 0, 100), task(1, 1, 100)},
 		model: pmf.None,
 		queue: 1,
@@ -168,7 +169,7 @@ func TestHandWorkedPhase1All(t *testing.T) {
 // 1–9. The ETC sum overestimates m0's queue by the 9 time units W will never run.
 func TestHandWorkedETC(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(4), one(50)}, {one(10), one(50)}, {one(2), one(8)}},
+		pet:   replaytest.Grid{{one(4), one(50)}, {one(10), one(50)}, {one(2), one(8)}},
 		tasks: []replay.Task{task(0, 0, 100), task(1, 0, 5), task(2, 1, 100)},
 		model: pmf.Evict,
 		queue: 3,
@@ -207,7 +208,7 @@ func TestHandWorkedETC(t *testing.T) {
 // MOC: 2 on time; MM: 1.
 func TestHandWorkedMOC(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(4), one(50)}, {one(1), one(50)}, {at(2, 0.25, 10, 0.75), one(50)}},
+		pet:   replaytest.Grid{{one(4), one(50)}, {one(1), one(50)}, {at(2, 0.25, 10, 0.75), one(50)}},
 		tasks: []replay.Task{task(0, 0, 4), task(1, 0, 10), task(2, 0, 6)},
 		model: pmf.None,
 		queue: 3,
@@ -252,7 +253,7 @@ func TestHandWorkedMOC(t *testing.T) {
 // choice falls to MR's tie rule, the smaller expected completion, and MR repeats KPB.
 func TestHandWorkedImmediate(t *testing.T) {
 	s := scenario{
-		pet: grid{
+		pet: replaytest.Grid{
 			{one(6), one(5), one(7)},
 			{one(3), one(2), one(9)},
 			{one(4), one(3), one(5)},
@@ -296,7 +297,7 @@ func TestHandWorkedImmediate(t *testing.T) {
 // 5 + 2 = 7 → m2 (0–1).
 func TestHandWorkedMaxRobust(t *testing.T) {
 	s := scenario{
-		pet:   grid{{at(1, 0.6, 9, 0.4), one(5), one(20)}, {one(3), one(2), one(1)}},
+		pet:   replaytest.Grid{{at(1, 0.6, 9, 0.4), one(5), one(20)}, {one(3), one(2), one(1)}},
 		tasks: []replay.Task{task(0, 0, 6), task(1, 0, 100)},
 		model: pmf.None,
 	}
@@ -327,7 +328,7 @@ func TestHandWorkedMaxRobust(t *testing.T) {
 // smaller completion, P (3) → m1. Event 1: Q → m0, 1–10: the same schedule as MM.
 func TestHandWorkedSufferage(t *testing.T) {
 	s := scenario{
-		pet:   grid{{one(5), one(3)}, {one(9), one(4)}, {one(1), one(6)}},
+		pet:   replaytest.Grid{{one(5), one(3)}, {one(9), one(4)}, {one(1), one(6)}},
 		tasks: []replay.Task{task(0, 0, 20), task(1, 0, 20), task(2, 0, 20)},
 		model: pmf.None,
 		queue: 1,

@@ -2,18 +2,13 @@ package heuristic
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
-
-// grid is a PET given cell by cell: grid[taskType][machineType].
-type grid [][]pmf.PMF
-
-func (g grid) Cell(t, m int) pmf.PMF { return g[t][m] }
 
 // at is a PMF on the unit grid with the given mass at each time: at(2, 0.25, 10, 0.75).
 func at(timeProb ...float64) pmf.PMF {
@@ -35,7 +30,7 @@ func one(t float64) pmf.PMF { return pmf.Impulse(t, 1) }
 // scenario is a hand-worked replay: task i has type i, so pet[i] is task i's row, and machine j
 // has type j.
 type scenario struct {
-	pet   grid
+	pet   replaytest.Grid
 	tasks []replay.Task
 	model pmf.Model
 	queue int // batch mode queue size, the running task included (0: the default)
@@ -109,38 +104,4 @@ func lookup(t testing.TB, name string, p Params) replay.Mapper {
 		t.Fatal(err)
 	}
 	return h.New(p)
-}
-
-// randomPET makes types × mtypes cells of up to k impulses at whole steps from 1 to span.
-func randomPET(r *rand.Rand, types, mtypes, k, span int) grid {
-	g := make(grid, types)
-	for t := range g {
-		g[t] = make([]pmf.PMF, mtypes)
-		for m := range g[t] {
-			w := make([]float64, 1+r.IntN(k))
-			for i := range w {
-				w[i] = 0.05 + r.Float64()
-			}
-			d, _, err := pmf.FromWeights(float64(1+r.IntN(span/2)), 1, w)
-			if err != nil {
-				panic(err)
-			}
-			g[t][m] = d
-		}
-	}
-	return g
-}
-
-// randomTasks makes n tasks with Poisson arrivals at the given rate, some simultaneous, and
-// deadlines a random slack after arrival.
-func randomTasks(r *rand.Rand, n, types int, rate, slackMin, slackMax float64) []replay.Task {
-	tasks := make([]replay.Task, n)
-	t := 0.0
-	for i := range tasks {
-		if i == 0 || r.IntN(10) > 0 {
-			t += r.ExpFloat64() / rate
-		}
-		tasks[i] = replay.Task{ID: int64(i), Type: r.IntN(types), Arrival: t, Deadline: t + slackMin + r.Float64()*(slackMax-slackMin)}
-	}
-	return tasks
 }

@@ -57,6 +57,8 @@ func registry() []Info {
 			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return MSD{p} }},
 		{Name: "MMU", Mode: replay.Batch, Source: "thesis §3.3.1.3, Eq 3.6; 004 §V.B",
 			Params: batchParams(), New: func(p Params) replay.Mapper { return MMU{p} }},
+		{Name: "PAM", Mode: replay.Batch, Source: "000 §6.3.1; thesis §4.3, Alg. 2; 003 §V",
+			Params: batchParams(), New: func(p Params) replay.Mapper { return PAM{p} }},
 		{Name: "MOC", Mode: replay.Batch, Source: "004 §V.D, Alg. 1; thesis §3.3.1.4",
 			Params: batchParams("MOCCull", "MOCCandidates"), New: func(p Params) replay.Mapper { return MOC{p} }},
 		{Name: "MaxMin", Mode: replay.Batch, Source: "Braun et al. 2001; Ibarra & Kim 1977",

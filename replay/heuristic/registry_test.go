@@ -10,7 +10,7 @@ import (
 // TestRegistry: every heuristic of SPEC §5.2 that this package implements is listed once, sorted
 // by mode then name, with a source, and its mapper has the registered name and mode.
 func TestRegistry(t *testing.T) {
-	want := []string{"EDF", "MM", "MMU", "MOC", "MSD", "MaxMin", "SJF", "Sufferage", // batch
+	want := []string{"EDF", "MM", "MMU", "MOC", "MSD", "MaxMin", "PAM", "SJF", "Sufferage", // batch
 		"FCFS", "KPB", "MCT", "MET", "MR", "OLB", "RR"} // immediate
 	all := All()
 	var names []string

@@ -1,0 +1,60 @@
+package heuristic
+
+import "github.com/hcreplay/hcreplay/replay"
+
+// PAM is the Pruning-Aware Mapper (000 §6.3.1; thesis §4.3, Algorithm 2; 003 §V). Phase 1 pairs
+// each task with the machine offering it the highest chance of success; tasks whose best chance
+// is at or below the pruner's deferring threshold are deferred; then every machine with a free
+// slot takes, among the tasks paired with it, the one expected to complete first. Rounds repeat,
+// with chances recomputed against the grown queues (thesis notes [IMPL]), until the batch is
+// empty or the queues are full.
+//
+// PAM defers by itself only when it runs inside the pruner (replay/prune), which supplies the
+// threshold; alone it is MOC's phase 1 followed by minimum completion. Ties: in phase 1 the
+// smaller expected completion, then the lower machine index; in phase 2 the shorter expected
+// execution time (003 §V), then arrival order.
+type PAM struct{ Params }
+
+func (PAM) Name() string      { return "PAM" }
+func (PAM) Mode() replay.Mode { return replay.Batch }
+
+// deferThresholder is what PAM needs from a pruning Event.
+type deferThresholder interface {
+	DeferThreshold(h int) float64
+}
+
+func (h PAM) Map(ev replay.Event) {
+	th, prunes := ev.(deferThresholder)
+	for {
+		tasks, free := ev.Batch(), freeMachines(ev)
+		if len(tasks) == 0 || len(free) == 0 {
+			return
+		}
+		pairs := maxSuccess(ev, h.Params, tasks, free)
+		kept := pairs[:0]
+		for _, p := range pairs {
+			if prunes {
+				if d := th.DeferThreshold(p.task); d > 0 && p.success <= d {
+					ev.Defer(p.task)
+					continue
+				}
+			}
+			p.completion = completion(ev, h.Params, p.task, p.machine)
+			kept = append(kept, p)
+		}
+		if len(kept) == 0 {
+			return
+		}
+		for _, m := range free {
+			best := bestPair(kept, m, func(a, b pair) bool {
+				if a.completion != b.completion {
+					return a.completion < b.completion
+				}
+				return ev.Exec(a.task, m).Mean() < ev.Exec(b.task, m).Mean()
+			})
+			if best >= 0 {
+				ev.Assign(kept[best].task, m)
+			}
+		}
+	}
+}

@@ -1,0 +1,39 @@
+// Package prune is the probabilistic pruning mechanism of the journal paper (000 §5–6, Fig 4):
+// a replay.Mapper that wraps any heuristic without changing it, and at every mapping event
+//
+//  1. accounts for what happened since the last event (deadline misses, per-type outcomes),
+//  2. measures the oversubscription level d_τ = μ_τ·λ + d_{τ−1}·(1−λ) (000 Eq 11) and decides,
+//     with a plain or a Schmitt-trigger toggle, whether dropping is engaged,
+//  3. drops, walking each machine queue from the head, the tasks whose chance of success is at
+//     or below their dropping threshold (000 §5.2; per-task adjustment by skewness and position,
+//     000 Eq 7), recomputing the chances behind each drop,
+//  4. lets the heuristic map, deferring every assignment whose chance of success on the chosen
+//     machine is at or below the deferring threshold (000 §5.3): static, the dropping threshold
+//     plus a gap (003 §V-B), or dynamic (000 Eqs 8–10),
+//  5. lowers both thresholds of task types that suffer (000 §6.3.2: sufferage with factor ϑ,
+//     clamped to [0, 1]), which turns PAM into PAMF and works with any heuristic.
+//
+// Variants, named as in the thesis (§5.1.1): X (no pruning), X-D (defer only), X-Drop (drop
+// only), X-P (both). Immediate-mode heuristics get dropping, and deferring works for them as a
+// defer pool (thesis §7.2.5): a deferred task waits in the batch for the next mapping event
+// instead of being mapped on arrival.
+//
+// Readings where the papers are silent or garbled, each an option ([IMPL] of
+// reference/thesis-2018.md §2 unless said otherwise):
+//   - engaged = d ≥ T (not d > T), so T = 0 means always; d_0 = 0.
+//   - A miss is a task that left the system by its deadline passing: dropped or expired at the
+//     deadline, or finished late. Probabilistic drops do not count, or dropping would feed itself.
+//   - Thresholds compare with ≤, and a threshold of 0 disables that kind of pruning.
+//   - The per-task dropping threshold is θ_i = θ + (−s_i·ρ)/(κ_i+1) − sufferage, clamped to
+//     [0, 1], with κ = 0 for the head and s_i the bounded skewness of the task's completion PMF.
+//   - A running task is dropped only under the evict model (the model under which executing
+//     tasks can be removed at all).
+//   - Dynamic deferring (000 Eq 10, whose formula did not survive extraction): with ψ the batch
+//     size over the free slots, ω the share of batch tasks whose best chance exceeds the current
+//     threshold, and ρ̄ the mean chance of success of the queued tasks, the threshold moves to
+//     θ − c when ψ ≤ 1 or ω = 0, and to ρ̄ − c otherwise; it never falls below the dropping
+//     threshold ("no tasks will be scheduled that would be immediately dropped", thesis §4.3).
+//
+// What the package does not do: it does not choose machines (the wrapped heuristic does) and it
+// does not compute probabilities (the replay's Event does).
+package prune

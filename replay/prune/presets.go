@@ -1,0 +1,96 @@
+package prune
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/heuristic"
+)
+
+// Preset is a named variant of a heuristic from the papers: the base heuristic with its
+// parameters and pruning set as the paper describes it.
+type Preset struct {
+	Name, Base, Source, Doc string
+	tune                    func(*heuristic.Params, *Config)
+}
+
+// Presets lists the named variants of the thesis and the journal paper.
+func Presets() []Preset {
+	return []Preset{
+		{Name: "PAMF", Base: "PAM", Source: "000 §6.3.2",
+			Doc: "PAM with fairness: sufferage factor ϑ = 10% (the journal's choice) unless --fairness is set; pruning both unless given",
+			tune: func(_ *heuristic.Params, c *Config) {
+				if c.Fairness == 0 {
+					c.Fairness = 0.10
+				}
+				if c.Variant == None {
+					c.Variant = Both
+				}
+			}},
+		{Name: "MOCA", Base: "MOC", Source: "thesis §4.4.3.1",
+			Doc:  "MOC made aware of the pruning threshold: cull at 75%",
+			tune: func(p *heuristic.Params, _ *Config) { p.MOCCull = 0.75 }},
+		{Name: "PUM", Base: "PAM", Source: "thesis §4.4.3.1",
+			Doc: "Pruning-Unaware Mapper: PAM deferring at MOC's 30%, dropping at 75%",
+			tune: func(_ *heuristic.Params, c *Config) {
+				c.Variant, c.Defer, c.DropThreshold = Both, DeferRule{Kind: "static", Value: 0.30}, 0.75
+			}},
+		{Name: "PAMND", Base: "PAM", Source: "thesis §4.4.5, Fig 4.6",
+			Doc:  "PAM with deferring and no dropping",
+			tune: func(_ *heuristic.Params, c *Config) { c.Variant = Defer }},
+	}
+}
+
+// New builds the mapper a user names: a heuristic or a preset, with its parameters and pruning.
+// The name of the result carries the variant suffix (MM-P, PAM-D, ...).
+func New(name string, p heuristic.Params, cfg Config) (replay.Mapper, error) {
+	base := name
+	for _, pre := range Presets() {
+		if strings.EqualFold(pre.Name, name) {
+			base = pre.Base
+			pre.tune(&p, &cfg)
+			break
+		}
+	}
+	info, err := heuristic.Lookup(base)
+	if err != nil {
+		var names []string
+		for _, pre := range Presets() {
+			names = append(names, pre.Name)
+		}
+		return nil, fmt.Errorf("%w (or a preset: %s)", err, strings.Join(names, ", "))
+	}
+	m, err := Wrap(info.New(p), cfg)
+	if err != nil {
+		return nil, err
+	}
+	if base != name {
+		return renamed{m, strings.ToUpper(name) + cfg.Variant.Suffix()}, nil
+	}
+	return m, nil
+}
+
+// renamed reports a preset under its own name.
+type renamed struct {
+	replay.Mapper
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// PrunerSeconds passes the pruner's time through the rename.
+func (r renamed) PrunerSeconds() float64 {
+	if p, ok := r.Mapper.(interface{ PrunerSeconds() float64 }); ok {
+		return p.PrunerSeconds()
+	}
+	return 0
+}
+
+// Variant passes the pruning variant through the rename.
+func (r renamed) Variant() string {
+	if p, ok := r.Mapper.(interface{ Variant() string }); ok {
+		return p.Variant()
+	}
+	return None.String()
+}

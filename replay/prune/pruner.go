@@ -1,0 +1,279 @@
+package prune
+
+import (
+	"math"
+	"time"
+
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// Pruner wraps a heuristic with the pruning mechanism. It keeps state across mapping events
+// (the oversubscription level, the toggle, the sufferage of each task type, the dynamic
+// deferring threshold), so make one per replay with Wrap.
+type Pruner struct {
+	inner     replay.Mapper
+	cfg       Config
+	level     float64         // d_τ
+	engaged   bool            // dropping engaged
+	sufferage map[int]float64 // by task type
+	deferAt   float64         // current deferring threshold before fairness
+	wall      time.Duration   // time spent pruning, for the overhead metrics
+	trace     func(Decision)  // optional observer, for tests and debugging
+}
+
+// Decision is one thing the pruner did, reported to an observer.
+type Decision struct {
+	Time    float64
+	Kind    string // "drop", "defer", "engage", "release"
+	Task    int    // task handle, -1 for toggle changes
+	Chance  float64
+	Against float64 // the threshold it was compared with
+}
+
+// Wrap returns inner with pruning. A Config with Variant None returns inner unchanged.
+func Wrap(inner replay.Mapper, cfg Config) (replay.Mapper, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Variant == None {
+		return inner, nil
+	}
+	if cfg.IsMiss == nil {
+		cfg.IsMiss = DeadlineMiss
+	}
+	p := &Pruner{inner: inner, cfg: cfg, sufferage: map[int]float64{}}
+	p.deferAt = p.staticDefer()
+	return p, nil
+}
+
+// Observe sets a function that is told every decision the pruner makes.
+func (p *Pruner) Observe(f func(Decision)) { p.trace = f }
+
+// Name is the thesis's name: the heuristic's name with -D, -Drop or -P.
+func (p *Pruner) Name() string { return p.inner.Name() + p.cfg.Variant.Suffix() }
+
+func (p *Pruner) Mode() replay.Mode { return p.inner.Mode() }
+
+// Variant names the pruning variant, for the run summary.
+func (p *Pruner) Variant() string { return p.cfg.Variant.String() }
+
+// PrunerSeconds is the wall time spent in the pruner itself (not in the wrapped heuristic).
+func (p *Pruner) PrunerSeconds() float64 { return p.wall.Seconds() }
+
+// Map is one mapping event: accounting, toggle, dropping, then the heuristic with deferring.
+func (p *Pruner) Map(ev replay.Event) {
+	start := time.Now()
+	p.account(ev)
+	if p.cfg.Variant.drops() && p.engaged {
+		p.dropPhase(ev)
+	}
+	if p.cfg.Variant.defers() && p.cfg.Defer.Kind == "dynamic" {
+		p.adjustDefer(ev)
+	}
+	p.wall += time.Since(start)
+	if p.cfg.Variant.defers() {
+		p.inner.Map(&deferring{Event: ev, p: p})
+		return
+	}
+	p.inner.Map(ev)
+}
+
+// account reads what left the system since the last event: misses feed the oversubscription
+// level (000 Eq 11) and every outcome moves its type's sufferage (000 §6.3.2).
+func (p *Pruner) account(ev replay.Event) {
+	misses := 0
+	for _, x := range ev.Exits() {
+		if p.cfg.IsMiss(x.Status) {
+			misses++
+		}
+		if p.cfg.Fairness > 0 {
+			ty := ev.Task(x.Task).Type
+			step := p.cfg.Fairness
+			if x.Status == replay.OnTime {
+				step = -step
+			}
+			p.sufferage[ty] = clamp01(p.sufferage[ty] + step)
+		}
+	}
+	if p.observe(misses) && p.trace != nil {
+		kind := "release"
+		if p.engaged {
+			kind = "engage"
+		}
+		p.trace(Decision{Time: ev.Now(), Kind: kind, Task: -1, Chance: p.level})
+	}
+}
+
+// observe updates the oversubscription level with this event's misses (000 Eq 11) and the
+// toggle, and reports whether the toggle changed.
+func (p *Pruner) observe(misses int) bool {
+	p.level = float64(misses)*p.cfg.Lambda + p.level*(1-p.cfg.Lambda)
+	was := p.engaged
+	p.engaged = p.cfg.Toggle.next(p.engaged, p.level)
+	return was != p.engaged
+}
+
+// next is the toggle's state after observing level d.
+func (t Toggle) next(engaged bool, d float64) bool {
+	switch t.Kind {
+	case "always":
+		return true
+	case "threshold":
+		return d >= t.On
+	case "schmitt":
+		if engaged {
+			return d > t.Off
+		}
+		return d >= t.On
+	}
+	return false
+}
+
+// DropThreshold is task h's dropping threshold at position pos of its queue (0 = head), with
+// its completion PMF's bounded skewness s: 000 Eq 7 plus fairness, clamped to [0, 1].
+func (p *Pruner) DropThreshold(taskType, pos int, s float64) float64 {
+	return clamp01(p.cfg.DropThreshold + (-s*p.cfg.Rho)/float64(pos+1) - p.sufferage[taskType])
+}
+
+// DeferThreshold is the deferring threshold of a task of the given type, fairness included.
+func (p *Pruner) DeferThreshold(taskType int) float64 {
+	return clamp01(p.deferAt - p.sufferage[taskType])
+}
+
+// dropPhase walks every machine queue from the head and drops the tasks whose chance of
+// success is at or below their threshold (000 §5.2, thesis Alg. 1). After a drop the chances
+// behind it improve, so the walk goes on from the same position with fresh chances.
+func (p *Pruner) dropPhase(ev replay.Event) {
+	if p.cfg.DropThreshold == 0 {
+		return // a threshold of 0 means no probabilistic dropping (thesis §4.4.2)
+	}
+	for m := range ev.NumMachines() {
+		for pos := 0; ; {
+			q := ev.Queue(m)
+			if pos >= len(q) {
+				break
+			}
+			chances := ev.QueueChances(m)
+			h := q[pos]
+			if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
+				pos++ // a running task can only be removed under evict
+				continue
+			}
+			c := chances[pos]
+			th := p.DropThreshold(ev.Task(h).Type, pos, c.Skewness)
+			if th > 0 && c.Success <= th {
+				if p.trace != nil {
+					p.trace(Decision{Time: ev.Now(), Kind: "drop", Task: h, Chance: c.Success, Against: th})
+				}
+				ev.Drop(h)
+				continue
+			}
+			pos++
+		}
+	}
+}
+
+// staticDefer is the deferring threshold of the static and gap rules, and where the dynamic
+// rule starts.
+func (p *Pruner) staticDefer() float64 {
+	switch p.cfg.Defer.Kind {
+	case "static":
+		return p.cfg.Defer.Value
+	case "gap":
+		return clamp01(p.cfg.DropThreshold + p.cfg.Defer.Value)
+	}
+	return clamp01(p.cfg.DropThreshold + 0.25) // dynamic: start where the default gap would
+}
+
+// adjustDefer is the dynamic deferring threshold (000 Eqs 8–10, reading in the package doc).
+func (p *Pruner) adjustDefer(ev replay.Event) {
+	batch := ev.Batch()
+	free := 0
+	for m := range ev.NumMachines() {
+		free += ev.Free(m)
+	}
+	p.deferAt = nextDefer(p.deferAt, p.cfg.DropThreshold, p.cfg.Defer.Value,
+		selective(len(batch), free), competency(ev, batch, p.deferAt), instantRobustness(ev))
+}
+
+// nextDefer is Eq 10 [IMPL]: with selective factor psi, competency omega and instantaneous
+// robustness rho, move the threshold down by c when there are more slots than tasks or no task
+// passes, and near rho otherwise; never below the dropping threshold.
+func nextDefer(current, drop, c, psi, omega, rho float64) float64 {
+	next := rho - c
+	if psi <= 1 || omega == 0 {
+		next = current - c
+	}
+	return math.Max(drop, clamp01(next))
+}
+
+// selective is ψ: tasks waiting per free slot (Inf when there is no free slot).
+func selective(tasks, free int) float64 {
+	if free == 0 {
+		return math.Inf(1)
+	}
+	return float64(tasks) / float64(free)
+}
+
+// competency is ω (000 Eq 8): the share of batch tasks whose best chance of success over the
+// machines with a free slot exceeds the threshold.
+func competency(ev replay.Event, batch []int, threshold float64) float64 {
+	if len(batch) == 0 {
+		return 0
+	}
+	competent := 0
+	for _, h := range batch {
+		for m := range ev.NumMachines() {
+			if ev.Free(m) > 0 && ev.Success(h, m) > threshold {
+				competent++
+				break
+			}
+		}
+	}
+	return float64(competent) / float64(len(batch))
+}
+
+// instantRobustness is 000 Eq 9: the mean chance of success of the tasks in machine queues (1
+// when the queues are empty: nothing is at risk).
+func instantRobustness(ev replay.Event) float64 {
+	sum, n := 0.0, 0
+	for m := range ev.NumMachines() {
+		for _, c := range ev.QueueChances(m) {
+			sum += c.Success
+			n++
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return sum / float64(n)
+}
+
+// deferring is the Event the wrapped heuristic sees: an assignment whose chance on the chosen
+// machine is at or below the deferring threshold becomes a deferral (000 §5.3; thesis §5.2:
+// the chance on the machine the heuristic chose).
+type deferring struct {
+	replay.Event
+	p *Pruner
+}
+
+func (d *deferring) Assign(h, m int) {
+	th := d.p.DeferThreshold(d.Task(h).Type)
+	if th > 0 {
+		if s := d.Success(h, m); s <= th {
+			if d.p.trace != nil {
+				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
+			}
+			d.Defer(h)
+			return
+		}
+	}
+	d.Event.Assign(h, m)
+}
+
+// DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,
+// before choosing among the remaining tasks.
+func (d *deferring) DeferThreshold(h int) float64 { return d.p.DeferThreshold(d.Task(h).Type) }
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
