@@ -1,5 +1,7 @@
 package pmf
 
+import "fmt"
+
 // The success chance of a task appended behind a predecessor is Σₖ e(k)·F_C(δ − tₖ): the
 // chance that its execution takes tₖ and the machine was free by δ − tₖ. The two functions
 // below compute it without building the convolution. For execution times > 0 the value equals
@@ -40,17 +42,30 @@ func SuccessAlg1(exec, prev PMF, deadline float64, strict bool) (float64, error)
 type CDFTable struct {
 	origin, step float64
 	cum          []float64 // cum[j] = P(X ≤ origin + j·step)
+	cumK         []float64 // cumK[j] = Σ_{i≤j} i·p(i): partial first moments, in steps
+	mean         float64
 }
 
 // CDFTable returns the cumulative table of d.
 func (d PMF) CDFTable() CDFTable {
 	cum := make([]float64, len(d.p))
-	s := 0.0
+	cumK := make([]float64, len(d.p))
+	s, k := 0.0, 0.0
 	for j, x := range d.p {
 		s += x
-		cum[j] = s
+		k += float64(j) * x
+		cum[j], cumK[j] = s, k
 	}
-	return CDFTable{origin: d.origin, step: d.step, cum: cum}
+	return CDFTable{origin: d.origin, step: d.step, cum: cum, cumK: cumK, mean: d.Mean()}
+}
+
+// moment is Σ_{i≤j} p(i)·time(i), the first moment of the mass up to index j.
+func (c CDFTable) moment(j int) float64 {
+	if j < 0 {
+		return 0
+	}
+	j = min(j, len(c.cum)-1)
+	return c.origin*c.cum[j] + c.step*c.cumK[j]
 }
 
 // at returns P(X ≤ origin + j·step).
@@ -78,4 +93,66 @@ func SuccessCDF(exec PMF, prev CDFTable, deadline float64, strict bool) float64 
 		success += exec.p[k] * prev.at(limit-k)
 	}
 	return success
+}
+
+// AppendStats returns what Append would report for a task with execution-time PMF exec appended
+// behind a machine whose free-time CDF is prev — the task's chance of success and the mean of
+// the returned free-time PMF — in one pass over exec, without building the convolution. This is
+// what lets a replay rank hundreds of candidate tasks per machine at the cost of one table per
+// machine. exec and prev must share a step and exec's origin must be a whole number of steps, as
+// for Append.
+//
+// The mean follows from the chain's structure (reference/thesis-2018.md §2): under none it is
+// E[prev] + E[exec]; under pending the task runs only when prev finishes before δ, so it is
+// E[prev] + P(prev < δ)·E[exec]; under evict the outcomes are the predecessor's own (task never
+// started), the task's completions up to δ, and the killed mass at the first grid point at or
+// after δ.
+func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict bool) (success, mean float64, err error) {
+	if !sameStep(exec.step, prev.step) {
+		return 0, 0, fmt.Errorf("%w: steps %g and %g differ", ErrInvalid, exec.step, prev.step)
+	}
+	shift, ok := wholeSteps(exec.origin, prev.step)
+	if !ok {
+		return 0, 0, fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, exec.origin, prev.step)
+	}
+	convOrigin := prev.origin + float64(shift)*prev.step
+	last := lastIndexAtOrBefore(convOrigin, prev.step, deadline) // convolution index of the last success
+	if strict {
+		last = lastIndexBefore(convOrigin, prev.step, deadline)
+	}
+	n := len(prev.cum)
+	if model == None {
+		for k := min(last, len(exec.p)-1); k >= 0; k-- {
+			success += exec.p[k] * prev.at(last-k)
+		}
+		return success, prev.mean + exec.Mean(), nil
+	}
+	before := lastIndexBefore(prev.origin, prev.step, deadline) // predecessor outcomes that let the task start
+	starts := min(before, n-1)
+	if starts < 0 {
+		return 0, prev.mean, nil
+	}
+	if model == Pending {
+		for k := min(last, len(exec.p)-1); k >= 0; k-- {
+			success += exec.p[k] * prev.at(min(last-k, starts))
+		}
+		return success, prev.mean + prev.cum[starts]*exec.Mean(), nil
+	}
+	if model != Evict {
+		return 0, 0, fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(model))
+	}
+	done := 0.0 // first moment of the successful completions
+	for k := min(last, len(exec.p)-1); k >= 0; k-- {
+		l := min(last-k, starts)
+		f := prev.at(l)
+		success += exec.p[k] * f
+		done += exec.p[k] * (prev.moment(l) + exec.Time(k)*f)
+	}
+	passed := prev.moment(n-1) - prev.moment(starts) // the task never started
+	killedAt := prev.origin + float64(before+1)*prev.step
+	killed := prev.cum[starts] - success
+	if killed <= 0 {
+		killed = 0 // rounding: no mass was killed
+	}
+	return success, passed + done + killedAt*killed, nil
 }

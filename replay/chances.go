@@ -1,14 +1,19 @@
 package replay
 
-import "github.com/hcreplay/hcreplay/pmf"
+import (
+	"math"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
 
 // chancer is where heuristics' probabilities come from: success chances and expected
 // completions of tasks appended to machine queues, and the chances of the tasks already queued.
 // The engine tells it when a mapping event begins and when a queue changes, so that an
 // implementation may cache; the reference implementation ignores both and recomputes.
 type chancer interface {
-	begin()        // a mapping event starts; any queue may have changed since the last one
-	changed(m int) // machine m's queue (real or virtual) changed within the event
+	begin()            // a mapping event starts; any queue may have changed since the last one
+	changed(m int)     // machine m's queue (real or virtual) changed within the event
+	appended(m, h int) // task h was appended to machine m's queue within the event
 	ready(m int) pmf.PMF
 	tail(m int) pmf.PMF
 	success(h, m int) float64
@@ -30,8 +35,9 @@ type reference struct{ e *engine }
 
 func newReference(e *engine) chancer { return reference{e} }
 
-func (r reference) begin()      {}
-func (r reference) changed(int) {}
+func (r reference) begin()            {}
+func (r reference) changed(int)       {}
+func (r reference) appended(int, int) {}
 
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
@@ -116,15 +122,97 @@ func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
 
 func (r reference) success(h, m int) float64 {
 	_, s := r.appendTask(h, m)
-	return s
+	return roundChance(s)
 }
 
 func (r reference) completion(h, m int) float64 {
 	next, _ := r.appendTask(h, m)
-	return next.Mean()
+	return roundTime(next.Mean())
 }
+
+// Chances and expected times are reported rounded (12 decimals; 1e-9 time units), so that
+// engines that compute them in a different order agree exactly, and the ties a heuristic sees
+// (chances of exactly 0 or 1 on several machines) are ties under every engine.
+func roundChance(p float64) float64 { return math.Round(p*1e12) / 1e12 }
+func roundTime(t float64) float64   { return math.Round(t*1e9) / 1e9 }
 
 func (r reference) queueChances(m int) []QueueChance {
 	_, chances := r.chain(m)
 	return chances
+}
+
+// fast caches, per machine, the free-time PMF after its queue and that PMF's cumulative table,
+// and answers success chances and expected completions from the table with pmf.AppendStats:
+// one pass over the task's execution-time PMF, no convolution (SPEC §5.5). A machine's cache is
+// rebuilt (with the reference's own chain) when the event begins or its queue changes other
+// than by an append; an append extends it with one convolution.
+type fast struct {
+	reference
+	valid   []bool
+	tails   []pmf.PMF
+	tables  []pmf.CDFTable
+	chances [][]QueueChance
+}
+
+func newFast(e *engine) chancer {
+	n := len(e.machines)
+	return &fast{reference: reference{e}, valid: make([]bool, n), tails: make([]pmf.PMF, n),
+		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n)}
+}
+
+func (f *fast) begin() {
+	for m := range f.valid {
+		f.valid[m] = false
+	}
+}
+
+func (f *fast) changed(m int) { f.valid[m] = false }
+
+func (f *fast) appended(m, h int) {
+	if !f.valid[m] {
+		return
+	}
+	e := f.e
+	t := e.tasks[h].Task
+	next, s := f.append(f.tails[m], e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
+	f.tails[m], f.tables[m] = next, next.CDFTable()
+	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
+}
+
+func (f *fast) ensure(m int) {
+	if f.valid[m] {
+		return
+	}
+	f.tails[m], f.chances[m] = f.reference.chain(m)
+	f.tables[m] = f.tails[m].CDFTable()
+	f.valid[m] = true
+}
+
+func (f *fast) tail(m int) pmf.PMF { f.ensure(m); return f.tails[m] }
+
+func (f *fast) queueChances(m int) []QueueChance {
+	f.ensure(m)
+	return append([]QueueChance(nil), f.chances[m]...)
+}
+
+func (f *fast) stats(h, m int) (float64, float64) {
+	f.ensure(m)
+	e := f.e
+	e.stats.successEvals++
+	t := e.tasks[h].Task
+	s, mean, err := pmf.AppendStats(e.opt.DropModel, e.cfg.PET.Cell(t.Type, e.machines[m].Type), f.tables[m], t.Deadline, e.opt.Strict)
+	if err != nil {
+		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
+	}
+	return s, mean
+}
+
+func (f *fast) success(h, m int) float64 {
+	s, _ := f.stats(h, m)
+	return roundChance(s)
+}
+
+func (f *fast) completion(h, m int) float64 {
+	_, mean := f.stats(h, m)
+	return roundTime(mean)
 }

@@ -69,7 +69,11 @@ type engine struct {
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
 func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
-	e, err := newEngine(cfg, mapper, newReference)
+	chances := newFast
+	if cfg.Options.Engine == "reference" {
+		chances = newReference
+	}
+	e, err := newEngine(cfg, mapper, chances)
 	if err != nil {
 		return nil, err
 	}

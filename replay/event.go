@@ -145,7 +145,7 @@ func (v *mapping) Assign(h, m int) {
 	}
 	t.Predicted = v.e.chances.success(h, m)
 	v.e.virtual[m] = append(v.e.virtual[m], h)
-	v.e.chances.changed(m)
+	v.e.chances.appended(m, h)
 	v.setMark(h)
 	v.assigned++
 }

@@ -83,6 +83,9 @@ type Options struct {
 	TimeUnitSeconds float64
 	// IdlePowerFraction and ActivePowerFraction of rated power (000 §9.7: 0.25 and 0.70).
 	IdlePowerFraction, ActivePowerFraction float64
+	// Engine computes the chances: "fast" (default; cached tables, no convolution per query)
+	// or "reference" (every chain from scratch; the oracle). Both make the same decisions.
+	Engine string
 	// OnTask, when set, receives every task outcome as soon as it is final, so that outcomes can
 	// be streamed to disk; the Result then keeps none.
 	OnTask func(Outcome)
@@ -91,6 +94,7 @@ type Options struct {
 // DefaultOptions returns SPEC §5.1's defaults.
 func DefaultOptions() Options {
 	return Options{
+		Engine:              "fast",
 		QueueSize:           6,
 		DropModel:           pmf.Evict,
 		ConditionElapsed:    true,
@@ -105,6 +109,9 @@ func (o Options) validate() error {
 	var bad []string
 	if o.QueueSize < 1 {
 		bad = append(bad, fmt.Sprintf("queue size %d < 1", o.QueueSize))
+	}
+	if o.Engine != "" && o.Engine != "fast" && o.Engine != "reference" {
+		bad = append(bad, fmt.Sprintf("engine %q (want fast or reference)", o.Engine))
 	}
 	if o.Trim < 0 {
 		bad = append(bad, fmt.Sprintf("trim %d < 0", o.Trim))

@@ -149,12 +149,8 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		return // a threshold of 0 means no probabilistic dropping (thesis §4.4.2)
 	}
 	for m := range ev.NumMachines() {
-		for pos := 0; ; {
-			q := ev.Queue(m)
-			if pos >= len(q) {
-				break
-			}
-			chances := ev.QueueChances(m)
+		q, chances := ev.Queue(m), ev.QueueChances(m)
+		for pos := 0; pos < len(q); {
 			h := q[pos]
 			if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
 				pos++ // a running task can only be removed under evict
@@ -167,6 +163,7 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 					p.trace(Decision{Time: ev.Now(), Kind: "drop", Task: h, Chance: c.Success, Against: th})
 				}
 				ev.Drop(h)
+				q, chances = ev.Queue(m), ev.QueueChances(m) // the tasks behind have better chances now
 				continue
 			}
 			pos++
