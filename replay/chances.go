@@ -146,23 +146,41 @@ func (r reference) queueChances(m int) []QueueChance {
 // one pass over the task's execution-time PMF, no convolution (SPEC §5.5). A machine's cache is
 // rebuilt (with the reference's own chain) when the event begins or its queue changes other
 // than by an append; an append extends it with one convolution.
+//
+// Answers are memoised per (task, machine) with the version of the machine's table they were
+// computed from. A machine's version changes only when its free-time PMF really changes (a
+// rebuild that yields the same PMF, as when the running task's elapsed time cuts no impulse,
+// keeps it), so a heuristic's repeated phase-1 sweeps, and the batch tasks that wait through
+// many events, cost a lookup for every machine whose queue did not move.
 type fast struct {
 	reference
-	valid   []bool
-	tails   []pmf.PMF
-	tables  []pmf.CDFTable
-	chances [][]QueueChance
+	valid    []bool
+	tails    []pmf.PMF
+	tables   []pmf.CDFTable
+	chances  [][]QueueChance
+	versions []int64
+	next     int64 // the next version number
+	memo     map[[2]int]memoEntry
+}
+
+type memoEntry struct {
+	version       int64
+	success, mean float64
 }
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e}, valid: make([]bool, n), tails: make([]pmf.PMF, n),
-		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n)}
+		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n), versions: make([]int64, n),
+		memo: map[[2]int]memoEntry{}}
 }
 
 func (f *fast) begin() {
 	for m := range f.valid {
 		f.valid[m] = false
+	}
+	if len(f.memo) > 1<<18 { // entries of tasks long gone: start afresh
+		clear(f.memo)
 	}
 }
 
@@ -177,15 +195,35 @@ func (f *fast) appended(m, h int) {
 	next, s := f.append(f.tails[m], e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
 	f.tails[m], f.tables[m] = next, next.CDFTable()
 	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
+	f.versions[m] = f.bump()
 }
+
+func (f *fast) bump() int64 { f.next++; return f.next }
 
 func (f *fast) ensure(m int) {
 	if f.valid[m] {
 		return
 	}
-	f.tails[m], f.chances[m] = f.reference.chain(m)
-	f.tables[m] = f.tails[m].CDFTable()
+	tail, chances := f.reference.chain(m)
+	if !samePMF(tail, f.tails[m]) || f.versions[m] == 0 {
+		f.tails[m], f.tables[m] = tail, tail.CDFTable()
+		f.versions[m] = f.bump()
+	}
+	f.chances[m] = chances
 	f.valid[m] = true
+}
+
+// samePMF reports whether two PMFs are identical to the bit.
+func samePMF(a, b pmf.PMF) bool {
+	if a.Len() != b.Len() || a.Origin() != b.Origin() || a.Step() != b.Step() {
+		return false
+	}
+	for k := range a.Len() {
+		if a.Prob(k) != b.Prob(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *fast) tail(m int) pmf.PMF { f.ensure(m); return f.tails[m] }
@@ -197,6 +235,10 @@ func (f *fast) queueChances(m int) []QueueChance {
 
 func (f *fast) stats(h, m int) (float64, float64) {
 	f.ensure(m)
+	key := [2]int{h, m}
+	if c, ok := f.memo[key]; ok && c.version == f.versions[m] {
+		return c.success, c.mean
+	}
 	e := f.e
 	e.stats.successEvals++
 	t := e.tasks[h].Task
@@ -204,6 +246,7 @@ func (f *fast) stats(h, m int) (float64, float64) {
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
+	f.memo[key] = memoEntry{f.versions[m], s, mean}
 	return s, mean
 }
 
