@@ -13,7 +13,11 @@ import (
 type CLI struct {
 	Globals
 
-	Version VersionCmd `cmd:"" help:"Print the version."`
+	Pet        PetCmd        `cmd:"" help:"Build, inspect, synthesize and convert PET matrices."`
+	Trace      TraceCmd      `cmd:"" help:"Generate, convert and summarise arrival traces."`
+	Replay     ReplayCmd     `cmd:"" help:"Replay arrival traces through one mapping heuristic."`
+	Version    VersionCmd    `cmd:"" help:"Print the version."`
+	Heuristics HeuristicsCmd `cmd:"" help:"List the mapping heuristics with their mode, source and parameters."`
 }
 
 // Globals are the flags every command accepts.

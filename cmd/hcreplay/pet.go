@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// PetCmd groups the PET matrix commands (SPEC §7).
+type PetCmd struct {
+	Build   PetBuildCmd   `cmd:"" help:"Fit a PET matrix to execution-time logs."`
+	Show    PetShowCmd    `cmd:"" help:"Table of each cell's mean, spread, p95 and samples; --plot draws them."`
+	Synth   PetSynthCmd   `cmd:"" help:"Generate a gamma PET as in the journal paper (000 §8.1)."`
+	Convert PetConvertCmd `cmd:"" help:"Convert a PET between .json, .parquet and .etc."`
+}
+
+// PetBuildCmd fits a PET to logs.
+type PetBuildCmd struct {
+	Logs        []string `arg:"" help:"Execution logs (CSV, JSON Lines, Parquet; globs and zip members work)." placeholder:"LOG"`
+	Out         string   `required:"" help:"PET file to write (.json, .parquet or .etc)." placeholder:"PET"`
+	Binning     string   `default:"fd" help:"Bin width: fd, scott, sqrt, width:W or bins:N (one common step for the matrix)."`
+	MinSamples  int      `default:"30" help:"Fewest samples a cell may be fitted from."`
+	FillFrom    []string `help:"Fill thin or empty cells of machine type A from B (A=B)." placeholder:"A=B"`
+	Merge       int      `help:"Merge bins by this factor after fitting." placeholder:"N"`
+	MaxImpulses int      `help:"Cap the impulses per cell (merging the whole matrix evenly)." placeholder:"N"`
+	Crop        string   `help:"Fold the mass outside the LOW:HIGH quantiles into the end impulses, e.g. 0.001:0.999." placeholder:"LOW:HIGH"`
+	Col         []string `help:"Map a field to the file's column name (task_type=app, exec_time=runtime_ms)." placeholder:"FIELD=COLUMN"`
+	TimeUnit    string   `help:"Unit of the logs' times when the file does not say (default ms); the PET is in ms." placeholder:"UNIT"`
+}
+
+func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
+	cols, err := trace.ParseColumnMap(c.Col)
+	if err != nil {
+		return badInput(err)
+	}
+	unit, err := trace.ParseUnit(c.TimeUnit)
+	if err != nil {
+		return badInput(err)
+	}
+	opt, err := c.fitOptions()
+	if err != nil {
+		return badInput(err)
+	}
+	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
+	var readErr error
+	rows := 0
+	samples := func(yield func(petbuild.Sample) bool) {
+		for _, spec := range c.Logs {
+			readErr = trace.EachLog(spec, read, func(r trace.LogRecord) error {
+				rows++
+				if rows%1_000_000 == 0 {
+					con.Logf("read %d rows", rows)
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+				}
+				if !yield(petbuild.Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime}) {
+					return errStop
+				}
+				return nil
+			})
+			if readErr != nil {
+				return
+			}
+		}
+	}
+	pet, err := petbuild.Fit(samples, opt)
+	if readErr != nil && !errors.Is(readErr, errStop) {
+		return badInput(readErr)
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	if err := petbuild.WriteFile(c.Out, pet); err != nil {
+		return err
+	}
+	con.Logf("wrote %s: %d task types × %d machine types, step %g %s, from %d rows",
+		c.Out, pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit(), rows)
+	return nil
+}
+
+var errStop = errors.New("stop")
+
+func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
+	b, err := petbuild.ParseBinning(c.Binning)
+	if err != nil {
+		return petbuild.FitOptions{}, err
+	}
+	fill := map[string]string{}
+	for _, kv := range c.FillFrom {
+		a, b, ok := strings.Cut(kv, "=")
+		if !ok || a == "" || b == "" {
+			return petbuild.FitOptions{}, fmt.Errorf("--fill-from %q: want MACHINE_TYPE=DONOR_TYPE", kv)
+		}
+		fill[a] = b
+	}
+	comp := petbuild.Compaction{Merge: c.Merge, MaxImpulses: c.MaxImpulses}
+	if c.Crop != "" {
+		if _, err := fmt.Sscanf(strings.Replace(c.Crop, ":", " ", 1), "%g %g", &comp.CropLow, &comp.CropHigh); err != nil ||
+			comp.CropLow < 0 || comp.CropHigh > 1 || comp.CropLow >= comp.CropHigh {
+			return petbuild.FitOptions{}, fmt.Errorf("--crop %q: want LOW:HIGH quantiles with 0 ≤ LOW < HIGH ≤ 1", c.Crop)
+		}
+	}
+	return petbuild.FitOptions{Binning: b, MinSamples: c.MinSamples, FillFrom: fill, Compaction: comp}, nil
+}
+
+// PetShowCmd prints a PET's cells.
+type PetShowCmd struct {
+	PET  string `arg:"" type:"existingfile" help:"PET file." placeholder:"PET"`
+	Plot string `help:"Also draw a heat map of the means and a grid of the PMFs to FILE (.png, .svg or .pdf; the grid goes to FILE-pmfs.EXT)." placeholder:"FILE"`
+}
+
+func (c *PetShowCmd) Run(con *Console) error {
+	pet, err := loadPET(c.PET)
+	if err != nil {
+		return err
+	}
+	t := tablewriter.NewTable(con.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
+	t.Header("task type", "machine type", "mean", "std dev", "p95", "impulses", "samples", "notes")
+	for _, s := range pet.Summaries() {
+		samples := "–"
+		if s.Samples > 0 {
+			samples = fmt.Sprint(s.Samples)
+		}
+		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), fmt.Sprintf("%.2f", s.StdDev),
+			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, notes(s)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintf(con.Stdout, "%d task types × %d machine types, step %g %s\n", pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit())
+	if c.Plot == "" {
+		return nil
+	}
+	grid, err := report.PETPlots(pet, c.Plot)
+	if err != nil {
+		return err
+	}
+	con.Logf("wrote %s and %s", c.Plot, grid)
+	return nil
+}
+
+// notes flags cells a user should know about: renormalised, cropped or borrowed.
+func notes(s petbuild.Summary) string {
+	var n []string
+	if s.Deficit > 1e-9 || s.Deficit < -1e-9 {
+		n = append(n, fmt.Sprintf("renormalised (deficit %.4f)", s.Deficit))
+	}
+	if s.CutMass > 0 {
+		n = append(n, fmt.Sprintf("cropped %.4f", s.CutMass))
+	}
+	if s.FilledFrom != "" {
+		n = append(n, "filled from "+s.FilledFrom)
+	}
+	return strings.Join(n, "; ")
+}
+
+// PetSynthCmd generates a synthetic PET.
+type PetSynthCmd struct {
+	Out      string  `required:"" help:"PET file to write (.json, .parquet or .etc)." placeholder:"PET"`
+	Seed     uint64  `default:"1" help:"Seed for the means, the shapes and the samples."`
+	Types    int     `default:"12" help:"Task types."`
+	Machines int     `default:"8" help:"Machine types."`
+	Samples  int     `default:"500" help:"Gamma samples per cell."`
+	Step     float64 `default:"2" help:"Bin width (the HCW19 PETs use 2)."`
+}
+
+func (c *PetSynthCmd) Run(con *Console) error {
+	if c.Types < 1 || c.Machines < 1 || c.Samples < 1 || !(c.Step > 0) {
+		return badInput(fmt.Errorf("--types, --machines, --samples and --step must be positive"))
+	}
+	r := rand.New(rand.NewPCG(c.Seed, 0))
+	syn, err := petbuild.Synthesize(r, petbuild.SynthOptions{
+		Means: petbuild.DefaultMeans(r, c.Types, c.Machines), Samples: c.Samples, Step: c.Step})
+	if err != nil {
+		return badInput(err)
+	}
+	if err := petbuild.WriteFile(c.Out, syn.PET); err != nil {
+		return err
+	}
+	con.Logf("wrote %s: %d task types × %d machine types, gamma shapes in [1, 20], %d samples a cell", c.Out, c.Types, c.Machines, c.Samples)
+	return nil
+}
+
+// PetConvertCmd converts between PET formats.
+type PetConvertCmd struct {
+	In  string `arg:"" type:"existingfile" help:"PET to read." placeholder:"IN"`
+	Out string `arg:"" help:"PET to write; the extension picks the format." placeholder:"OUT"`
+}
+
+func (c *PetConvertCmd) Run(con *Console) error {
+	pet, err := loadPET(c.In)
+	if err != nil {
+		return err
+	}
+	if _, err := petbuild.FormatOf(c.Out); err != nil {
+		return badInput(err)
+	}
+	if err := petbuild.WriteFile(c.Out, pet); err != nil {
+		return err
+	}
+	con.Logf("wrote %s", c.Out)
+	return nil
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/heuristic"
+	"github.com/hcreplay/hcreplay/replay/prune"
+	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// ReplayCmd replays arrival traces through one heuristic (SPEC §5, §7).
+type ReplayCmd struct {
+	PET       string `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
+	Trace     string `required:"" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials." placeholder:"TRACE"`
+	Heuristic string `short:"H" required:"" help:"Mapping heuristic or preset (see 'hcreplay heuristics')." placeholder:"NAME"`
+	Prune     string `default:"none" enum:"none,defer,drop,both" help:"Pruning variant (${enum}): X, X-D, X-Drop, X-P."`
+	Catalog   string `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`
+	TruthPET  string `name:"truth-pet" type:"existingfile" help:"PET that actual durations are drawn from (default: --pet)." placeholder:"PET"`
+
+	QueueSize        int    `default:"6" help:"Batch mode: tasks per machine queue, the executing one included."`
+	DropModel        string `default:"evict" enum:"evict,pending,none" help:"What happens at a deadline (${enum})."`
+	Strict           bool   `help:"Success means finishing strictly before the deadline."`
+	ConditionElapsed bool   `default:"true" negatable:"" help:"Condition the running task's PMF on its elapsed time."`
+	Trim             int    `default:"100" help:"Tasks not scored at each end, by exit time."`
+	Seed             uint64 `default:"1" help:"Seed for durations (common random numbers) and random deadlines."`
+	Engine           string `default:"fast" enum:"fast,reference" help:"Probability engine (${enum}): fast answers from cached tables, reference recomputes every chain; both decide alike."`
+
+	Deadline string `help:"Deadline rule for tasks without one: tight, prop:ALPHA, urgency, slack:BETA, best:K." placeholder:"RULE"`
+	TimeUnit string `help:"Unit of the trace's times when the file does not say (default ms)." placeholder:"UNIT"`
+
+	Toggle        string  `default:"threshold:1" help:"When dropping engages: always, never, threshold:T, schmitt:ON[:OFF], on the oversubscription level."`
+	Lambda        float64 `default:"1" help:"Weight of the current event's misses in the oversubscription level (1: no history)."`
+	DropThreshold float64 `default:"0.5" help:"Base dropping threshold (0 disables dropping)."`
+	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (000 Eq 7)."`
+	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C (000 Eqs 8-10)."`
+	Fairness      float64 `default:"0" help:"Sufferage factor per task type (000 §6.3.2); PAMF uses 0.1 when unset."`
+
+	KPBPercent    float64 `name:"kpb-percent" default:"50" help:"KPB and MR: percent of machines with the best expected execution time."`
+	MOCCull       float64 `name:"moc-cull" default:"0.30" help:"MOC: tasks whose best success chance is not above this stay in the batch."`
+	MOCCandidates int     `name:"moc-candidates" default:"3" help:"MOC: candidates permuted per machine."`
+	Phase1All     bool    `name:"phase1-all" help:"Batch heuristics: phase 1 looks at every machine, not only those with a free slot (004 Alg. 2)."`
+	GlobalPhase2  bool    `name:"global-phase2" help:"MM, MSD, Sufferage: phase 2 is one global pick instead of one per machine."`
+	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
+
+	JSON bool   `help:"Print each run's summary as one JSON object per line."`
+	Out  string `help:"Write summary.json, timing.json and tasks.parquet here (one subfolder per trial when there are several)." placeholder:"DIR"`
+	CSV  bool   `help:"With --out, also write tasks.csv."`
+}
+
+func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
+	pet, err := loadPET(c.PET)
+	if err != nil {
+		return err
+	}
+	truth := pet
+	if c.TruthPET != "" {
+		if truth, err = loadPET(c.TruthPET); err != nil {
+			return err
+		}
+	}
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return err
+	}
+	pruning, err := c.pruning()
+	if err != nil {
+		return badInput(err)
+	}
+	if _, err := prune.New(c.Heuristic, c.params(), pruning); err != nil {
+		return badInput(err)
+	}
+	opt, err := c.options(pet)
+	if err != nil {
+		return err
+	}
+	traces, trials, err := loadTrials(traceInput{Spec: c.Trace, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
+		func(msg string) { con.Logf("warning: %s", msg) })
+	if err != nil {
+		return err
+	}
+	var summaries []replay.Summary
+	for i, tasks := range trials {
+		dir := c.Out
+		if dir != "" && len(trials) > 1 {
+			dir = filepath.Join(c.Out, fmt.Sprintf("trial-%03d", i+1))
+		}
+		mapper, err := prune.New(c.Heuristic, c.params(), pruning) // fresh state per trial
+		if err != nil {
+			return badInput(err)
+		}
+		con.Logf("replaying %s (%d tasks) with %s", traces[i].Name, len(tasks), mapper.Name())
+		res, err := c.replayOne(ctx, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Tasks: tasks, Options: opt}, pet, dir)
+		if err != nil {
+			return err
+		}
+		if c.JSON {
+			if err := printJSON(con.Stdout, traces[i].Name, res); err != nil {
+				return err
+			}
+		}
+		summaries = append(summaries, res.Summary)
+	}
+	if !c.JSON {
+		return summaryTable(con.Stdout, traces, summaries)
+	}
+	return nil
+}
+
+func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
+	opt := replay.DefaultOptions()
+	model, err := pmf.ParseModel(c.DropModel)
+	if err != nil {
+		return opt, badInput(err)
+	}
+	sec, err := unitSeconds(pet)
+	if err != nil {
+		return opt, err
+	}
+	opt.QueueSize, opt.DropModel, opt.Strict = c.QueueSize, model, c.Strict
+	opt.ConditionElapsed, opt.Trim, opt.Seed, opt.TimeUnitSeconds = c.ConditionElapsed, c.Trim, c.Seed, sec
+	opt.Engine = c.Engine
+	if c.QueueSize < 1 || c.Trim < 0 {
+		return opt, badInput(fmt.Errorf("--queue-size must be ≥ 1 and --trim ≥ 0 (got %d and %d)", c.QueueSize, c.Trim))
+	}
+	return opt, nil
+}
+
+func (c *ReplayCmd) params() heuristic.Params {
+	p := heuristic.DefaultParams()
+	p.KPBPercent, p.MOCCull, p.MOCCandidates = c.KPBPercent, c.MOCCull, c.MOCCandidates
+	p.Phase1All, p.GlobalPhase2, p.ETC = c.Phase1All, c.GlobalPhase2, c.ETC
+	return p
+}
+
+func (c *ReplayCmd) pruning() (prune.Config, error) {
+	cfg := prune.DefaultConfig()
+	var err error
+	if cfg.Variant, err = prune.ParseVariant(c.Prune); err != nil {
+		return cfg, err
+	}
+	if cfg.Toggle, err = prune.ParseToggle(c.Toggle); err != nil {
+		return cfg, err
+	}
+	if cfg.Defer, err = prune.ParseDeferRule(c.DeferRule); err != nil {
+		return cfg, err
+	}
+	cfg.Lambda, cfg.DropThreshold, cfg.Rho, cfg.Fairness = c.Lambda, c.DropThreshold, c.Rho, c.Fairness
+	return cfg, nil
+}
+
+// replayOne runs one trial, streaming task outcomes to dir when it is set.
+func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, dir string) (*replay.Result, error) {
+	if dir == "" {
+		cfg.Options.OnTask = func(replay.Outcome) {} // outcomes are not needed
+		return replay.Run(ctx, cfg, mapper)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var res *replay.Result
+	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
+		var csvOut io.Writer
+		var csvFile *os.File
+		if c.CSV {
+			f, err := os.CreateTemp(dir, ".tasks.csv.tmp-*")
+			if err != nil {
+				return err
+			}
+			csvFile, csvOut = f, f
+			defer os.Remove(f.Name())
+			defer f.Close()
+		}
+		w, err := report.NewTaskWriter(pq, csvOut, pet.TimeUnit())
+		if err != nil {
+			return err
+		}
+		var werr error
+		cfg.Options.OnTask = func(o replay.Outcome) {
+			if werr == nil {
+				werr = w.Write(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
+			}
+		}
+		if res, err = replay.Run(ctx, cfg, mapper); err != nil {
+			return err
+		}
+		if werr != nil {
+			return werr
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		if csvFile != nil {
+			if err := csvFile.Close(); err != nil {
+				return err
+			}
+			return os.Rename(csvFile.Name(), filepath.Join(dir, "tasks.csv"))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := writeJSON(filepath.Join(dir, "summary.json"), res.Summary); err != nil {
+		return nil, err
+	}
+	return res, writeJSON(filepath.Join(dir, "timing.json"), res.Timing)
+}
+
+func writeJSON(path string, v any) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	})
+}
+
+// printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
+func printJSON(w io.Writer, name string, res *replay.Result) error {
+	b, err := json.Marshal(res.Summary)
+	if err != nil {
+		return err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return err
+	}
+	obj["trace"], obj["timing"] = name, res.Timing
+	return json.NewEncoder(w).Encode(obj)
+}
+
+// summaryTable prints the key metrics of each run.
+func summaryTable(w io.Writer, traces []*trace.Trace, sums []replay.Summary) error {
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
+	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time", "events")
+	for i, s := range sums {
+		if err := t.Append(filepath.Base(traces[i].Name), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
+			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
+			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// writeTiny writes a two-type, two-machine PET in .etc form and a CSV trace of n tasks.
+func writeTiny(t *testing.T, n int) (pet, tr string) {
+	t.Helper()
+	dir := t.TempDir()
+	pet = filepath.Join(dir, "tiny.etc")
+	etc := "machineCount=2;taskCount=2;\n" +
+		"machine=0;task=0;\n2\t0.5\n4\t0.5\n" + "machine=1;task=0;\n4\t1\n" +
+		"machine=0;task=1;\n6\t1\n" + "machine=1;task=1;\n2\t0.25\n4\t0.75\n"
+	if err := os.WriteFile(pet, []byte(etc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("task_type,arrival,deadline\n")
+	for i := range n {
+		at := float64(i) * 1.5
+		b.WriteString(strings.Join([]string{[]string{"0", "1"}[i%2], ftoa(at), ftoa(at + 9)}, ",") + "\n")
+	}
+	tr = filepath.Join(dir, "trace.csv")
+	if err := os.WriteFile(tr, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pet, tr
+}
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func TestReplayCommand(t *testing.T) {
+	pet, tr := writeTiny(t, 40)
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--trim", "5", "--json", "--out", out, "--csv"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("--json output is not one JSON object: %v\n%s", err, stdout.String())
+	}
+	for _, key := range []string{"heuristic", "prune", "tasks", "scored", "on_time", "late", "dropped_deadline",
+		"dropped_pruned", "expired_unmapped", "robustness", "fairness_variance", "cost_per_on_time",
+		"energy_per_on_time", "mapping_events", "convolutions"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("--json output lacks %q", key)
+		}
+	}
+	if got["tasks"] != 40.0 || got["scored"] != 30.0 {
+		t.Errorf("tasks %v scored %v, want 40 and 30", got["tasks"], got["scored"])
+	}
+	rows, err := parquet.ReadFile[report.TaskRow](filepath.Join(out, "tasks.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	onTime := 0
+	for _, r := range rows {
+		if r.Scored && r.Status == "on_time" {
+			onTime++
+		}
+	}
+	if len(rows) != 40 || float64(onTime) != got["on_time"] {
+		t.Errorf("tasks.parquet has %d rows and %d scored on time; summary says 40 and %v", len(rows), onTime, got["on_time"])
+	}
+	csvText, err := os.ReadFile(filepath.Join(out, "tasks.csv"))
+	if err != nil || strings.Count(string(csvText), "\n") != 42 {
+		t.Errorf("tasks.csv: %v, %d lines, want comment + header + 40", err, strings.Count(string(csvText), "\n"))
+	}
+	for _, f := range []string{"summary.json", "timing.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestReplayBadInput(t *testing.T) {
+	pet, tr := writeTiny(t, 10)
+	dir := t.TempDir()
+	badTrace := filepath.Join(dir, "bad.csv")
+	os.WriteFile(badTrace, []byte("task_type,arrival,deadline\n0,abc,5\n"), 0o644)
+	unknownType := filepath.Join(dir, "unknown.csv")
+	os.WriteFile(unknownType, []byte("task_type,arrival,deadline\n7,1,5\n"), 0o644)
+	noDeadline := filepath.Join(dir, "nodl.csv")
+	os.WriteFile(noDeadline, []byte("task_type,arrival\n0,1\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown heuristic", []string{"-H", "XX"}, []string{`unknown heuristic "XX"`, "MM"}},
+		{"non-numeric arrival", []string{"-H", "MM", "--trace", badTrace}, []string{"bad.csv", "line 2", "arrival", `"abc"`}},
+		{"unknown task type", []string{"-H", "MM", "--trace", unknownType}, []string{"unknown.csv", "task_type", `"7"`}},
+		{"no deadline", []string{"-H", "MM", "--trace", noDeadline}, []string{"nodl.csv", "--deadline"}},
+		{"bad drop model", []string{"-H", "MM", "--drop-model", "kill"}, []string{"--drop-model", "kill"}},
+		{"missing PET", []string{"-H", "MM", "--pet", filepath.Join(dir, "none.etc")}, []string{"none.etc", "no such file"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"replay"}, c.args...)
+			if !slices.Contains(args, "--pet") {
+				args = append(args, "--pet", pet)
+			}
+			if !slices.Contains(args, "--trace") {
+				args = append(args, "--trace", tr)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != 2 {
+				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q lacks %q", stderr.String(), w)
+				}
+			}
+			if strings.Contains(stderr.String(), "goroutine") {
+				t.Errorf("stack trace on bad input: %s", stderr.String())
+			}
+		})
+	}
+}

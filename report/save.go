@@ -1,0 +1,50 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+)
+
+// Drawer is anything that draws itself on a canvas: a *plot.Plot, or a grid of plots.
+type Drawer interface {
+	Draw(draw.Canvas)
+}
+
+// SaveFigure writes a figure of width × height to path, in the format its extension names:
+// .png (300 dpi), .svg (fonts embedded, so it looks the same on every machine) or .pdf
+// (fonts embedded, creation date fixed so that the same figure gives the same bytes).
+func SaveFigure(d Drawer, width, height vg.Length, path string) error {
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(300))}
+	case ".svg":
+		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+	case ".pdf":
+		fpdf.SetDefaultCreationDate(time.Unix(0, 0).UTC())
+		fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())
+		c = vgpdf.New(width, height)
+	default:
+		return fmt.Errorf("figure %s: unknown format %q: want .png, .svg or .pdf", path, ext)
+	}
+	d.Draw(draw.New(c))
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
+}

@@ -1,0 +1,343 @@
+package trace
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Format is a file format of execution logs and arrival traces.
+type Format string
+
+// The formats. Dat is the HCW19 arrival format (SPEC §4.4) and holds arrival
+// traces only.
+const (
+	CSV     Format = "csv"
+	JSONL   Format = "jsonl"
+	Parquet Format = "parquet"
+	Dat     Format = "dat"
+)
+
+// ParseFormat accepts "csv", "jsonl" (or "ndjson"), "parquet" and "dat".
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "csv":
+		return CSV, nil
+	case "jsonl", "ndjson", "json":
+		return JSONL, nil
+	case "parquet", "pq":
+		return Parquet, nil
+	case "dat", "hcw19":
+		return Dat, nil
+	}
+	return "", fmt.Errorf("unknown format %q (want csv, jsonl, parquet or dat)", s)
+}
+
+// compression is a whole-file compression of a text format.
+type compression string
+
+const (
+	noCompression compression = ""
+	gzipped       compression = "gz"
+	zstded        compression = "zst"
+)
+
+// splitExt splits a name like "a.csv.gz" into the format from its inner
+// extension and the compression from its outer one.
+func splitExt(name string) (Format, compression, error) {
+	base := strings.ToLower(path.Base(filepath.ToSlash(name)))
+	comp := noCompression
+	switch {
+	case strings.HasSuffix(base, ".gz"):
+		comp, base = gzipped, strings.TrimSuffix(base, ".gz")
+	case strings.HasSuffix(base, ".zst"):
+		comp, base = zstded, strings.TrimSuffix(base, ".zst")
+	}
+	ext := path.Ext(base)
+	if ext == "" {
+		return "", comp, fmt.Errorf("cannot tell the format of %q from its extension; give the format explicitly", name)
+	}
+	f, err := ParseFormat(ext[1:])
+	if err != nil {
+		return "", comp, fmt.Errorf("cannot tell the format of %q from its extension: %w", name, err)
+	}
+	if f == Parquet && comp != noCompression {
+		return "", comp, fmt.Errorf("%q: Parquet files compress internally; do not wrap them in .%s", name, comp)
+	}
+	return f, comp, nil
+}
+
+// formatOf returns the explicit format when given, else the one the name implies.
+func formatOf(name string, explicit Format) (Format, error) {
+	if explicit != "" {
+		return ParseFormat(string(explicit))
+	}
+	f, _, err := splitExt(name)
+	return f, err
+}
+
+// Source is one readable input: a file, a member of a zip archive, or standard
+// input ("-").
+type Source struct {
+	Name   string // for messages: the path, or "archive.zip#member"
+	Path   string // the file, or the archive holding Member
+	Member string // the member inside the zip archive; "" for plain files
+}
+
+// String returns the source's name.
+func (s Source) String() string { return s.Name }
+
+// Expand turns a source spec into a sorted list of sources. A spec is
+//
+//   - a path ("traces/a.csv") or "-" for standard input;
+//   - a glob ("traces/*.csv");
+//   - a zip member ("constant.zip#arr/arr19k_1.dat");
+//   - a glob inside zips ("constant.zip#arr/arr19k_*.dat"; the archive part
+//     may be a glob too).
+//
+// Globs follow path.Match. The result is in natural order, so trial 2 comes
+// before trial 10. A glob that matches nothing is an error, because an empty
+// experiment is never what the user meant.
+func Expand(spec string) ([]Source, error) {
+	if spec == "-" {
+		return []Source{{Name: "-", Path: "-"}}, nil
+	}
+	archive, member, inZip := splitZipSpec(spec)
+	if !inZip {
+		return expandFiles(spec)
+	}
+	archives, err := expandFiles(archive)
+	if err != nil {
+		return nil, err
+	}
+	var out []Source
+	for _, a := range archives {
+		got, err := expandMembers(a.Path, member)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// splitZipSpec splits "x.zip#member" at the '#' that follows ".zip".
+func splitZipSpec(spec string) (archive, member string, ok bool) {
+	i := strings.Index(strings.ToLower(spec), ".zip#")
+	if i < 0 {
+		return "", "", false
+	}
+	return spec[:i+4], spec[i+5:], true
+}
+
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+func expandFiles(spec string) ([]Source, error) {
+	if !hasMeta(spec) {
+		return []Source{{Name: spec, Path: spec}}, nil
+	}
+	matches, err := filepath.Glob(spec)
+	if err != nil {
+		return nil, fmt.Errorf("bad glob %q: %w", spec, err)
+	}
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("%q matches no file", spec)
+	}
+	slices.SortFunc(matches, naturalCompare)
+	out := make([]Source, len(matches))
+	for i, m := range matches {
+		out[i] = Source{Name: m, Path: m}
+	}
+	return out, nil
+}
+
+func expandMembers(archive, pattern string) ([]Source, error) {
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", archive, err)
+	}
+	defer zr.Close()
+	if _, err := path.Match(pattern, ""); err != nil {
+		return nil, fmt.Errorf("bad glob %q: %w", pattern, err)
+	}
+	var names []string
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		if ok, _ := path.Match(pattern, f.Name); ok {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		if hasMeta(pattern) {
+			return nil, fmt.Errorf("%s#%s matches no member of the archive", archive, pattern)
+		}
+		return nil, fmt.Errorf("%s has no member %q", archive, pattern)
+	}
+	slices.SortFunc(names, naturalCompare)
+	out := make([]Source, len(names))
+	for i, n := range names {
+		out[i] = Source{Name: archive + "#" + n, Path: archive, Member: n}
+	}
+	return out, nil
+}
+
+// formatName is the name whose extension tells the format.
+func (s Source) formatName() string {
+	if s.Member != "" {
+		return s.Member
+	}
+	return s.Path
+}
+
+// Open returns the source's content, gzip or zstd compression removed (it is
+// recognised by its magic number), for other packages' formats that live in
+// the same places (a PET .etc file inside a zip, say). Close it when done.
+func (s Source) Open() (io.ReadCloser, error) {
+	rc, err := s.openRaw()
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s.Name, err)
+	}
+	r, done, err := decompress(rc)
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("open %s: %w", s.Name, err)
+	}
+	return &decompressed{Reader: r, done: done, raw: rc}, nil
+}
+
+type decompressed struct {
+	io.Reader
+	done func()
+	raw  io.Closer
+}
+
+func (d *decompressed) Close() error {
+	d.done()
+	return d.raw.Close()
+}
+
+// openRaw opens the source's bytes as stored (no decompression).
+func (s Source) openRaw() (io.ReadCloser, error) {
+	if s.Path == "-" {
+		return io.NopCloser(os.Stdin), nil
+	}
+	if s.Member == "" {
+		return os.Open(s.Path)
+	}
+	zr, err := zip.OpenReader(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := zr.Open(s.Member)
+	if err != nil {
+		zr.Close()
+		return nil, err
+	}
+	return &zipMember{ReadCloser: f, zr: zr}, nil
+}
+
+type zipMember struct {
+	io.ReadCloser
+	zr *zip.ReadCloser
+}
+
+func (z *zipMember) Close() error {
+	return errors.Join(z.ReadCloser.Close(), z.zr.Close())
+}
+
+// openAt opens the source for random access, as Parquet needs. Plain files are
+// used in place; zip members and standard input are read into memory.
+func (s Source) openAt() (io.ReaderAt, int64, io.Closer, error) {
+	if s.Member == "" && s.Path != "-" {
+		f, err := os.Open(s.Path)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		return f, st.Size(), f, nil
+	}
+	rc, err := s.openRaw()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(b), int64(len(b)), io.NopCloser(nil), nil
+}
+
+// decompress sniffs gzip and zstd magic numbers so that compressed text files
+// are read whatever their name says.
+func decompress(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, _ := br.Peek(4)
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		return zr, func() { zr.Close() }, nil
+	case len(magic) == 4 && bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		zr, err := zstd.NewReader(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		return zr, zr.Close, nil
+	}
+	return br, func() {}, nil
+}
+
+// naturalCompare orders strings so that runs of digits compare by value:
+// "arr19k_2.dat" < "arr19k_10.dat".
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) - len(nb)
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			if da != db { // equal values: fewer leading zeros first
+				return da - db
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digitRun(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,153 @@
+package trace
+
+import (
+	"archive/zip"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// makeZip writes a zip archive with the given members.
+func makeZip(t *testing.T, path string, members map[string]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	names := make([]string, 0, len(members))
+	for n := range members {
+		names = append(names, n)
+	}
+	slices.Sort(names) // deterministic, and not the natural order
+	for _, n := range names {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(members[n])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestZipMembersAndGlobs(t *testing.T) {
+	dir := t.TempDir()
+	dat := func(arrival string) string { return "taskCount=1;\n" + arrival + " 0 100;\n" }
+	makeZip(t, filepath.Join(dir, "set.zip"), map[string]string{
+		"arr/x_1.dat":  dat("1"),
+		"arr/x_2.dat":  dat("2"),
+		"arr/x_10.dat": dat("10"),
+		"arr/y_1.dat":  dat("7"),
+		"logs/a.csv":   "# time_unit=s\ntask_type,machine_type,exec_time\na,m,2\n",
+		"logs/b.jsonl": `{"task_type":"b","machine_type":"m","exec_time":3}` + "\n",
+	})
+	makeZip(t, filepath.Join(dir, "other.zip"), map[string]string{"arr/x_3.dat": dat("3")})
+	z := filepath.Join(dir, "set.zip")
+
+	srcs, err := Expand(z + "#arr/x_*.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members []string
+	for _, s := range srcs {
+		members = append(members, s.Member)
+		if s.Path != z || s.Name != z+"#"+s.Member {
+			t.Errorf("source %+v", s)
+		}
+	}
+	if got := strings.Join(members, " "); got != "arr/x_1.dat arr/x_2.dat arr/x_10.dat" {
+		t.Errorf("members %s, want natural order 1 2 10", got)
+	}
+
+	trs, err := ReadTraces(z+"#arr/x_*.dat", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1, 2, 10} {
+		if trs[i].Tasks[0].Arrival != want {
+			t.Errorf("trace %d arrives at %v, want %v", i, trs[i].Tasks[0].Arrival, want)
+		}
+	}
+
+	// An exact member, a glob over archives, and formats by member name.
+	if srcs, err := Expand(z + "#arr/y_1.dat"); err != nil || len(srcs) != 1 {
+		t.Errorf("exact member: %v %v", srcs, err)
+	}
+	if srcs, err := Expand(filepath.Join(dir, "*.zip") + "#arr/x_*.dat"); err != nil || len(srcs) != 4 || srcs[0].Path != filepath.Join(dir, "other.zip") {
+		t.Errorf("archive glob: %v %v", srcs, err)
+	}
+	logs, err := ReadLogs(z+"#logs/*", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) != 2 || logs[0].ExecTime != 2000 || logs[1].ExecTime != 3 {
+		t.Errorf("logs %+v", logs)
+	}
+
+	// Open reads a member's bytes.
+	srcs, err = Expand(z + "#logs/a.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := srcs[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(rc)
+	if err != nil || !strings.HasPrefix(string(b), "# time_unit=s\n") {
+		t.Errorf("Open: %q %v", b, err)
+	}
+	if err := rc.Close(); err != nil {
+		t.Error(err)
+	}
+
+	for spec, want := range map[string]string{
+		z + "#arr/z_*.dat":                      "matches no member",
+		z + "#arr/none.dat":                     `has no member "arr/none.dat"`,
+		filepath.Join(dir, "missing.zip#a.dat"): "missing.zip",
+		filepath.Join(dir, "*.nothing"):         "matches no file",
+		z + "#arr/[":                            "bad glob",
+	} {
+		if _, err := Expand(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Expand(%q) = %v, want an error with %q", spec, err, want)
+		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	in := []string{"arr10k_2", "arr3k_10", "arr3k_2", "arr10k_10", "arr3k_1", "b", "a", "a01", "a1", "a2"}
+	slices.SortFunc(in, naturalCompare)
+	want := "a a1 a01 a2 arr3k_1 arr3k_2 arr3k_10 arr10k_2 arr10k_10 b"
+	if got := strings.Join(in, " "); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestFormatFromName(t *testing.T) {
+	for name, want := range map[string]Format{
+		"a.csv": CSV, "a.CSV.gz": CSV, "x/y.csv.zst": CSV, "a.jsonl": JSONL, "a.ndjson": JSONL,
+		"a.jsonl.gz": JSONL, "a.parquet": Parquet, "arr19k_1.dat": Dat,
+	} {
+		if f, err := formatOf(name, ""); err != nil || f != want {
+			t.Errorf("formatOf(%q) = %q, %v; want %q", name, f, err, want)
+		}
+	}
+	for _, name := range []string{"a", "a.txt", "a.parquet.gz"} {
+		if _, err := formatOf(name, ""); err == nil {
+			t.Errorf("formatOf(%q) accepted", name)
+		}
+	}
+	if f, err := formatOf("a.txt", "csv"); err != nil || f != CSV {
+		t.Errorf("explicit format: %q %v", f, err)
+	}
+}

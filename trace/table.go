@@ -1,0 +1,243 @@
+package trace
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// table is one input file seen as a sequence of records with named fields.
+// Each format implements it; the log and task readers on top of it do the
+// mapping, unit conversion and validation once for all formats.
+type table interface {
+	// name is the source name used in error messages.
+	name() string
+	// columns lists the file's column names in file order.
+	columns() []string
+	// headerPos is where a missing-column error points (the header line of
+	// a CSV file; zero when the format has no header line).
+	headerPos() (line int, row int64)
+	// project announces the columns the reader will ask for, so that columnar
+	// formats read nothing else. It is called once, before the first next.
+	project(cols []int)
+	// next advances to the next record and returns io.EOF after the last.
+	// Structural problems (bad quoting, a line that is not a JSON object, a
+	// truncated file) come back as *InputError.
+	next() error
+	// where returns the position of the current record.
+	where() (line int, row int64)
+	// text returns column col of the current record as a string.
+	text(col int) (string, cellStatus)
+	// number returns column col of the current record as a finite number.
+	number(col int) (float64, cellStatus)
+	// raw returns column col of the current record as written, for messages.
+	raw(col int) string
+	// fileUnit returns the time unit the file declares, if any.
+	fileUnit() (Unit, bool)
+	// columnUnit returns a unit that a column's own type declares (Parquet
+	// timestamps); "" when none.
+	columnUnit(col int) Unit
+	close() error
+}
+
+type cellStatus uint8
+
+const (
+	cellOK        cellStatus = iota
+	cellAbsent               // empty cell, null, or missing key
+	cellNotNumber            // cannot be read as a number
+	cellNotFinite            // NaN or ±Inf
+	cellNotText              // a JSON true/false/object/array where a name was expected
+)
+
+// parseNumber reads a decimal float the way every text format here writes it.
+// strconv accepts ".97" (HCW19 files start floats with a dot) as well as
+// exponents; NaN and infinities are refused because no time can be either.
+func parseNumber(s string) (float64, cellStatus) {
+	s = trimSpace(s)
+	if s == "" {
+		return 0, cellAbsent
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, cellNotFinite
+		}
+		return 0, cellNotNumber
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, cellNotFinite
+	}
+	return v, cellOK
+}
+
+// trimSpace is strings.TrimSpace with a fast path for the common case of no
+// surrounding space.
+func trimSpace(s string) string {
+	if s == "" || (s[0] > ' ' && s[len(s)-1] > ' ') {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
+// parseUnitComment reads "# time_unit=ms" (also "#time_unit: ms"); other
+// comments are ignored.
+func parseUnitComment(line string) (Unit, bool, error) {
+	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "#"))
+	key, val, ok := strings.Cut(s, "=")
+	if !ok {
+		key, val, ok = strings.Cut(s, ":")
+	}
+	if !ok || strings.TrimSpace(key) != "time_unit" {
+		return "", false, nil
+	}
+	u, err := ParseUnit(val)
+	if err != nil {
+		return "", false, err
+	}
+	return u, true, nil
+}
+
+// interner shares the backing memory of repeated names (task and machine
+// types), so that a reader keeps no reference to its input buffers and a
+// million records of twelve types hold twelve strings. Columns of unique
+// values (task ids) would only fill the map, so an interner that misses on
+// most of its first lookups turns itself off and just copies; it also stops
+// growing at a bound.
+type interner struct {
+	m       map[string]string
+	lookups int
+	misses  int
+	off     bool
+	recent  *[64]recentName // by address of the bytes; see bytes
+}
+
+// recentName remembers the string made for bytes at an address. Readers of
+// dictionary-encoded Parquet columns get the same dictionary bytes for every
+// repeat of a name, so most lookups are settled by comparing an address and
+// the content, without hashing.
+type recentName struct {
+	p *byte
+	s string
+}
+
+const (
+	internLimit = 1 << 14
+	internProbe = 1 << 12
+)
+
+func (in *interner) str(s string) string {
+	if in.off {
+		return strings.Clone(s)
+	}
+	if v, ok := in.m[s]; ok {
+		in.lookups++
+		return v
+	}
+	c := strings.Clone(s)
+	in.add(c)
+	return c
+}
+
+func (in *interner) bytes(b []byte) string {
+	if in.off || len(b) == 0 {
+		return string(b)
+	}
+	if in.recent == nil {
+		in.recent = new([64]recentName)
+	}
+	p := unsafe.SliceData(b)
+	r := &in.recent[(uintptr(unsafe.Pointer(p))>>3)&63]
+	if r.p == p && r.s == string(b) { // the content check makes address reuse harmless
+		in.lookups++
+		return r.s
+	}
+	v, ok := in.m[string(b)] // no allocation for the lookup
+	if ok {
+		in.lookups++
+	} else {
+		v = string(b)
+		in.add(v)
+	}
+	r.p, r.s = p, v
+	return v
+}
+
+func (in *interner) add(s string) {
+	in.lookups++
+	in.misses++
+	if in.lookups >= internProbe && 2*in.misses > in.lookups {
+		in.off, in.m = true, nil
+		return
+	}
+	if in.m == nil {
+		in.m = make(map[string]string)
+	}
+	if len(in.m) < internLimit {
+		in.m[s] = s
+	}
+}
+
+// interners keeps one interner per column.
+type interners []interner
+
+func (is *interners) col(c int) *interner {
+	for len(*is) <= c {
+		*is = append(*is, interner{})
+	}
+	return &(*is)[c]
+}
+
+// lineReader reads physical lines of any length and counts them.
+type lineReader struct {
+	r    interface{ ReadSlice(byte) ([]byte, error) }
+	buf  []byte
+	line int
+}
+
+// readLine returns the next line without its terminator; io.EOF after the last.
+// The slice is valid until the next call.
+func (lr *lineReader) readLine() ([]byte, error) {
+	b, err := lr.r.ReadSlice('\n')
+	switch {
+	case err == nil || (err == io.EOF && len(b) > 0):
+		lr.line++
+		return trimEOL(b), nil
+	case err != bufio.ErrBufferFull:
+		return nil, err
+	}
+	lr.buf = append(lr.buf[:0], b...) // a line longer than the buffer
+	for err == bufio.ErrBufferFull {
+		if len(lr.buf) > maxLine {
+			return nil, errLineTooLong
+		}
+		b, err = lr.r.ReadSlice('\n')
+		lr.buf = append(lr.buf, b...)
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	lr.line++
+	return trimEOL(lr.buf), nil
+}
+
+const maxLine = 64 << 20
+
+var errLineTooLong = &lineError{"line longer than 64 MiB"}
+
+type lineError struct{ s string }
+
+func (e *lineError) Error() string { return e.s }
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
