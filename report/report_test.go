@@ -13,8 +13,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/trace"
 )
