@@ -99,7 +99,6 @@ type runStats struct {
 	brierSum     float64
 	brierN       int
 	wasted       float64
-	firstArrival float64
 	lastExit     float64
 }
 

@@ -165,7 +165,7 @@ func appendJSONString(b []byte, s string) []byte {
 type parquetWriter struct {
 	w            io.Writer
 	rowGroupRows int64
-	pw           *parquet.Writer
+	pw           *parquet.GenericWriter[any]
 	cols         []column
 	index        []int // output column -> parquet leaf column index
 	rows         []parquet.Row
@@ -201,7 +201,7 @@ func (p *parquetWriter) header(cols []column, unit Unit) error {
 		leaf, _ := schema.Lookup(c.name)
 		p.index[i] = leaf.ColumnIndex
 	}
-	p.pw = parquet.NewWriter(p.w, schema,
+	p.pw = parquet.NewGenericWriter[any](p.w, schema,
 		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(p.rowGroupRows),
 		parquet.KeyValueMetadata("time_unit", string(unit)),
