@@ -1,0 +1,128 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// RunRow is one replay of a sweep: every option that defines it and every metric of SPEC §5.4.
+// It is the row of runs.parquet, the contract between `sweep` (which writes rows) and `report`
+// (which aggregates them). Options that do not apply to a run keep their zero value.
+type RunRow struct {
+	// Identity: the grid point and the trial.
+	Key       string  `parquet:"key"`        // unique within a sweep: grid point and trial
+	Point     string  `parquet:"point,dict"` // the grid point without the trial: what aggregation groups by
+	Heuristic string  `parquet:"heuristic,dict"`
+	Prune     string  `parquet:"prune,dict"` // none, defer, drop, both
+	Name      string  `parquet:"name,dict"`  // heuristic with the variant suffix: MM-P, PAMF-D, ...
+	Level     string  `parquet:"level,dict"` // trace set label: 19k, spiky20k, ...
+	LevelRate float64 `parquet:"level_rate"` // tasks per time unit of the trace set, when known (NaN otherwise)
+	Trial     int32   `parquet:"trial"`      // 1-based trial within the trace set
+	Trace     string  `parquet:"trace"`      // where the trial came from
+
+	// Replay options (SPEC §5.1) and pruning options (SPEC §5.3).
+	QueueSize        int32   `parquet:"queue_size"`
+	DropModel        string  `parquet:"drop_model,dict"`
+	Strict           bool    `parquet:"strict"`
+	ConditionElapsed bool    `parquet:"condition_elapsed"`
+	Trim             int32   `parquet:"trim"`
+	Seed             int64   `parquet:"seed"`
+	Engine           string  `parquet:"engine,dict"`
+	Toggle           string  `parquet:"toggle,dict"`
+	Lambda           float64 `parquet:"lambda"`
+	DropThreshold    float64 `parquet:"drop_threshold"`
+	Rho              float64 `parquet:"rho"`
+	Defer            string  `parquet:"defer,dict"`
+	Fairness         float64 `parquet:"fairness"`
+
+	// Metrics (replay.Summary).
+	Tasks            int32   `parquet:"tasks"`
+	Scored           int32   `parquet:"scored"`
+	OnTime           int32   `parquet:"on_time"`
+	Late             int32   `parquet:"late"`
+	DroppedDeadline  int32   `parquet:"dropped_deadline"`
+	DroppedPruned    int32   `parquet:"dropped_pruned"`
+	ExpiredUnmapped  int32   `parquet:"expired_unmapped"`
+	Robustness       float64 `parquet:"robustness"`
+	FairnessVariance float64 `parquet:"fairness_variance"`
+	FairnessStdDev   float64 `parquet:"fairness_stddev"`
+	JainIndex        float64 `parquet:"jain_index"`
+	Cost             float64 `parquet:"cost"`
+	CostPerOnTime    float64 `parquet:"cost_per_on_time"`
+	Energy           float64 `parquet:"energy_joules"`
+	EnergyPerOnTime  float64 `parquet:"energy_per_on_time"`
+	WastedBusyTime   float64 `parquet:"wasted_busy_time"`
+	Utilisation      float64 `parquet:"utilisation"`
+	BrierScore       float64 `parquet:"brier_score"`
+	MappingEvents    int64   `parquet:"mapping_events"`
+	Convolutions     int64   `parquet:"convolutions"`
+	Multiplications  int64   `parquet:"impulse_multiplications"`
+	SuccessEvals     int64   `parquet:"success_evaluations"`
+
+	// Wall time; the only fields that differ between two runs of the same grid.
+	MapperSeconds float64 `parquet:"mapper_seconds"`
+	PrunerSeconds float64 `parquet:"pruner_seconds"`
+}
+
+// SetMetrics copies a replay's summary and timing into the row.
+func (r *RunRow) SetMetrics(s replay.Summary, t replay.Timing) {
+	r.Tasks, r.Scored, r.OnTime, r.Late = int32(s.Tasks), int32(s.Scored), int32(s.OnTime), int32(s.Late)
+	r.DroppedDeadline, r.DroppedPruned, r.ExpiredUnmapped = int32(s.DroppedDeadline), int32(s.DroppedPruned), int32(s.ExpiredUnmapped)
+	r.Robustness, r.FairnessVariance, r.FairnessStdDev, r.JainIndex = float64(s.Robustness), float64(s.FairnessVariance), float64(s.FairnessStdDev), float64(s.JainIndex)
+	r.Cost, r.CostPerOnTime, r.Energy, r.EnergyPerOnTime = float64(s.Cost), float64(s.CostPerOnTime), float64(s.Energy), float64(s.EnergyPerOnTime)
+	r.WastedBusyTime, r.Utilisation, r.BrierScore = float64(s.WastedBusyTime), float64(s.Utilisation), float64(s.BrierScore)
+	r.MappingEvents, r.Convolutions, r.Multiplications, r.SuccessEvals = s.MappingEvents, s.Convolutions, s.Multiplications, s.SuccessEvals
+	r.MapperSeconds, r.PrunerSeconds = t.MapperSeconds, t.PrunerSeconds
+}
+
+// WriteRuns writes rows as Parquet (zstd).
+func WriteRuns(w io.Writer, rows []RunRow) error {
+	pw := parquet.NewGenericWriter[RunRow](w, parquet.Compression(&parquet.Zstd))
+	if _, err := pw.Write(rows); err != nil {
+		return fmt.Errorf("write runs: %w", err)
+	}
+	return pw.Close()
+}
+
+// ReadRuns reads a runs.parquet written by WriteRuns. A file that is not Parquet, or lacks
+// the columns of RunRow, is an error rather than rows of zeros.
+func ReadRuns(path string) ([]RunRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	for _, col := range []string{"key", "point", "heuristic", "robustness", "trial"} {
+		if _, ok := pf.Schema().Lookup(col); !ok {
+			return nil, fmt.Errorf("read %s: no column %q: not a runs file of hcreplay sweep", path, col)
+		}
+	}
+	r := parquet.NewGenericReader[RunRow](pf)
+	defer r.Close()
+	rows := make([]RunRow, 0, pf.NumRows())
+	buf := make([]RunRow, 256)
+	for {
+		n, err := r.Read(buf)
+		rows = append(rows, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+}
