@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerates the sample data that `hcreplay demo` embeds. Everything here is made by the tool
+# itself from fixed seeds; nothing comes from the papers' data. Run from the repository root:
+#   make build && traces/generate.sh
+set -euo pipefail
+bin=${HCREPLAY:-bin/hcreplay}
+cd "$(dirname "$0")"
+rm -rf demo && mkdir -p demo
+"../$bin" pet synth --out demo/pet.json --seed 1 -q
+for level in 9k 19k 34k; do
+  "../$bin" trace gen --pet demo/pet.json --out demo --level "$level" --trials 5 --tasks 500 --format csv --seed 1 -q
+done
