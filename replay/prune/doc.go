@@ -7,9 +7,11 @@
 //  3. drops, walking each machine queue from the head, the tasks whose chance of success is at
 //     or below their dropping threshold (000 §5.2; per-task adjustment by skewness and position,
 //     000 Eq 7), recomputing the chances behind each drop,
-//  4. lets the heuristic map, deferring every assignment whose chance of success on the chosen
-//     machine is at or below the deferring threshold (000 §5.3): static, the dropping threshold
-//     plus a gap (003 §V-B), or dynamic (000 Eqs 8–10),
+//  4. lets the heuristic map, deferring every pair whose chance of success on the chosen machine
+//     is at or below the deferring threshold (000 §5.3; thesis §3.1): tasks that no machine with
+//     a free slot gives a better chance are deferred before the heuristic sees the batch, and an
+//     assignment to a machine where the chance is too low becomes a deferral. The threshold is
+//     static, the dropping threshold plus a gap (003 §V-B), or dynamic (000 Eqs 8–10),
 //  5. lowers both thresholds of task types that suffer (000 §6.3.2: sufferage with factor ϑ,
 //     clamped to [0, 1]), which turns PAM into PAMF and works with any heuristic.
 //

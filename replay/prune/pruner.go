@@ -247,26 +247,65 @@ func instantRobustness(ev replay.Event) float64 {
 	return sum / float64(n)
 }
 
-// deferring is the Event the wrapped heuristic sees: an assignment whose chance on the chosen
-// machine is at or below the deferring threshold becomes a deferral (000 §5.3; thesis §5.2:
-// the chance on the machine the heuristic chose).
+// deferring is the Event the wrapped heuristic sees (000 §5.3; thesis §3.1 and §5.2: after
+// phase 1, pairs whose chance on the chosen machine is at or below the deferring threshold are
+// deferred). The heuristic's phase 1 is its own, so the rule is applied at the two places the
+// wrapper can see: a task that no machine with a free slot gives a chance above the threshold
+// is deferred before the heuristic sees the batch (whatever machine it would choose, the pair
+// would be deferred), and an assignment whose chance on the chosen machine is at or below the
+// threshold becomes a deferral. The first saves the heuristic a round per hopeless task.
 type deferring struct {
 	replay.Event
 	p *Pruner
+}
+
+func (d *deferring) Batch() []int {
+	batch := d.Event.Batch()
+	var free []int
+	for m := range d.NumMachines() {
+		if d.Free(m) > 0 {
+			free = append(free, m)
+		}
+	}
+	if len(free) == 0 {
+		return batch
+	}
+	kept := batch[:0]
+	for _, h := range batch {
+		th := d.p.DeferThreshold(d.Task(h).Type)
+		if th == 0 {
+			kept = append(kept, h)
+			continue
+		}
+		best := 0.0
+		for _, m := range free {
+			best = math.Max(best, d.Success(h, m))
+		}
+		if best <= th {
+			d.deferTask(h, best, th)
+			continue
+		}
+		kept = append(kept, h)
+	}
+	return kept
 }
 
 func (d *deferring) Assign(h, m int) {
 	th := d.p.DeferThreshold(d.Task(h).Type)
 	if th > 0 {
 		if s := d.Success(h, m); s <= th {
-			if d.p.trace != nil {
-				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
-			}
-			d.Defer(h)
+			d.deferTask(h, s, th)
 			return
 		}
 	}
 	d.Event.Assign(h, m)
+}
+
+func (d *deferring) deferTask(h int, chance, th float64) {
+	if d.p.trace != nil {
+		d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: chance, Against: th})
+	}
+	d.Defer(h)
 }
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,
