@@ -9,7 +9,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 10s
 BENCHTIME   ?= 1s
 # Packages with goroutines get the race detector in `make test`.
-RACE_PKGS   := ./cmd/...
+RACE_PKGS   := ./cmd/... ./report/...
 
 .PHONY: all build test bench fuzz lint demo clean
 

@@ -16,8 +16,10 @@ type CLI struct {
 	Pet        PetCmd        `cmd:"" help:"Build, inspect, synthesize and convert PET matrices."`
 	Trace      TraceCmd      `cmd:"" help:"Generate, convert and summarise arrival traces."`
 	Replay     ReplayCmd     `cmd:"" help:"Replay arrival traces through one mapping heuristic."`
+	Sweep      SweepCmd      `cmd:"" help:"Replay a grid of heuristics, pruning variants, levels and options in parallel; write runs.parquet."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 	Heuristics HeuristicsCmd `cmd:"" help:"List the mapping heuristics with their mode, source and parameters."`
+	Report     ReportCmd     `cmd:"" help:"Aggregate sweep runs into tables, figures and an HTML page."`
 }
 
 // Globals are the flags every command accepts.

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// ReportCmd aggregates the runs of a sweep into tables, figures and two pages (SPEC §6).
+type ReportCmd struct {
+	Runs     []string `arg:"" help:"Run folders (holding runs.parquet) or runs.parquet files; several are merged by run key, e.g. the shards of one sweep." placeholder:"RUNS"`
+	Out      string   `required:"" help:"Folder for the tables, figures, index.html and index.md." placeholder:"DIR"`
+	Baseline string   `help:"Name (MM, MM-P) to take paired differences against: the runs of that name under the same options, trial by trial." placeholder:"NAME"`
+	Formats  []string `default:"svg,png" help:"Figure formats: svg, png, pdf (default svg,png)." placeholder:"FORMAT"`
+	Tables   []string `default:"md,csv,tex" help:"Table files besides the terminal: md, csv (also aggregate.csv with every metric), tex (default all three)." placeholder:"FORMAT"`
+}
+
+func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
+	formats, err := checkList("--formats", c.Formats, "svg", "png", "pdf")
+	if err != nil {
+		return badInput(err)
+	}
+	tables, err := checkList("--tables", c.Tables, "md", "csv", "tex")
+	if err != nil {
+		return badInput(err)
+	}
+	paths, err := runsFiles(c.Runs)
+	if err != nil {
+		return badInput(err)
+	}
+	rows, err := mergeRuns(paths)
+	if err != nil {
+		return err
+	}
+	agg, err := report.AggregateRuns(rows, c.Baseline)
+	if err != nil {
+		return badInput(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return err
+	}
+	summary := report.SummaryTable(agg)
+	if err := summary.WriteTerminal(con.Stdout); err != nil {
+		return err
+	}
+	tableFiles, err := writeTables(c.Out, summary, agg, tables)
+	if err != nil {
+		return err
+	}
+	figs, err := report.WriteFigures(agg, c.Out, formats)
+	if err != nil {
+		return err
+	}
+	page := report.Page{Title: "hcreplay report", Sources: paths, Runs: len(rows), Points: len(agg.Groups),
+		Table: summary, TableFiles: tableFiles, Figures: figs}
+	for _, p := range paths {
+		m, ok, err := report.ReadManifestText(p)
+		if err != nil {
+			return err
+		}
+		if ok && !slices.ContainsFunc(page.Manifests, func(x report.ManifestText) bool { return x.Text == m.Text }) {
+			page.Manifests = append(page.Manifests, m)
+		}
+	}
+	index := filepath.Join(c.Out, "index.html")
+	if err := atomicfile.Write(index, page.WriteHTML); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(c.Out, "index.md"), page.WriteMarkdown); err != nil {
+		return err
+	}
+	names := make([]string, len(figs))
+	for i, f := range figs {
+		names[i] = f.Name
+	}
+	con.Logf("%d runs, %d grid points; figures: %s", len(rows), len(agg.Groups), strings.Join(names, ", "))
+	fmt.Fprintf(con.Stdout, "report written to %s: open %s\n", c.Out, index)
+	return nil
+}
+
+// checkList splits comma-separated values and checks each against allowed.
+func checkList(flag string, values []string, allowed ...string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			s = strings.ToLower(strings.TrimSpace(s))
+			if s == "" || slices.Contains(out, s) {
+				continue
+			}
+			if !slices.Contains(allowed, s) {
+				return nil, fmt.Errorf("%s: unknown format %q: want %s", flag, s, strings.Join(allowed, ", "))
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// runsFiles resolves each argument to a runs file: a folder stands for its runs.parquet.
+func runsFiles(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("runs %s: no such file or folder", a)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("runs %s: %w", a, err)
+		}
+		p := a
+		if st.IsDir() {
+			p = filepath.Join(a, "runs.parquet")
+			if _, err := os.Stat(p); err != nil {
+				return nil, fmt.Errorf("runs %s: the folder has no runs.parquet", a)
+			}
+		}
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// mergeRuns reads runs files and merges them by key, as the shards of one sweep are. A key met
+// twice with the same results is read once (a shard given twice, or rerun); with different
+// results, the files come from different sweeps, and aggregating them would mix trials.
+func mergeRuns(paths []string) ([]report.RunRow, error) {
+	type seen struct {
+		row  report.RunRow
+		file string
+	}
+	byKey := map[string]seen{}
+	var rows []report.RunRow
+	for _, p := range paths {
+		rs, err := report.ReadRuns(p)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		for _, r := range rs {
+			if s, dup := byKey[r.Key]; dup {
+				if !sameRun(s.row, r) {
+					return nil, badInput(fmt.Errorf("run %q is in %s and in %s with different options or results: are they from different sweeps?", r.Key, s.file, p))
+				}
+				continue
+			}
+			byKey[r.Key] = seen{r, p}
+			rows = append(rows, r)
+		}
+	}
+	slices.SortFunc(rows, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) })
+	return rows, nil
+}
+
+// sameRun compares two rows apart from their wall times, which differ between two runs of the
+// same grid point. Rows are compared as text so that NaN metrics (undefined in both) are equal.
+func sameRun(a, b report.RunRow) bool {
+	a.MapperSeconds, a.PrunerSeconds = 0, 0
+	b.MapperSeconds, b.PrunerSeconds = 0, 0
+	return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b)
+}
+
+// writeTables writes the summary table in each format asked, and with CSV also aggregate.csv,
+// which has every metric with its standard deviation and interval.
+func writeTables(dir string, summary report.Table, agg *report.Aggregate, formats []string) ([]string, error) {
+	var files []string
+	write := func(name string, fill func(io.Writer) error) error {
+		path := filepath.Join(dir, name)
+		files = append(files, path)
+		return atomicfile.Write(path, fill)
+	}
+	for _, f := range formats {
+		var err error
+		switch f {
+		case "md":
+			err = write("summary.md", summary.WriteMarkdown)
+		case "tex":
+			err = write("summary.tex", summary.WriteLaTeX)
+		case "csv":
+			if err = write("summary.csv", summary.WriteCSV); err == nil {
+				err = write("aggregate.csv", report.MetricsTable(agg).WriteCSV)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}

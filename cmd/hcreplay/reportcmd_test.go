@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// sweepRows is a small sweep: MM and MM-P at two levels, three trials, MM-P better by 5 points.
+func sweepRows() []report.RunRow {
+	var rows []report.RunRow
+	for _, lv := range []struct {
+		name string
+		rate float64
+	}{{"19k", 0.215}, {"25k", 0.283}} {
+		for _, pr := range []struct{ prune, name string }{{"none", "MM"}, {"both", "MM-P"}} {
+			for trial := int32(1); trial <= 3; trial++ {
+				point := pr.name + "@" + lv.name
+				rob := 90 - 100*lv.rate + float64(trial)
+				if pr.prune == "both" {
+					rob += 5
+				}
+				rows = append(rows, report.RunRow{Key: fmt.Sprintf("%s#%d", point, trial), Point: point, Heuristic: "MM",
+					Prune: pr.prune, Name: pr.name, Level: lv.name, LevelRate: lv.rate, Trial: trial, Engine: "fast",
+					Robustness: rob, CostPerOnTime: 5 + float64(trial), EnergyPerOnTime: 100, MapperSeconds: float64(trial) / 10})
+			}
+		}
+	}
+	return rows
+}
+
+func writeRuns(t *testing.T, dir string, rows []report.RunRow) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "runs.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := report.WriteRuns(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReportShardsEqualWhole: two shards of a sweep, given as a folder and a file, report the
+// same tables and figures as the whole sweep in one file.
+func TestReportShardsEqualWhole(t *testing.T) {
+	dir := t.TempDir()
+	rows := sweepRows()
+	whole := writeRuns(t, filepath.Join(dir, "whole"), rows)
+	var a, b []report.RunRow
+	for i, r := range rows {
+		if i%2 == 0 {
+			a = append(a, r)
+		} else {
+			b = append(b, r)
+		}
+	}
+	shardA := filepath.Join(dir, "shard1")
+	writeRuns(t, shardA, a)
+	shardB := writeRuns(t, filepath.Join(dir, "shard2"), b)
+	outWhole, outShards := filepath.Join(dir, "out1"), filepath.Join(dir, "out2")
+
+	termWhole := mustCLI(t, "report", whole, "--out", outWhole, "--baseline", "MM", "--formats", "svg")
+	// A shard given twice is read once.
+	termShards := mustCLI(t, "report", shardA, shardB, shardA, "--out", outShards, "--baseline", "MM", "--formats", "svg")
+
+	table := func(s string) string { return s[:strings.Index(s, "report written to")] }
+	if table(termWhole) != table(termShards) {
+		t.Errorf("terminal tables differ:\n%s\n%s", termWhole, termShards)
+	}
+	if !strings.Contains(termWhole, "+5.0 ± 0.0") || !strings.Contains(termWhole, filepath.Join(outWhole, "index.html")) {
+		t.Errorf("terminal:\n%s", termWhole)
+	}
+	for _, f := range []string{"summary.md", "summary.csv", "summary.tex", "aggregate.csv", "robustness.svg", "cost.svg", "energy.svg"} {
+		x, errX := os.ReadFile(filepath.Join(outWhole, f))
+		y, errY := os.ReadFile(filepath.Join(outShards, f))
+		if errX != nil || errY != nil || len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s: %v %v, equal %v", f, errX, errY, bytes.Equal(x, y))
+		}
+	}
+	for _, f := range []string{"index.html", "index.md"} {
+		if st, err := os.Stat(filepath.Join(outShards, f)); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outWhole, "robustness.png")); err == nil {
+		t.Error("--formats svg wrote a PNG")
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := writeRuns(t, filepath.Join(dir, "good"), sweepRows())
+	changed := sweepRows()
+	changed[4].Robustness += 1
+	other := writeRuns(t, filepath.Join(dir, "other"), changed)
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	out := filepath.Join(dir, "out")
+	missing := filepath.Join(dir, "nope", "runs.parquet")
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string // in stderr
+	}{
+		{"missing path", []string{"report", good, missing, "--out", out}, []string{missing}},
+		{"folder without runs", []string{"report", empty, "--out", out}, []string{empty, "no runs.parquet"}},
+		{"same key, other results", []string{"report", good, other, "--out", out}, []string{good, other, sweepRows()[4].Key}},
+		{"unknown baseline", []string{"report", good, "--out", out, "--baseline", "EDF"}, []string{"EDF", "MM, MM-P"}},
+		{"unknown format", []string{"report", good, "--out", out, "--formats", "svg,gif"}, []string{"gif"}},
+		{"unknown table", []string{"report", good, "--out", out, "--tables", "xls"}, []string{"xls"}},
+	} {
+		code, _, stderr := cli(t, c.args...)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d\n%s", c.name, code, exitUsage, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", c.name, w, stderr)
+			}
+		}
+	}
+}
+
+// TestReportManifest: the manifest next to runs.parquet shows on the page; timings that differ
+// between two copies of a run do not count as a conflict.
+func TestReportManifest(t *testing.T) {
+	dir := t.TempDir()
+	rows := sweepRows()
+	runs := writeRuns(t, filepath.Join(dir, "a"), rows)
+	os.WriteFile(filepath.Join(dir, "a", "manifest.json"), []byte(`{"tool":"hcreplay","grid":{"heuristics":["MM"]}}`), 0o644)
+	for i := range rows {
+		rows[i].MapperSeconds *= 2
+	}
+	rerun := writeRuns(t, filepath.Join(dir, "b"), rows)
+	out := filepath.Join(dir, "out")
+	mustCLI(t, "report", runs, rerun, "--out", out, "--formats", "svg", "--tables", "md")
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !bytes.Contains(html, []byte("Sweep manifest")) || !bytes.Contains(html, []byte("&#34;heuristics&#34;")) {
+		t.Errorf("index.html lacks the manifest")
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.csv")); err == nil {
+		t.Error("--tables md wrote CSV")
+	}
+}

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// sweepFixture writes a tiny PET, three trace files and a grid with a level of files and a
+// generated level: 2 heuristics × 2 variants × (2 + trials) trials. It returns the grid's path.
+func sweepFixture(t *testing.T, trials int) string {
+	t.Helper()
+	dir := t.TempDir()
+	mustCLI(t, "pet", "synth", "--out", filepath.Join(dir, "pet.json"), "--types", "3", "--machines", "2", "--samples", "200", "--step", "20")
+	mustCLI(t, "trace", "gen", "--pet", filepath.Join(dir, "pet.json"), "--out", filepath.Join(dir, "trials"),
+		"--trials", "3", "--tasks", "100", "--level", "2k", "--format", "csv", "-q")
+	grid := fmt.Sprintf(`# relative paths are relative to this file
+pet: pet.json
+heuristics: [MM, MCT]
+prune: [none, both]
+levels:
+  - name: 2k
+    trace: trials/*.csv
+    trials: 2
+  - name: gen3k
+    trials: %d
+    generate: {level: 3k, tasks: 100, seed: 3}
+trim: 10
+`, trials)
+	path := filepath.Join(dir, "grid.yaml")
+	if err := os.WriteFile(path, []byte(grid), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readRuns(t *testing.T, dir string) []report.RunRow {
+	t.Helper()
+	rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// sameRuns compares rows field by field, except the wall times, the only fields that may
+// differ between two sweeps of one grid. Printing makes NaN equal to NaN.
+func sameRuns(t *testing.T, what string, got, want []report.RunRow) {
+	t.Helper()
+	print := func(rows []report.RunRow) []string {
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			r.MapperSeconds, r.PrunerSeconds = 0, 0
+			out[i] = fmt.Sprintf("%+v", r)
+		}
+		return out
+	}
+	g, w := print(got), print(want)
+	if len(g) != len(w) {
+		t.Fatalf("%s: %d rows, want %d", what, len(g), len(w))
+	}
+	for i := range g {
+		if g[i] != w[i] {
+			t.Fatalf("%s: row %d differs:\n%s\nwant\n%s", what, i, g[i], w[i])
+		}
+	}
+}
+
+func TestSweepCommand(t *testing.T) {
+	grid := sweepFixture(t, 2)
+	out := filepath.Join(t.TempDir(), "all")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--jobs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := readRuns(t, out)
+	if len(rows) != 16 { // 2 heuristics × 2 variants × (2 + 2) trials
+		t.Fatalf("%d rows, want 16", len(rows))
+	}
+	if !slices.IsSortedFunc(rows, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) }) {
+		t.Error("rows are not sorted by key")
+	}
+	levels := map[string]int{}
+	for _, r := range rows {
+		levels[r.Level]++
+		if r.Scored == 0 || r.Trace == "" || r.LevelRate <= 0 {
+			t.Errorf("row %s: %+v", r.Key, r)
+		}
+	}
+	if levels["2k"] != 8 || levels["gen3k"] != 8 {
+		t.Errorf("rows per level %v", levels)
+	}
+	m, err := report.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Complete || m.Runs != 16 || m.GridFile != grid || m.Seeds.Levels["gen3k"] != 3 || m.Version == "" {
+		t.Errorf("manifest %+v", m)
+	}
+
+	// Same grid, one job: the same rows.
+	again := filepath.Join(t.TempDir(), "again")
+	mustCLI(t, "sweep", grid, "--out", again, "--jobs", "1", "-q")
+	sameRuns(t, "second sweep", readRuns(t, again), rows)
+
+	// Shards 1/2 and 2/2 together are the whole grid.
+	var merged []report.RunRow
+	for _, s := range []string{"1/2", "2/2"} {
+		dir := filepath.Join(t.TempDir(), "shard")
+		mustCLI(t, "sweep", grid, "--out", dir, "--shard", s, "-q")
+		part := readRuns(t, dir)
+		if len(part) != 8 {
+			t.Errorf("shard %s: %d rows, want 8", s, len(part))
+		}
+		merged = append(merged, part...)
+	}
+	slices.SortFunc(merged, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) })
+	sameRuns(t, "shards 1/2 + 2/2", merged, rows)
+
+	// Flags instead of a file give the same runs for the same settings.
+	base := filepath.Dir(grid)
+	quick := filepath.Join(t.TempDir(), "quick")
+	mustCLI(t, "sweep", "--out", quick, "-q", "--pet", filepath.Join(base, "pet.json"), "-H", "MM,MCT", "--prune", "none,both",
+		"--trace", "2k="+filepath.Join(base, "trials", "*.csv"), "--trials", "2", "--set", "trim=10")
+	var fromFile []report.RunRow
+	for _, r := range rows {
+		if r.Level == "2k" {
+			fromFile = append(fromFile, r)
+		}
+	}
+	sameRuns(t, "quick grid from flags", readRuns(t, quick), fromFile)
+}
+
+// TestHelperSweep is not a test: TestSweepResumeAfterKill and TestSweepInterrupt run the test
+// binary again with this test selected, to have a sweep in a process they can kill.
+func TestHelperSweep(t *testing.T) {
+	js := os.Getenv("SWEEP_HELPER_ARGS")
+	if js == "" {
+		t.Skip("helper process of the sweep interruption tests")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(js), &args); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(run(args, os.Stdout, os.Stderr))
+}
+
+// startSweep starts `hcreplay sweep args...` in a child process and waits until it has saved
+// its first finished runs.
+func startSweep(t *testing.T, out string, args ...string) *exec.Cmd {
+	t.Helper()
+	js, _ := json.Marshal(append([]string{"sweep", "--out", out}, args...))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSweep$")
+	cmd.Env = append(os.Environ(), "SWEEP_HELPER_ARGS="+string(js))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(out, report.PartialRunsFile)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(partial); err == nil {
+			return cmd
+		}
+		if _, err := os.Stat(filepath.Join(out, report.RunsFile)); err == nil || time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the sweep finished or stalled before it could be interrupted: %s", stderr.String())
+		}
+	}
+}
+
+func TestSweepResumeAfterKill(t *testing.T) {
+	grid := sweepFixture(t, 6)
+	want := filepath.Join(t.TempDir(), "want")
+	mustCLI(t, "sweep", grid, "--out", want, "-q")
+	rows := readRuns(t, want)
+
+	out := filepath.Join(t.TempDir(), "killed")
+	cmd := startSweep(t, out, grid, "--jobs", "1", "--checkpoint", "0", "-q")
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(out, report.RunsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the sweep finished before it was killed; give it more runs")
+	}
+	saved, err := report.ReadRuns(filepath.Join(out, report.PartialRunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved) == 0 || len(saved) >= len(rows) {
+		t.Fatalf("%d runs saved before the kill, want some of %d", len(saved), len(rows))
+	}
+
+	code, _, stderr := cli(t, "sweep", grid, "--out", out)
+	if code != exitUsage || !strings.Contains(stderr, "--resume") {
+		t.Errorf("a sweep into an unfinished sweep's folder without --resume: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("resume: %d of %d runs already done", len(saved), len(rows))) {
+		t.Errorf("resume did not report the saved runs:\n%s", stderr)
+	}
+	sameRuns(t, "killed and resumed", readRuns(t, out), rows)
+	left, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{report.ManifestFile, report.RunsFile}) {
+		t.Errorf("files left in the folder: %v", names)
+	}
+}
+
+func TestSweepInterrupt(t *testing.T) {
+	grid := sweepFixture(t, 6)
+	out := filepath.Join(t.TempDir(), "interrupted")
+	cmd := startSweep(t, out, grid, "--jobs", "1", "--checkpoint", "0")
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitSignal {
+		t.Fatalf("interrupted sweep: %v, want exit %d", err, exitSignal)
+	}
+	if _, err := report.ReadRuns(filepath.Join(out, report.PartialRunsFile)); err != nil {
+		t.Errorf("no finished runs saved on Ctrl-C: %v", err)
+	}
+	m, err := report.ReadManifest(out)
+	if err != nil || m.Complete || m.Ended == nil || m.Finished == 0 {
+		t.Errorf("manifest after Ctrl-C: %+v, %v", m, err)
+	}
+}
+
+func TestSweepBadInput(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	base, err := os.ReadFile(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(t *testing.T, content string) string {
+		path := filepath.Join(filepath.Dir(grid), "bad.yaml")
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	replace := func(old, new string) string { return strings.Replace(string(base), old, new, 1) }
+	tests := []struct {
+		name, yaml string
+		args       []string
+		want       []string
+	}{
+		{name: "unknown heuristic", yaml: replace("[MM, MCT]", "[MM, Magic]"), want: []string{"bad.yaml:3: heuristics", `"Magic"`}},
+		{name: "unknown key", yaml: replace("trim: 10", "trimm: 10"), want: []string{"bad.yaml:12", `unknown key "trimm"`}},
+		{name: "level without source", yaml: replace("    trace: trials/*.csv\n", ""), want: []string{"bad.yaml:6: levels[0]", "either trace"}},
+		{name: "empty list", yaml: replace("[none, both]", "[]"), want: []string{"bad.yaml:4: prune: empty list"}},
+		{name: "missing pet", yaml: replace("pet.json", "nope.json"), want: []string{"bad.yaml:2: pet", "nope.json"}},
+		{name: "no trace files", yaml: replace("trials/*.csv", "trials/*.dat"), want: []string{"bad.yaml:7: levels[0].trace", "*.dat"}},
+		{name: "too few files", yaml: replace("trials: 2", "trials: 5"), want: []string{"bad.yaml:8: levels[0].trials", "5 trials wanted", "only 3 files"}},
+		{name: "bad deadline rule", yaml: replace("seed: 3}", "seed: 3, deadline: soon}"), want: []string{"levels[1].generate.deadline", `"soon"`}},
+		{name: "bad flag value", args: []string{"--set", "queue_size=0"}, want: []string{"--set queue_size=0: 0 is below 1"}},
+		{name: "bad shard", args: []string{"--shard", "3/2"}, want: []string{"--shard", "3/2"}},
+		{name: "unknown flag key", args: []string{"--set", "colour=red"}, want: []string{`unknown grid key "colour"`}},
+		{name: "trials without levels", args: []string{"--trials", "3"}, want: []string{"--trials"}},
+		{name: "missing grid file", args: []string{"nothing.yaml"}, want: []string{"nothing.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"sweep", "--out", filepath.Join(t.TempDir(), "out")}
+			if tt.yaml != "" {
+				args = append(args, write(t, tt.yaml))
+			} else if len(tt.args) == 0 || !strings.HasSuffix(tt.args[0], ".yaml") {
+				args = append(args, grid)
+			}
+			code, _, stderr := cli(t, append(args, tt.args...)...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// testInputs are a random 3-type, 2-machine PET and two levels of random trials: small enough
+// that a run takes milliseconds, loaded enough that pruning drops tasks.
+func testInputs() SweepInputs {
+	r := rand.New(rand.NewPCG(7, 1))
+	pet := replaytest.RandomPET(r, 3, 2, 4, 12)
+	levels := map[string]LevelTrials{}
+	for _, lv := range []struct {
+		name string
+		rate float64
+	}{{"lo", 0.3}, {"hi", 1}} {
+		var trials []Trial
+		for i := range 3 {
+			trials = append(trials, Trial{Source: fmt.Sprintf("%s#%d", lv.name, i+1), Tasks: replaytest.RandomTasks(r, 120, 3, lv.rate, 5, 25)})
+		}
+		levels[lv.name] = LevelTrials{Rate: lv.rate, Trials: trials}
+	}
+	machines := []replay.Machine{{Name: "a", Type: 0, PricePerHour: 1, PowerWatts: 100}, {Name: "b", Type: 1, PricePerHour: 2, PowerWatts: 150}}
+	return SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: 1, Levels: levels}
+}
+
+const testGrid = `
+pet: unused
+heuristics: [MM, MCT]
+prune: [none, both]
+levels:
+  - {name: lo, trace: unused}
+  - {name: hi, trace: unused}
+trim: 10
+`
+
+func testSweep(t *testing.T, dir string, jobs int, shard Shard) *Sweep {
+	t.Helper()
+	return &Sweep{Grid: mustParse(t, testGrid), Inputs: testInputs(), Dir: dir, Jobs: jobs, Shard: shard, Version: "test", Checkpoint: time.Hour}
+}
+
+func runSweep(t *testing.T, s *Sweep) []RunRow {
+	t.Helper()
+	if _, err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadRuns(filepath.Join(s.Dir, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// withoutTimes prints rows without their wall times, the only fields that may differ between
+// two runs of one grid. Printing makes NaN equal to NaN.
+func withoutTimes(rows []RunRow) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		r.MapperSeconds, r.PrunerSeconds = 0, 0
+		out[i] = fmt.Sprintf("%+v", r)
+	}
+	return out
+}
+
+func sameRows(t *testing.T, what string, got, want []RunRow) {
+	t.Helper()
+	g, w := withoutTimes(got), withoutTimes(want)
+	if len(g) != len(w) {
+		t.Fatalf("%s: %d rows, want %d", what, len(g), len(w))
+	}
+	for i := range g {
+		if g[i] != w[i] {
+			t.Fatalf("%s: row %d\n%s\nwant\n%s", what, i, g[i], w[i])
+		}
+	}
+}
+
+func TestSweepDeterministic(t *testing.T) {
+	one := runSweep(t, testSweep(t, t.TempDir(), 1, Shard{}))
+	if len(one) != 24 { // 2 levels × 3 trials × 2 heuristics × 2 variants
+		t.Fatalf("%d rows, want 24", len(one))
+	}
+	if !slices.IsSortedFunc(one, func(a, b RunRow) int { return strings.Compare(a.Key, b.Key) }) {
+		t.Error("rows are not sorted by key")
+	}
+	var dropped int32
+	for _, r := range one {
+		dropped += r.DroppedPruned
+		if r.Scored == 0 || r.Trace == "" || r.Name == "" || math.IsNaN(r.LevelRate) {
+			t.Errorf("row %s: %+v", r.Key, r)
+		}
+	}
+	if dropped == 0 {
+		t.Error("no run pruned a task: the test workload is too light to tell variants apart")
+	}
+	dir := t.TempDir()
+	four := runSweep(t, testSweep(t, dir, 4, Shard{}))
+	sameRows(t, "--jobs 4 against --jobs 1", four, one)
+
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Complete || m.Runs != 24 || m.ShardRuns != 24 || m.Finished != 24 || m.Ended == nil || m.Grid == nil || len(m.Grid.Heuristics) != 2 || m.Seeds.Replay[0] != 1 {
+		t.Errorf("manifest %+v", m)
+	}
+	if _, err := os.Stat(filepath.Join(dir, PartialRunsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the partial file outlived the sweep: %v", err)
+	}
+	// The folder holds a sweep now: running into it again needs --resume.
+	if _, err := testSweep(t, dir, 1, Shard{}).Run(context.Background()); !errors.Is(err, ErrSweepExists) {
+		t.Errorf("second sweep into one folder: %v", err)
+	}
+}
+
+func TestSweepShards(t *testing.T) {
+	whole := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{}))
+	var merged []RunRow
+	for i := 1; i <= 3; i++ {
+		part := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{Index: i, Count: 3}))
+		if len(part) != 8 {
+			t.Errorf("shard %d/3 has %d rows, want 8", i, len(part))
+		}
+		merged = append(merged, part...)
+	}
+	sortRows(merged)
+	sameRows(t, "shards 1/3 + 2/3 + 3/3", merged, whole)
+}
+
+// TestSweepInterruptAndResume stops a sweep after a few runs, as Ctrl-C does, and resumes it.
+func TestSweepInterruptAndResume(t *testing.T) {
+	want := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{}))
+
+	dir := t.TempDir()
+	s := testSweep(t, dir, 2, Shard{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen int
+	s.Done = func(RunRow) {
+		if seen++; seen == 5 {
+			cancel()
+		}
+	}
+	s.Checkpoint = 1 << 62 // only the save on the way out
+	st, err := s.Run(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted sweep: %v", err)
+	}
+	partial, err := ReadRuns(filepath.Join(dir, PartialRunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(partial) < 5 || len(partial) >= 24 || len(partial) != st.Finished {
+		t.Fatalf("%d rows saved (stats %+v), want at least the 5 reported and fewer than 24", len(partial), st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, RunsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Error("an interrupted sweep wrote runs.parquet")
+	}
+
+	s = testSweep(t, dir, 2, Shard{})
+	s.Resume = true
+	var logs []string
+	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+	var ran int
+	s.Done = func(RunRow) { ran++ }
+	got := runSweep(t, s)
+	if ran != 24-len(partial) {
+		t.Errorf("resume ran %d runs, want the %d missing", ran, 24-len(partial))
+	}
+	sameRows(t, "interrupted and resumed", got, want)
+	if !strings.Contains(strings.Join(logs, "\n"), fmt.Sprintf("%d of 24 runs already done", len(partial))) {
+		t.Errorf("logs: %q", logs)
+	}
+
+	// Resuming a smaller grid keeps only its runs.
+	s = testSweep(t, dir, 2, Shard{})
+	s.Resume, s.Grid.Heuristics, logs = true, List[string]{"MM"}, nil
+	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+	got = runSweep(t, s)
+	if len(got) != 12 || !strings.Contains(strings.Join(logs, "\n"), "dropped 12 rows") {
+		t.Errorf("%d rows after resuming half the grid; logs %q", len(got), logs)
+	}
+}
