@@ -10,3 +10,9 @@ rm -rf demo && mkdir -p demo
 for level in 9k 19k 34k; do
   "../$bin" trace gen --pet demo/pet.json --out demo --level "$level" --trials 5 --tasks 500 --format csv --seed 1 -q
 done
+
+# The README's figure: the demo's robustness plot, made from the data above.
+tmp=$(mktemp -d)
+"../$bin" demo --out "$tmp" -q >/dev/null
+cp "$tmp/report/robustness.png" readme-robustness.png
+rm -rf "$tmp"

@@ -13,6 +13,7 @@ import (
 type CLI struct {
 	Globals
 
+	Demo       DemoCmd       `cmd:"" help:"Run the main job on the embedded sample data: sweep, report, figures (into ./hcreplay-demo)."`
 	Pet        PetCmd        `cmd:"" help:"Build, inspect, synthesize and convert PET matrices."`
 	Trace      TraceCmd      `cmd:"" help:"Generate, convert and summarise arrival traces."`
 	Replay     ReplayCmd     `cmd:"" help:"Replay arrival traces through one mapping heuristic."`
