@@ -21,7 +21,7 @@ build:
 # The whole suite. Tests that need ../shared/data/hcw19 skip themselves when it is absent.
 test:
 	$(GO) test ./...
-	$(GO) test -race $(RACE_PKGS)
+	$(GO) test -race -short $(RACE_PKGS)
 
 # Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...).
 bench:
