@@ -371,3 +371,45 @@ func TestPresets(t *testing.T) {
 		t.Error("unknown name: no error")
 	}
 }
+
+// chanceEvent answers what Eqs 8 and 9 need: free slots, success chances, queue chances.
+type chanceEvent struct {
+	replay.Event
+	free    []int
+	success map[[2]int]float64
+	queues  [][]replay.QueueChance
+}
+
+func (c chanceEvent) NumMachines() int                        { return len(c.free) }
+func (c chanceEvent) Free(m int) int                          { return c.free[m] }
+func (c chanceEvent) Success(h, m int) float64                { return c.success[[2]int{h, m}] }
+func (c chanceEvent) QueueChances(m int) []replay.QueueChance { return c.queues[m] }
+
+// TestCompetencyAndInstantRobustness checks 000 Eq 8 (share of batch tasks whose best chance on
+// a machine with a free slot beats the threshold) and Eq 9 (mean chance of the queued tasks) by
+// hand.
+func TestCompetencyAndInstantRobustness(t *testing.T) {
+	ev := chanceEvent{
+		free: []int{1, 0, 2},
+		success: map[[2]int]float64{
+			{0, 0}: 0.9, {0, 1}: 0.1, {0, 2}: 0.2, // best free 0.9 > 0.6: competent
+			{1, 0}: 0.3, {1, 1}: 0.99, {1, 2}: 0.5, // 0.99 is on a full machine: best free 0.5, not
+			{2, 0}: 0.6, {2, 1}: 0.0, {2, 2}: 0.61, // 0.61 > 0.6: competent
+			{3, 0}: 0.6, {3, 1}: 0.0, {3, 2}: 0.6, // exactly the threshold: not (strictly higher)
+		},
+		queues: [][]replay.QueueChance{{{Success: 1}, {Success: 0.5}}, {}, {{Success: 0.3}}},
+	}
+	if got := competency(ev, []int{0, 1, 2, 3}, 0.6); got != 0.5 {
+		t.Errorf("competency %v, want 2/4", got)
+	}
+	if got := competency(ev, nil, 0.6); got != 0 {
+		t.Errorf("competency of an empty batch %v, want 0", got)
+	}
+	if got := instantRobustness(ev); math.Abs(got-0.6) > 1e-12 { // (1 + 0.5 + 0.3) / 3
+		t.Errorf("instantaneous robustness %v, want 0.6", got)
+	}
+	empty := chanceEvent{free: []int{1}, queues: [][]replay.QueueChance{{}}}
+	if got := instantRobustness(empty); got != 1 {
+		t.Errorf("instantaneous robustness with empty queues %v, want 1", got)
+	}
+}
