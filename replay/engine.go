@@ -70,8 +70,11 @@ type engine struct {
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
 func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
 	chances := newFast
-	if cfg.Options.Engine == "reference" {
+	switch cfg.Options.Engine {
+	case "reference":
 		chances = newReference
+	case "approx":
+		chances = newApprox
 	}
 	e, err := newEngine(cfg, mapper, chances)
 	if err != nil {

@@ -84,8 +84,13 @@ type Options struct {
 	// IdlePowerFraction and ActivePowerFraction of rated power (000 §9.7: 0.25 and 0.70).
 	IdlePowerFraction, ActivePowerFraction float64
 	// Engine computes the chances: "fast" (default; cached tables, no convolution per query)
-	// or "reference" (every chain from scratch; the oracle). Both make the same decisions.
-	Engine string
+	// or "reference" (every chain from scratch; the oracle), which make the same decisions, or
+	// "approx", the journal paper's approximations (000 §7.2): PMFs merged into buckets of
+	// ApproxBucket steps, queue completion PMFs cropped at the latest deadline in the batch when
+	// ApproxCrop is set, success chances by Algorithm 1.
+	Engine       string
+	ApproxBucket int
+	ApproxCrop   bool
 	// OnTask, when set, receives every task outcome as soon as it is final, so that outcomes can
 	// be streamed to disk; the Result then keeps none.
 	OnTask func(Outcome)
@@ -110,8 +115,11 @@ func (o Options) validate() error {
 	if o.QueueSize < 1 {
 		bad = append(bad, fmt.Sprintf("queue size %d < 1", o.QueueSize))
 	}
-	if o.Engine != "" && o.Engine != "fast" && o.Engine != "reference" {
-		bad = append(bad, fmt.Sprintf("engine %q (want fast or reference)", o.Engine))
+	if o.Engine != "" && o.Engine != "fast" && o.Engine != "reference" && o.Engine != "approx" {
+		bad = append(bad, fmt.Sprintf("engine %q (want fast, reference or approx)", o.Engine))
+	}
+	if o.ApproxBucket < 0 {
+		bad = append(bad, fmt.Sprintf("approximation bucket %d < 0", o.ApproxBucket))
 	}
 	if o.Trim < 0 {
 		bad = append(bad, fmt.Sprintf("trim %d < 0", o.Trim))

@@ -36,7 +36,9 @@ type ReplayCmd struct {
 	ConditionElapsed bool   `default:"true" negatable:"" help:"Condition the running task's PMF on its elapsed time."`
 	Trim             int    `default:"100" help:"Tasks not scored at each end, by exit time."`
 	Seed             uint64 `default:"1" help:"Seed for durations (common random numbers) and random deadlines."`
-	Engine           string `default:"fast" enum:"fast,reference" help:"Probability engine (${enum}): fast answers from cached tables, reference recomputes every chain; both decide alike."`
+	Engine           string `default:"fast" enum:"fast,reference,approx" help:"Probability engine (${enum}): fast answers from cached tables, reference recomputes every chain (both decide alike); approx uses the journal paper's approximations."`
+	ApproxBucket     int    `default:"2" help:"--engine approx: merge PMF impulses into buckets of this many steps (000 §7.2.1)."`
+	ApproxCrop       bool   `default:"true" negatable:"" help:"--engine approx: crop queue completion PMFs at the latest deadline in the batch."`
 
 	Deadline string `help:"Deadline rule for tasks without one: tight, prop:ALPHA, urgency, slack:BETA, best:K." placeholder:"RULE"`
 	TimeUnit string `help:"Unit of the trace's times when the file does not say (default ms)." placeholder:"UNIT"`
@@ -131,7 +133,7 @@ func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
 	}
 	opt.QueueSize, opt.DropModel, opt.Strict = c.QueueSize, model, c.Strict
 	opt.ConditionElapsed, opt.Trim, opt.Seed, opt.TimeUnitSeconds = c.ConditionElapsed, c.Trim, c.Seed, sec
-	opt.Engine = c.Engine
+	opt.Engine, opt.ApproxBucket, opt.ApproxCrop = c.Engine, c.ApproxBucket, c.ApproxCrop
 	if c.QueueSize < 1 || c.Trim < 0 {
 		return opt, badInput(fmt.Errorf("--queue-size must be ≥ 1 and --trim ≥ 0 (got %d and %d)", c.QueueSize, c.Trim))
 	}

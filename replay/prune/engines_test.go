@@ -14,7 +14,9 @@ import (
 )
 
 // TestFastEqualsReference: on random workloads across every heuristic, pruning variant and drop
-// model, the fast engine makes exactly the reference engine's decisions: every task ends the same
+// model, the fast engine, and the approximate engine with its approximations turned off (a bucket
+// of one step, no cropping; success chances by Algorithm 1), make exactly the reference engine's
+// decisions: every task ends the same
 // way, on the same machine, at the same times, and the chances predicted at mapping agree to
 // 1e-9. (The reference engine recomputes every chain with convolutions; the fast one answers
 // from cached tables without convolving, so the two share no arithmetic per query.)
@@ -49,18 +51,21 @@ func TestFastEqualsReference(t *testing.T) {
 					}
 					return res
 				}
-				ref, fast := run("reference"), run("fast")
-				label := fmt.Sprintf("%s%s %v workload %d", h.Name, variant.Suffix(), model, i)
-				for k := range ref.Outcomes {
-					a, b := ref.Outcomes[k], fast.Outcomes[k]
-					if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
-						!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred ||
-						!(same(a.Predicted, b.Predicted) || math.Abs(a.Predicted-b.Predicted) <= 1e-9) {
-						t.Fatalf("%s: exit %d differs:\nreference %+v\nfast      %+v", label, k, a, b)
+				ref := run("reference")
+				for _, engine := range []string{"fast", "approx"} { // approx with a bucket of 1 and no crop
+					fast := run(engine)
+					label := fmt.Sprintf("%s%s %v workload %d engine %s", h.Name, variant.Suffix(), model, i, engine)
+					for k := range ref.Outcomes {
+						a, b := ref.Outcomes[k], fast.Outcomes[k]
+						if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
+							!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred ||
+							!(same(a.Predicted, b.Predicted) || math.Abs(a.Predicted-b.Predicted) <= 1e-9) {
+							t.Fatalf("%s: exit %d differs:\nreference %+v\nfast      %+v", label, k, a, b)
+						}
 					}
-				}
-				if ref.Summary.Robustness != fast.Summary.Robustness || ref.Summary.MappingEvents != fast.Summary.MappingEvents {
-					t.Fatalf("%s: summaries differ: %+v vs %+v", label, ref.Summary, fast.Summary)
+					if ref.Summary.Robustness != fast.Summary.Robustness || ref.Summary.MappingEvents != fast.Summary.MappingEvents {
+						t.Fatalf("%s: summaries differ: %+v vs %+v", label, ref.Summary, fast.Summary)
+					}
 				}
 				workloads.Add(1)
 			}

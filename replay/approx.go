@@ -1,0 +1,126 @@
+package replay
+
+import (
+	"math"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// approx is the journal paper's approximate probability engine (000 §7.2, Fig 5): the fast
+// engine's caching, with every PMF compacted (§7.2.1: impulses merged into buckets of
+// ApproxBucket steps; a queue's completion PMF cropped at the latest deadline of the batch, above
+// which no success chance looks) and success chances by Algorithm 1 (§7.2.2). With a bucket of
+// one step and no cropping it computes what the fast engine computes, so its decisions equal the
+// reference engine's; the point of the other settings is to measure what the approximations cost
+// in robustness and save in work (000 Fig 14).
+type approx struct {
+	*fast
+	bucket int
+	crop   bool
+	cells  map[[2]int]pmf.PMF // compacted PET cells, by (task type, machine type)
+}
+
+func newApprox(e *engine) chancer {
+	return &approx{fast: newFast(e).(*fast), bucket: max(1, e.opt.ApproxBucket), crop: e.opt.ApproxCrop,
+		cells: map[[2]int]pmf.PMF{}}
+}
+
+// cell is the compacted execution-time PMF of task h on machine m.
+func (a *approx) cell(h, m int) pmf.PMF {
+	e := a.e
+	key := [2]int{e.tasks[h].Task.Type, e.machines[m].Type}
+	c, ok := a.cells[key]
+	if !ok {
+		c = e.cfg.PET.Cell(key[0], key[1]).Merge(a.bucket)
+		a.cells[key] = c
+	}
+	return c
+}
+
+// compact merges (when the tail is still on the PET's step) and crops machine m's tail.
+func (a *approx) compact(m int) {
+	tail := a.tails[m]
+	if tail.Step() < a.bucket0()*float64(a.bucket)*(1-1e-9) {
+		tail = tail.Merge(a.bucket)
+	}
+	if a.crop {
+		if hi := a.latestDeadline(); hi > tail.Min() {
+			if c, err := tail.Crop(tail.Min(), hi); err == nil {
+				tail = c
+			}
+		}
+	}
+	a.tails[m], a.tables[m] = tail, tail.CDFTable()
+}
+
+// bucket0 is the PET's step, before merging.
+func (a *approx) bucket0() float64 { return a.e.step }
+
+// latestDeadline is the latest deadline among the tasks waiting in the batch.
+func (a *approx) latestDeadline() float64 {
+	hi := math.Inf(-1)
+	for _, h := range a.e.batch {
+		hi = math.Max(hi, a.e.tasks[h].Task.Deadline)
+	}
+	return hi
+}
+
+func (a *approx) ensure(m int) {
+	if a.valid[m] {
+		return
+	}
+	a.fast.ensure(m)
+	a.compact(m)
+}
+
+func (a *approx) appended(m, h int) {
+	if !a.valid[m] {
+		return
+	}
+	e := a.e
+	t := e.tasks[h].Task
+	next, s := a.append(a.tails[m], a.cell(h, m), t.Deadline)
+	a.tails[m] = next
+	a.chances[m] = append(a.chances[m], QueueChance{s, next.BoundedSkewness()})
+	a.versions[m] = a.bump()
+	a.compact(m)
+}
+
+func (a *approx) tail(m int) pmf.PMF { a.ensure(m); return a.tails[m] }
+
+func (a *approx) queueChances(m int) []QueueChance {
+	a.ensure(m)
+	return append([]QueueChance(nil), a.chances[m]...)
+}
+
+func (a *approx) stats(h, m int) (float64, float64) {
+	a.ensure(m)
+	key := [2]int{h, m}
+	if c, ok := a.memo[key]; ok && c.version == a.versions[m] {
+		return c.success, c.mean
+	}
+	e := a.e
+	e.stats.successEvals++
+	t := e.tasks[h].Task
+	exec := a.cell(h, m)
+	s, err := pmf.SuccessAlg1(exec, a.tails[m], t.Deadline, e.opt.Strict)
+	if err == nil {
+		e.stats.multiplications += int64(exec.Len())
+	}
+	_, mean, err2 := pmf.AppendStats(e.opt.DropModel, exec, a.tables[m], t.Deadline, e.opt.Strict)
+	if err != nil || err2 != nil {
+		panic("replay: approximate engine: PMFs off one lattice") // a bug, not bad input
+	}
+	a.memo[key] = memoEntry{a.versions[m], s, mean}
+	return s, mean
+}
+
+func (a *approx) success(h, m int) float64 {
+	s, _ := a.stats(h, m)
+	return roundChance(s)
+}
+
+func (a *approx) completion(h, m int) float64 {
+	_, mean := a.stats(h, m)
+	return roundTime(mean)
+}
