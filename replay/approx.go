@@ -95,24 +95,18 @@ func (a *approx) queueChances(m int) []QueueChance {
 
 func (a *approx) stats(h, m int) (float64, float64) {
 	a.ensure(m)
-	key := [2]int{h, m}
-	if c, ok := a.memo[key]; ok && c.version == a.versions[m] {
-		return c.success, c.mean
-	}
-	e := a.e
-	e.stats.successEvals++
-	t := e.tasks[h].Task
-	exec := a.cell(h, m)
-	s, err := pmf.SuccessAlg1(exec, a.tails[m], t.Deadline, e.opt.Strict)
-	if err == nil {
+	return a.memoized(h, m, func() (float64, float64, error) {
+		e := a.e
+		t := e.tasks[h].Task
+		exec := a.cell(h, m)
+		s, err := pmf.SuccessAlg1(exec, a.tails[m], t.Deadline, e.opt.Strict)
+		if err != nil {
+			return 0, 0, err
+		}
 		e.stats.multiplications += int64(exec.Len())
-	}
-	_, mean, err2 := pmf.AppendStats(e.opt.DropModel, exec, a.tables[m], t.Deadline, e.opt.Strict)
-	if err != nil || err2 != nil {
-		panic("replay: approximate engine: PMFs off one lattice") // a bug, not bad input
-	}
-	a.memo[key] = memoEntry{a.versions[m], s, mean}
-	return s, mean
+		_, mean, err := pmf.AppendStats(e.opt.DropModel, exec, a.tables[m], t.Deadline, e.opt.Strict)
+		return s, mean, err
+	})
 }
 
 func (a *approx) success(h, m int) float64 {

@@ -235,14 +235,23 @@ func (f *fast) queueChances(m int) []QueueChance {
 
 func (f *fast) stats(h, m int) (float64, float64) {
 	f.ensure(m)
+	return f.memoized(h, m, func() (float64, float64, error) {
+		t := f.e.tasks[h].Task
+		exec := f.e.cfg.PET.Cell(t.Type, f.e.machines[m].Type)
+		return pmf.AppendStats(f.e.opt.DropModel, exec, f.tables[m], t.Deadline, f.e.opt.Strict)
+	})
+}
+
+// memoized returns the success chance and expected completion of task h on machine m from the
+// memo when machine m's table has not changed since they were computed, and computes them
+// otherwise. Callers ensure m first.
+func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
 	key := [2]int{h, m}
 	if c, ok := f.memo[key]; ok && c.version == f.versions[m] {
 		return c.success, c.mean
 	}
-	e := f.e
-	e.stats.successEvals++
-	t := e.tasks[h].Task
-	s, mean, err := pmf.AppendStats(e.opt.DropModel, e.cfg.PET.Cell(t.Type, e.machines[m].Type), f.tables[m], t.Deadline, e.opt.Strict)
+	f.e.stats.successEvals++
+	s, mean, err := compute()
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
