@@ -1,7 +1,6 @@
 package petbuild
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/pmf"
 )
 
@@ -112,7 +112,7 @@ func WriteFile(path string, p *PET) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	err = atomicfile.Write(path, func(w io.Writer) error {
 		switch format {
 		case FormatJSON:
 			return WriteJSON(w, p)
@@ -122,42 +122,10 @@ func WriteFile(path string, p *PET) error {
 			return WriteParquet(w, p)
 		}
 	})
-}
-
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+	if err != nil && !strings.Contains(err.Error(), path) {
+		err = fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("write %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; a PET is not secret, so give it the usual mode.
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }
 
 // rawCell is a cell as a reader found it, before renormalisation.

@@ -36,6 +36,9 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	if err = tmp.Sync(); err != nil { // on disk before the rename makes it visible
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err = tmp.Chmod(0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
