@@ -21,6 +21,7 @@ type CLI struct {
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 	Heuristics HeuristicsCmd `cmd:"" help:"List the mapping heuristics with their mode, source and parameters."`
 	Report     ReportCmd     `cmd:"" help:"Aggregate sweep runs into tables, figures and an HTML page."`
+	Figures    FiguresCmd    `cmd:"" help:"Rerun a paper's experiment set end to end: sweep, report, figures named after the paper's, notes."`
 }
 
 // Globals are the flags every command accepts.

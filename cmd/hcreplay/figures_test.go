@@ -1,0 +1,156 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// TestFiguresThesisQuick reruns the thesis preset on generated trials, as small as it goes
+// (three trials of 300 tasks, two levels), and checks that every figure the preset promises is
+// written in both formats and named in notes.md.
+func TestFiguresThesisQuick(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "thesis")
+	stdout := mustCLI(t, "figures", "--preset", "thesis", "--quick", "--tasks", "300", "--out", out, "-q")
+	if !strings.Contains(stdout, filepath.Join(out, "notes.md")) {
+		t.Errorf("figures does not say where the notes are:\n%s", stdout)
+	}
+	notes, err := os.ReadFile(filepath.Join(out, "notes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := findPreset("thesis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range p.experiments {
+		for _, f := range e.figures {
+			for _, ext := range figureFormats() {
+				name := f.file + "." + ext
+				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 1000 {
+					t.Errorf("%s: missing or empty (%v)", name, err)
+				}
+				if !strings.Contains(string(notes), name) {
+					t.Errorf("notes.md does not mention %s", name)
+				}
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, "experiments", e.name, "report", "aggregate.csv")); err != nil {
+			t.Errorf("experiment %s: %v", e.name, err)
+		}
+	}
+	for _, want := range []string{"--quick", "34 % (toggle None)", "PAM-P", "± "} {
+		if !strings.Contains(string(notes), want) {
+			t.Errorf("notes.md lacks %q", want)
+		}
+	}
+}
+
+// TestFiguresBadInput checks that an unknown preset and a missing --trials path exit 2 with a
+// message that helps: the presets there are, the path that is missing.
+func TestFiguresBadInput(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := cli(t, "figures", "--preset", "nosuch", "--out", dir)
+	if code != exitUsage {
+		t.Errorf("unknown preset: exit %d, want %d", code, exitUsage)
+	}
+	for _, name := range presetNames() {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("unknown preset: the message does not list %s:\n%s", name, stderr)
+		}
+	}
+	missing := filepath.Join(dir, "no-hcw19")
+	code, _, stderr = cli(t, "figures", "--preset", "thesis", "--trials", missing, "--out", filepath.Join(dir, "out"))
+	if code != exitUsage || !strings.Contains(stderr, missing) {
+		t.Errorf("missing --trials: exit %d, want %d, naming %s:\n%s", code, exitUsage, missing, stderr)
+	}
+	notZip := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notZip, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr = cli(t, "figures", "--preset", "thesis", "--trials", notZip, "--out", filepath.Join(dir, "out")); code != exitUsage {
+		t.Errorf("--trials naming a text file: exit %d, want %d:\n%s", code, exitUsage, stderr)
+	}
+}
+
+// TestPresetTables checks every preset without running it: distinct figure files named after
+// the paper's, a paper text and a table for each, figure kinds the report knows, and levels
+// that resolve for generated trials.
+func TestPresetTables(t *testing.T) {
+	kinds := []string{"robustness", "fairness", "cost", "energy", "overhead", "thresholds", "toggle", "deferring"}
+	src := trialSource{trials: 3, tasks: 300}
+	for _, p := range presets() {
+		files := map[string]bool{}
+		names := map[string]bool{}
+		for _, e := range p.experiments {
+			if names[e.name] {
+				t.Errorf("%s: experiment %s twice", p.name, e.name)
+			}
+			names[e.name] = true
+			if len(e.sweeps) == 0 || len(e.figures) == 0 {
+				t.Errorf("%s/%s: no sweeps or no figures", p.name, e.name)
+			}
+			if _, err := e.resolveLevels(src); err != nil {
+				t.Errorf("%s/%s: %v", p.name, e.name, err)
+			}
+			for _, f := range e.figures {
+				switch {
+				case !strings.HasPrefix(f.file, "fig") || files[f.file]:
+					t.Errorf("%s: figure file %q is not fig… or appears twice", p.name, f.file)
+				case f.paper == "" || len(f.metrics) == 0 || f.title == "":
+					t.Errorf("%s: %s lacks its title, paper text or metrics", p.name, f.file)
+				case f.kind == "" && f.bars != report.BarsByName && f.bars != report.BarsByLevel:
+					t.Errorf("%s: %s is neither a report figure nor bars", p.name, f.file)
+				case f.kind != "" && !slices.Contains(kinds, f.kind):
+					t.Errorf("%s: %s: unknown figure kind %q", p.name, f.file, f.kind)
+				}
+				files[f.file] = true
+			}
+		}
+	}
+}
+
+// TestHCW19Source checks that --trials finds the HCW19 files from their folder and from the path
+// of constant.zip. It runs no preset: the full HCW19 presets take minutes.
+func TestHCW19Source(t *testing.T) {
+	dir := hcw19Folder()
+	if dir == "" {
+		t.Skip("HCW19 data not available (looked in ../shared/data/hcw19 from the repository root)")
+	}
+	for _, arg := range []string{dir, filepath.Join(dir, "constant.zip")} {
+		src, err := hcw19Source(arg, trialSource{trials: 30})
+		if err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		if filepath.Base(src.pet) != "classes_2.etc" || filepath.Base(src.constant) != "constant.zip" || filepath.Base(src.spiky) != "spiky.zip" || src.trials != 0 {
+			t.Errorf("%s: %+v", arg, src)
+		}
+		lv, err := src.level("spiky15k")
+		if err != nil || !strings.HasSuffix(lv.Trace, "spiky.zip#spk/spk15k800_*.dat") || !(lv.Rate > 0) {
+			t.Errorf("%s: spiky15k is %+v, %v", arg, lv, err)
+		}
+	}
+}
+
+// hcw19Folder is ../shared/data/hcw19 from the repository root, or "" when it is absent.
+func hcw19Folder() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	for dir := filepath.Dir(file); filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			hcw := filepath.Join(dir, "..", "shared", "data", "hcw19")
+			if _, err := os.Stat(filepath.Join(hcw, "constant.zip")); err != nil {
+				return ""
+			}
+			return hcw
+		}
+	}
+	return ""
+}
