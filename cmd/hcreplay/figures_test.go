@@ -15,6 +15,9 @@ import (
 // (three trials of 300 tasks, two levels), and checks that every figure the preset promises is
 // written in both formats and named in notes.md.
 func TestFiguresThesisQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole preset: runs in the full suite, not the short race pass")
+	}
 	out := filepath.Join(t.TempDir(), "thesis")
 	stdout := mustCLI(t, "figures", "--preset", "thesis", "--quick", "--tasks", "300", "--out", out, "-q")
 	if !strings.Contains(stdout, filepath.Join(out, "notes.md")) {
