@@ -100,6 +100,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Engine:              "fast",
+		ApproxBucket:        2,
+		ApproxCrop:          true,
 		QueueSize:           6,
 		DropModel:           pmf.Evict,
 		ConditionElapsed:    true,

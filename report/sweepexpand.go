@@ -133,8 +133,8 @@ func (g *Grid) axes() ([]axis, error) {
 		return strconv.FormatUint(v, 10), func(r *SweepRun) { r.Seed = v }, nil
 	}))
 	add(makeAxis(g, "engine", "engine", g.Engine, o.Engine, func(s string) (string, func(*SweepRun), error) {
-		if s != "fast" && s != "reference" { // the engines replay.Options accepts
-			return s, nil, fmt.Errorf("engine %q: want fast or reference", s)
+		if s != "fast" && s != "reference" && s != "approx" { // the engines replay.Options accepts
+			return s, nil, fmt.Errorf("engine %q: want fast, reference or approx", s)
 		}
 		return s, func(r *SweepRun) { r.Engine = s }, nil
 	}))

@@ -44,7 +44,7 @@ func TestFastEqualsReference(t *testing.T) {
 						t.Fatal(err)
 					}
 					c := cfg
-					c.Options.Engine = engine
+					c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = engine, 1, false
 					res, err := replay.Run(t.Context(), c, m)
 					if err != nil {
 						t.Fatal(err)
