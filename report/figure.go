@@ -508,28 +508,7 @@ type barFigure struct {
 }
 
 func (f barFigure) chart(caption string) *chart {
-	p := newPanel(f.x.label, f.yLabel)
-	ss := splitSeries(f.groups, f.x)
-	width := 0.8 / float64(len(ss))
-	var legend []legendEntry
-	for i, s := range ss {
-		b := ciBars{width: width, fill: seriesColour(i)}
-		for _, g := range s.groups {
-			x, e := f.x.pos(g.Run()), g.Stat(f.y)
-			if math.IsNaN(x) || math.IsNaN(e.Mean) || math.IsInf(e.Mean, 0) {
-				continue
-			}
-			b.xs = append(b.xs, x+(float64(i)-float64(len(ss)-1)/2)*width)
-			b.means, b.halves = append(b.means, e.Mean), append(b.halves, e.Half)
-		}
-		if len(b.xs) == 0 {
-			continue
-		}
-		p.Add(b)
-		legend = append(legend, legendEntry{s.label, []plot.Thumbnailer{b}})
-	}
-	p.X.Min, p.X.Max = -0.5, float64(len(f.x.ticks))-0.5
-	p.X.Tick.Marker = plot.ConstantTicks(f.x.ticks)
-	p.Y.Min, p.Y.Max = pad(p.Y.Min, p.Y.Max, 0, 0.08)
-	return &chart{caption: caption, panels: []*plot.Plot{p}, legend: legend}
+	ch := barChart(splitSeries(f.groups, f.x), f.x, f.y, f.yLabel, func(i int, _ series) color.Color { return seriesColour(i) })
+	ch.caption = caption
+	return ch
 }

@@ -93,12 +93,16 @@ func WriteBars(a *Aggregate, by, metric, dir, stem string, formats []string) (Fi
 		ss = []series{{groups: a.Groups}}
 	}
 	ch := barChart(ss, x, metric, label, colour)
+	if len(ch.legend) == 1 {
+		ch.legend = nil // the x axis names the bars
+	}
+	ch.panels[0].Y.Tick.Marker = plainTicks{}
 	ch.caption = fmt.Sprintf("%s per %s. %s", label, x.label, ciNote)
 	return saveChart(ch, dir, stem, formats)
 }
 
-// barChart is barFigure for series the caller split, with a colour per series chosen by the
-// caller, and no legend when there is a single series (the x axis names the bars).
+// barChart draws grouped bars with 95% intervals, one series per colour (colour chooses it),
+// dodged around each category of x: the drawing behind barFigure and WriteBars.
 func barChart(ss []series, x xAxis, metric, yLabel string, colour func(int, series) color.Color) *chart {
 	p := newPanel(x.label, yLabel)
 	width := 0.8 / float64(len(ss))
@@ -119,13 +123,9 @@ func barChart(ss []series, x xAxis, metric, yLabel string, colour func(int, seri
 		p.Add(b)
 		legend = append(legend, legendEntry{s.label, []plot.Thumbnailer{b}})
 	}
-	if len(legend) == 1 {
-		legend = nil
-	}
 	p.X.Min, p.X.Max = -0.5, float64(len(x.ticks))-0.5
 	p.X.Tick.Marker = plot.ConstantTicks(x.ticks)
 	p.Y.Min, p.Y.Max = pad(p.Y.Min, p.Y.Max, 0, 0.08)
-	p.Y.Tick.Marker = plainTicks{}
 	return &chart{panels: []*plot.Plot{p}, legend: legend}
 }
 
