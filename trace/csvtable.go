@@ -26,12 +26,11 @@ type csvTable struct {
 }
 
 func newCSVTable(src string, r io.Reader) (*csvTable, error) {
-	in, done, err := decompress(r)
+	br, done, err := openText(src, r)
 	if err != nil {
-		return nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+		return nil, err
 	}
 	t := &csvTable{src: src, done: done}
-	br := bufio.NewReaderSize(in, 64<<10)
 	if err := t.readComments(br); err != nil {
 		done()
 		return nil, err

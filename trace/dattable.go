@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -33,12 +32,12 @@ type datTable struct {
 var datColumns = []string{"arrival", "task_type", "deadline"}
 
 func newDatTable(src string, r io.Reader) (*datTable, error) {
-	in, done, err := decompress(r)
+	br, done, err := openText(src, r)
 	if err != nil {
-		return nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+		return nil, err
 	}
 	t := &datTable{src: src, done: done}
-	t.lr.r = bufio.NewReaderSize(in, 64<<10)
+	t.lr.r = br
 	if err := t.readHeader(); err != nil {
 		done()
 		return nil, err
@@ -48,12 +47,9 @@ func newDatTable(src string, r io.Reader) (*datTable, error) {
 
 func (t *datTable) readHeader() error {
 	for {
-		b, err := t.lr.readLine()
-		if err == io.EOF {
-			return &InputError{File: t.src, Line: t.lr.line + 1, Msg: "empty file: no taskCount line"}
-		}
+		b, err := t.lr.headLine(t.src, "no taskCount line")
 		if err != nil {
-			return &InputError{File: t.src, Line: t.lr.line + 1, Msg: "read error", Err: err}
+			return err
 		}
 		s := strings.TrimSpace(string(b))
 		if s == "" {

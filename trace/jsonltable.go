@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -36,12 +35,12 @@ type jsonlTable struct {
 }
 
 func newJSONLTable(src string, r io.Reader) (*jsonlTable, error) {
-	in, done, err := decompress(r)
+	br, done, err := openText(src, r)
 	if err != nil {
-		return nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+		return nil, err
 	}
 	t := &jsonlTable{src: src, done: done}
-	t.lr.r = bufio.NewReaderSize(in, 64<<10)
+	t.lr.r = br
 	if err := t.readFirst(); err != nil {
 		done()
 		return nil, err
@@ -52,12 +51,9 @@ func newJSONLTable(src string, r io.Reader) (*jsonlTable, error) {
 // readFirst reads the comments and the first record, which fixes the columns.
 func (t *jsonlTable) readFirst() error {
 	for {
-		b, err := t.lr.readLine()
-		if err == io.EOF {
-			return &InputError{File: t.src, Line: t.lr.line + 1, Msg: "empty file: no records"}
-		}
+		b, err := t.lr.headLine(t.src, "no records")
 		if err != nil {
-			return &InputError{File: t.src, Line: t.lr.line + 1, Msg: "read error", Err: err}
+			return err
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {

@@ -192,6 +192,29 @@ func (is *interners) col(c int) *interner {
 }
 
 // lineReader reads physical lines of any length and counts them.
+// openText decompresses (by magic bytes) and buffers a text source for the CSV, JSON Lines and
+// .dat tables. done releases the decompressor.
+func openText(src string, r io.Reader) (*bufio.Reader, func(), error) {
+	in, done, err := decompress(r)
+	if err != nil {
+		return nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+	}
+	return bufio.NewReaderSize(in, 64<<10), done, nil
+}
+
+// headLine reads the next line while looking for a file's header or first record: the end of
+// the file is the error "empty file: " + what, a read error names the line.
+func (lr *lineReader) headLine(src, what string) ([]byte, error) {
+	b, err := lr.readLine()
+	if err == io.EOF {
+		return nil, &InputError{File: src, Line: lr.line + 1, Msg: "empty file: " + what}
+	}
+	if err != nil {
+		return nil, &InputError{File: src, Line: lr.line + 1, Msg: "read error", Err: err}
+	}
+	return b, nil
+}
+
 type lineReader struct {
 	r    interface{ ReadSlice(byte) ([]byte, error) }
 	buf  []byte
