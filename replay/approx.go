@@ -37,10 +37,11 @@ func (a *approx) cell(h, m int) pmf.PMF {
 	return c
 }
 
-// compact merges (when the tail is still on the PET's step) and crops machine m's tail.
-func (a *approx) compact(m int) {
+// compact crops machine m's tail, after merging it into buckets when it was built on the PET's
+// step (a tail extended by appended is on the bucket grid already).
+func (a *approx) compact(m int, merge bool) {
 	tail := a.tails[m]
-	if tail.Step() < a.bucket0()*float64(a.bucket)*(1-1e-9) {
+	if merge {
 		tail = tail.Merge(a.bucket)
 	}
 	if a.crop {
@@ -52,9 +53,6 @@ func (a *approx) compact(m int) {
 	}
 	a.tails[m], a.tables[m] = tail, tail.CDFTable()
 }
-
-// bucket0 is the PET's step, before merging.
-func (a *approx) bucket0() float64 { return a.e.step }
 
 // latestDeadline is the latest deadline among the tasks waiting in the batch.
 func (a *approx) latestDeadline() float64 {
@@ -70,7 +68,7 @@ func (a *approx) ensure(m int) {
 		return
 	}
 	a.fast.ensure(m)
-	a.compact(m)
+	a.compact(m, true)
 }
 
 func (a *approx) appended(m, h int) {
@@ -83,7 +81,7 @@ func (a *approx) appended(m, h int) {
 	a.tails[m] = next
 	a.chances[m] = append(a.chances[m], QueueChance{s, next.BoundedSkewness()})
 	a.versions[m] = a.bump()
-	a.compact(m)
+	a.compact(m, false)
 }
 
 func (a *approx) tail(m int) pmf.PMF { a.ensure(m); return a.tails[m] }
