@@ -296,6 +296,14 @@ func (d PMF) Condition(t float64) PMF {
 	return w
 }
 
+// NextAfter returns the first grid point of d after t. Condition(u) is Condition(t) for every u
+// in [t, NextAfter(t)), since conditioning cuts whole impulses (and, past the support, moves to
+// the next grid point): a cache of a conditioned PMF stays valid until NextAfter of the time it
+// was built.
+func (d PMF) NextAfter(t float64) float64 {
+	return d.Time(max(d.lastAtOrBefore(t)+1, 0))
+}
+
 // String prints a short summary, for debugging and examples.
 func (d PMF) String() string {
 	return fmt.Sprintf("PMF{%d impulses from %g step %g, mean %.4g}", len(d.p), d.origin, d.step, d.Mean())

@@ -382,3 +382,36 @@ func TestAppendStatsMatchesAppend(t *testing.T) {
 		}
 	}
 }
+
+// TestNextAfter checks NextAfter against its promise by brute force: for a grid of times t,
+// Condition is unchanged on [t, NextAfter(t)) and changes at NextAfter(t).
+func TestNextAfter(t *testing.T) {
+	d := mustNew(t, 2, 2, []float64{0.1, 0.2, 0.3, 0.4}).Shift(10) // impulses at 12, 14, 16, 18
+	for _, c := range []struct{ at, want float64 }{{0, 12}, {11.9, 12}, {12, 14}, {13, 14}, {17.99, 18}, {18, 20}, {21, 22}} {
+		if got := d.NextAfter(c.at); got != c.want {
+			t.Errorf("NextAfter(%g) = %g, want %g", c.at, got, c.want)
+		}
+	}
+	same := func(a, b PMF) bool {
+		if a.Origin() != b.Origin() || a.Len() != b.Len() {
+			return false
+		}
+		for k := range a.Len() {
+			if a.Prob(k) != b.Prob(k) {
+				return false
+			}
+		}
+		return true
+	}
+	for at := 5.0; at < 25; at += 0.25 {
+		next := d.NextAfter(at)
+		for u := at; u < math.Min(next, 30); u += 0.125 {
+			if !same(d.Condition(u), d.Condition(at)) {
+				t.Fatalf("Condition(%g) differs from Condition(%g) though NextAfter(%g) = %g", u, at, at, next)
+			}
+		}
+		if !math.IsInf(next, 1) && same(d.Condition(next), d.Condition(at)) {
+			t.Errorf("Condition(NextAfter(%g) = %g) did not change", at, next)
+		}
+	}
+}

@@ -21,7 +21,9 @@ type approx struct {
 }
 
 func newApprox(e *engine) chancer {
-	return &approx{fast: newFast(e).(*fast), bucket: max(1, e.opt.ApproxBucket), crop: e.opt.ApproxCrop,
+	f := newFast(e).(*fast)
+	f.reuse = false // the crop moves with the batch's latest deadline
+	return &approx{fast: f, bucket: max(1, e.opt.ApproxBucket), crop: e.opt.ApproxCrop,
 		cells: map[[2]int]pmf.PMF{}}
 }
 

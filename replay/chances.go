@@ -143,24 +143,38 @@ func (r reference) queueChances(m int) []QueueChance {
 
 // fast caches, per machine, the free-time PMF after its queue and that PMF's cumulative table,
 // and answers success chances and expected completions from the table with pmf.AppendStats:
-// one pass over the task's execution-time PMF, no convolution (SPEC §5.5). A machine's cache is
-// rebuilt (with the reference's own chain) when the event begins or its queue changes other
-// than by an append; an append extends it with one convolution.
+// one pass over the task's execution-time PMF, no convolution (SPEC §5.5). An append extends a
+// machine's cache with one convolution. Anything else that may have moved a queue (an event
+// begins, the pruner drops a task) marks the cache stale, and a stale cache is rebuilt with the
+// reference's own chain only when the machine's state really differs from the one it was built
+// for: other tasks in the queue, another task running, or the running task's elapsed time now
+// cutting an impulse of its completion PMF that it did not cut before (pmf.PMF.NextAfter). So a
+// machine whose queue did not move between events costs nothing, as the issue asks.
 //
 // Answers are memoised per (task, machine) with the version of the machine's table they were
 // computed from. A machine's version changes only when its free-time PMF really changes (a
-// rebuild that yields the same PMF, as when the running task's elapsed time cuts no impulse,
-// keeps it), so a heuristic's repeated phase-1 sweeps, and the batch tasks that wait through
-// many events, cost a lookup for every machine whose queue did not move.
+// rebuild that yields the same PMF keeps it), so a heuristic's repeated phase-1 sweeps, and the
+// batch tasks that wait through many events, cost a lookup for every machine whose queue did not
+// move.
 type fast struct {
 	reference
+	reuse    bool // check a stale cache against the state it was built for (approx does not)
 	valid    []bool
+	built    []builtFor
 	tails    []pmf.PMF
 	tables   []pmf.CDFTable
 	chances  [][]QueueChance
 	versions []int64
 	next     int64 // the next version number
 	memo     map[[2]int]memoEntry
+}
+
+// builtFor is the state of a machine a cached chain was computed from.
+type builtFor struct {
+	serials []int64 // the queue, this event's appends included, by task serial
+	running bool
+	at      float64 // the event time it was built at
+	until   float64 // the running task's conditioning does not change before this time
 }
 
 type memoEntry struct {
@@ -170,9 +184,9 @@ type memoEntry struct {
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
-	return &fast{reference: reference{e}, valid: make([]bool, n), tails: make([]pmf.PMF, n),
-		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n), versions: make([]int64, n),
-		memo: map[[2]int]memoEntry{}}
+	return &fast{reference: reference{e}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
+		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
+		versions: make([]int64, n), memo: map[[2]int]memoEntry{}}
 }
 
 func (f *fast) begin() {
@@ -196,12 +210,17 @@ func (f *fast) appended(m, h int) {
 	f.tails[m], f.tables[m] = next, next.CDFTable()
 	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
 	f.versions[m] = f.bump()
+	f.built[m].serials = append(f.built[m].serials, e.tasks[h].serial)
 }
 
 func (f *fast) bump() int64 { f.next++; return f.next }
 
 func (f *fast) ensure(m int) {
 	if f.valid[m] {
+		return
+	}
+	if f.reuse && f.versions[m] != 0 && f.unmoved(m) {
+		f.valid[m] = true
 		return
 	}
 	tail, chances := f.reference.chain(m)
@@ -211,6 +230,56 @@ func (f *fast) ensure(m int) {
 	}
 	f.chances[m] = chances
 	f.valid[m] = true
+	f.record(m)
+}
+
+// record notes the state machine m's chain was just built from.
+func (f *fast) record(m int) {
+	e := f.e
+	ms := &e.machines[m]
+	b := &f.built[m]
+	b.serials = b.serials[:0]
+	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
+		for _, h := range hs {
+			b.serials = append(b.serials, e.tasks[h].serial)
+		}
+	}
+	b.running, b.at, b.until = ms.running, e.now, e.now
+	if ms.running && e.opt.ConditionElapsed {
+		// ready conditions the head's drop-aware completion PMF and headSuccess its shifted
+		// execution PMF: both stay as they are until one of them crosses a grid point.
+		h := ms.queue[0]
+		t := e.tasks[h].Task
+		exec := e.cfg.PET.Cell(t.Type, ms.Type).Shift(e.tasks[h].Start)
+		free, _, _ := pmf.Append(e.opt.DropModel, pmf.Impulse(e.tasks[h].Start, exec.Step()), e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline, e.opt.Strict)
+		b.until = min(exec.NextAfter(e.now), free.NextAfter(e.now))
+	} else if ms.running {
+		b.until = math.Inf(1)
+	}
+}
+
+// unmoved reports whether machine m is in the state its cached chain was built from, so that
+// rebuilding it would give the same chain and chances.
+func (f *fast) unmoved(m int) bool {
+	e := f.e
+	ms := &e.machines[m]
+	b := &f.built[m]
+	if ms.running != b.running || (e.now != b.at && e.now >= b.until) {
+		return false
+	}
+	if len(ms.queue)+len(e.virtual[m]) != len(b.serials) {
+		return false
+	}
+	i := 0
+	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
+		for _, h := range hs {
+			if e.tasks[h].serial != b.serials[i] {
+				return false
+			}
+			i++
+		}
+	}
+	return true
 }
 
 // samePMF reports whether two PMFs are identical to the bit.

@@ -36,6 +36,7 @@ type taskState struct {
 	inBatch  bool    // in the batch queue
 	duration float64 // actual duration once started
 	marked   int64   // the mapping event that assigned or deferred it
+	serial   int64   // arrival order: unique for the whole replay, unlike handles
 }
 
 // machineState is one machine: its queue (head first; the head runs when running is set).
@@ -106,6 +107,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 			return nil, fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, cfg.Tasks[i-1].ID, cfg.Tasks[i-1].Arrival)
 		}
 		e.tasks[i].Outcome = Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()}
+		e.tasks[i].serial = int64(i)
 		e.push(event{time: t.Arrival, kind: arrival, index: i})
 	}
 	e.machines = make([]machineState, len(cfg.Machines))
