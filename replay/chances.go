@@ -14,6 +14,7 @@ type chancer interface {
 	begin()            // a mapping event starts; any queue may have changed since the last one
 	changed(m int)     // machine m's queue (real or virtual) changed within the event
 	appended(m, h int) // task h was appended to machine m's queue within the event
+	release(h int)     // task h has left and its handle will serve another task
 	ready(m int) pmf.PMF
 	tail(m int) pmf.PMF
 	success(h, m int) float64
@@ -38,6 +39,7 @@ func newReference(e *engine) chancer { return reference{e} }
 func (r reference) begin()            {}
 func (r reference) changed(int)       {}
 func (r reference) appended(int, int) {}
+func (r reference) release(int)       {}
 
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
@@ -165,8 +167,8 @@ type fast struct {
 	tables   []pmf.CDFTable
 	chances  [][]QueueChance
 	versions []int64
-	next     int64 // the next version number
-	memo     map[[2]int]memoEntry
+	next     int64       // the next version number
+	memo     []memoEntry // by handle × machine; version 0 is no entry
 }
 
 // builtFor is the state of a machine a cached chain was computed from.
@@ -186,15 +188,19 @@ func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
-		versions: make([]int64, n), memo: map[[2]int]memoEntry{}}
+		versions: make([]int64, n)}
 }
 
 func (f *fast) begin() {
 	for m := range f.valid {
 		f.valid[m] = false
 	}
-	if len(f.memo) > 1<<18 { // entries of tasks long gone: start afresh
-		clear(f.memo)
+}
+
+func (f *fast) release(h int) {
+	n := len(f.valid)
+	if (h+1)*n <= len(f.memo) {
+		clear(f.memo[h*n : (h+1)*n])
 	}
 }
 
@@ -315,16 +321,19 @@ func (f *fast) stats(h, m int) (float64, float64) {
 // memo when machine m's table has not changed since they were computed, and computes them
 // otherwise. Callers ensure m first.
 func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
-	key := [2]int{h, m}
-	if c, ok := f.memo[key]; ok && c.version == f.versions[m] {
-		return c.success, c.mean
+	n := len(f.valid)
+	if i := h*n + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+		return f.memo[i].success, f.memo[i].mean
 	}
 	f.e.stats.successEvals++
 	s, mean, err := compute()
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
-	f.memo[key] = memoEntry{f.versions[m], s, mean}
+	if need := (h + 1) * n; need > len(f.memo) {
+		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
+	}
+	f.memo[h*n+m] = memoEntry{f.versions[m], s, mean}
 	return s, mean
 }
 

@@ -26,7 +26,31 @@ type Config struct {
 	Truth    PET       // where durations are drawn from; nil means PET
 	Machines []Machine // one entry per machine
 	Tasks    []Task    // sorted by arrival (ties by ID)
-	Options  Options
+	// Source, when set, streams the tasks instead of Tasks, in the same order. The engine reads
+	// one arrival ahead and recycles the records of tasks that left, so with Options.OnTask a
+	// replay's memory is bounded by the tasks in the system, not by the trace's length.
+	Source  TaskSource
+	Options Options
+}
+
+// TaskSource yields a trace's tasks one at a time, sorted by arrival (ties by ID).
+type TaskSource interface {
+	// Next returns the next task, or ok false when the trace has ended.
+	Next() (t Task, ok bool, err error)
+}
+
+// sliceSource is a TaskSource over a slice.
+type sliceSource struct {
+	tasks []Task
+	i     int
+}
+
+func (s *sliceSource) Next() (Task, bool, error) {
+	if s.i >= len(s.tasks) {
+		return Task{}, false, nil
+	}
+	s.i++
+	return s.tasks[s.i-1], true, nil
 }
 
 // taskState is the engine's record of one task.
@@ -53,7 +77,11 @@ type engine struct {
 	cfg      Config
 	opt      Options
 	mapper   Mapper
-	tasks    []taskState
+	tasks    []taskState // by handle; records of tasks that left are reused (spare)
+	spare    []int       // handles free for the next arrivals
+	source   TaskSource
+	next     Task // the next arrival, when hasNext
+	hasNext  bool
 	machines []machineState
 	batch    []int   // unmapped task handles in arrival order
 	virtual  [][]int // per machine, the tasks assigned in the current mapping event
@@ -101,47 +129,83 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
 	}
-	e.tasks = make([]taskState, len(cfg.Tasks))
-	for i, t := range cfg.Tasks {
-		if i > 0 && less(t, cfg.Tasks[i-1]) {
-			return nil, fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, cfg.Tasks[i-1].ID, cfg.Tasks[i-1].Arrival)
-		}
-		e.tasks[i].Outcome = Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()}
-		e.tasks[i].serial = int64(i)
-		e.push(event{time: t.Arrival, kind: arrival, index: i})
+	e.source = cfg.Source
+	if e.source == nil {
+		e.source = &sliceSource{tasks: cfg.Tasks}
 	}
 	e.machines = make([]machineState, len(cfg.Machines))
 	for i, m := range cfg.Machines {
 		e.machines[i].Machine = m
 	}
 	e.virtual = make([][]int, len(cfg.Machines))
-	if len(cfg.Tasks) > 0 {
-		e.step = cfg.PET.Cell(cfg.Tasks[0].Type, cfg.Machines[0].Type).Step()
+	if err := e.readNext(); err != nil {
+		return nil, err
+	}
+	if e.hasNext {
+		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
 	}
 	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask)
 	e.chances = newChances(e)
 	return e, nil
 }
 
+// readNext reads the next arrival from the source and checks the order.
+func (e *engine) readNext() error {
+	prev, had := e.next, e.hasNext
+	t, ok, err := e.source.Next()
+	if err != nil {
+		return fmt.Errorf("replay: read task %d: %w", e.stats.arrived+1, err)
+	}
+	e.next, e.hasNext = t, ok
+	if ok && had && less(t, prev) {
+		return fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, prev.ID, prev.Arrival)
+	}
+	return nil
+}
+
+// arrive puts the next arrival in the batch under a fresh or recycled handle.
+func (e *engine) arrive() error {
+	t := e.next
+	h := len(e.tasks)
+	if n := len(e.spare); n > 0 {
+		h = e.spare[n-1]
+		e.spare = e.spare[:n-1]
+	} else {
+		e.tasks = append(e.tasks, taskState{})
+	}
+	e.tasks[h] = taskState{
+		Outcome: Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()},
+		inBatch: true, serial: int64(e.stats.arrived), marked: -1,
+	}
+	e.stats.arrive(t)
+	e.batch = append(e.batch, h)
+	return e.readNext()
+}
+
 func less(a, b Task) bool {
 	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID)
 }
 
-// run processes events until none is left.
+// run processes events until none is left: machine finishes from the heap, arrivals from the
+// source, finishes first at equal times.
 func (e *engine) run(ctx context.Context) error {
-	for e.events.Len() > 0 {
+	for e.events.Len() > 0 || e.hasNext {
 		if e.stats.mappingEvents%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		e.now = e.events[0].time
+		e.now = math.Inf(1)
+		if e.events.Len() > 0 {
+			e.now = e.events[0].time
+		}
+		if e.hasNext && e.next.Arrival < e.now {
+			e.now = e.next.Arrival
+		}
 		for e.events.Len() > 0 && e.events[0].time == e.now {
-			ev := heap.Pop(&e.events).(event)
-			switch ev.kind {
-			case finish:
-				e.finish(ev.index)
-			case arrival:
-				e.tasks[ev.index].inBatch = true
-				e.batch = append(e.batch, ev.index)
+			e.finish(heap.Pop(&e.events).(event).machine)
+		}
+		for e.hasNext && e.next.Arrival == e.now {
+			if err := e.arrive(); err != nil {
+				return err
 			}
 		}
 		e.mappingEvent()
@@ -165,6 +229,11 @@ func (e *engine) mappingEvent() {
 	e.mapper.Map(ev)
 	e.stats.mapperWall += time.Since(start)
 	e.commit(ev)
+	// The tasks that left have been reported (Event.Exits): their handles can serve new arrivals.
+	for _, x := range e.exited {
+		e.spare = append(e.spare, x.Task)
+		e.chances.release(x.Task)
+	}
 	e.exited = e.exited[:0]
 }
 
@@ -259,7 +328,7 @@ func (e *engine) startNext(m int) {
 		}
 		ms.running = true
 		ms.free = end
-		e.push(event{time: end, kind: finish, index: m})
+		e.push(event{time: end, machine: m})
 		return
 	}
 }
@@ -312,7 +381,7 @@ func (e *engine) drop(h int) {
 }
 
 func m2event(m int) func(event) bool {
-	return func(ev event) bool { return ev.kind == finish && ev.index == m }
+	return func(ev event) bool { return ev.machine == m }
 }
 
 // duration is the actual duration of task t on a machine of type mt: observed, or drawn with
@@ -359,23 +428,14 @@ func (e *engine) push(ev event) {
 	heap.Push(&e.events, ev)
 }
 
-// event kinds, in the order they are processed at one time: finishes free machines before the
-// tasks arriving at that time are seen.
-type eventKind int
-
-const (
-	finish eventKind = iota
-	arrival
-)
-
+// event is the end of a machine's run (a finish or a kill). Arrivals come from the source.
 type event struct {
-	time  float64
-	kind  eventKind
-	index int // machine for finish, task for arrival
-	seq   int
+	time    float64
+	machine int
+	seq     int
 }
 
-// eventHeap orders events by time, then kind, then machine or task index, then insertion.
+// eventHeap orders events by time, then machine, then insertion.
 type eventHeap []event
 
 func (h eventHeap) Len() int { return len(h) }
@@ -384,11 +444,8 @@ func (h eventHeap) Less(i, j int) bool {
 	if a.time != b.time {
 		return a.time < b.time
 	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	if a.index != b.index {
-		return a.index < b.index
+	if a.machine != b.machine {
+		return a.machine < b.machine
 	}
 	return a.seq < b.seq
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // Event is a mapping event as a heuristic or the pruner sees it. Tasks are named by handles
-// (ints) that stay valid for the whole replay. Queues, free slots and chances reflect the
+// (ints) that stay valid while the task is in the system and until the mapping event that
+// reports its exit (Exits) is over; the engine then gives the handle to a later arrival, so a
+// heuristic must not keep handles of tasks that left. Queues, free slots and chances reflect the
 // assignments already made in this event, so a heuristic that assigns one task and asks again
 // sees the machine's queue grown by that task (thesis §3.1: "recompute after each assignment").
 type Event interface {

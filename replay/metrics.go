@@ -100,6 +100,19 @@ type runStats struct {
 	brierN       int
 	wasted       float64
 	lastExit     float64
+
+	arrived      int     // tasks read from the trace
+	types        int     // 1 + the largest task type seen
+	firstArrival float64 // of the first task
+}
+
+// arrive records an arrival.
+func (s *runStats) arrive(t Task) {
+	if s.arrived == 0 {
+		s.firstArrival = t.Arrival
+	}
+	s.arrived++
+	s.types = max(s.types, t.Type+1)
 }
 
 // count records every exit, scored or not.
@@ -137,7 +150,8 @@ func (s *runStats) onExit(o *Outcome) {
 type exitLog struct {
 	trim    int
 	seen    int
-	pending []*Outcome // the latest exits, which may still turn out to be among the last trim
+	pending []Outcome // the latest exits, which may still turn out to be among the last trim (a ring)
+	head    int       // index of the oldest in pending once it is full
 	emit    func(Outcome)
 	kept    []Outcome
 }
@@ -146,6 +160,7 @@ func newExitLog(trim int, emit func(Outcome)) exitLog {
 	return exitLog{trim: trim, emit: emit}
 }
 
+// add takes a copy of o: the engine reuses task records.
 func (l *exitLog) add(o *Outcome, scored func(*Outcome)) {
 	l.seen++
 	if l.seen <= l.trim {
@@ -153,23 +168,32 @@ func (l *exitLog) add(o *Outcome, scored func(*Outcome)) {
 		l.out(*o)
 		return
 	}
-	l.pending = append(l.pending, o)
-	if len(l.pending) > l.trim {
-		first := l.pending[0]
-		l.pending = l.pending[1:]
-		first.Scored = true
-		scored(first)
-		l.out(*first)
+	if l.trim == 0 {
+		o.Scored = true
+		scored(o)
+		l.out(*o)
+		return
 	}
+	if len(l.pending) < l.trim {
+		l.pending = append(l.pending, *o)
+		return
+	}
+	first := l.pending[l.head]
+	l.pending[l.head] = *o
+	l.head = (l.head + 1) % l.trim
+	first.Scored = true
+	scored(&first)
+	l.out(first)
 }
 
 // flush emits the last trim exits, unscored.
 func (l *exitLog) flush() {
-	for _, o := range l.pending {
+	for i := range l.pending {
+		o := l.pending[(l.head+i)%len(l.pending)]
 		o.Scored = false
-		l.out(*o)
+		l.out(o)
 	}
-	l.pending = nil
+	l.pending, l.head = nil, 0
 }
 
 func (l *exitLog) out(o Outcome) {
@@ -189,7 +213,7 @@ func (e *engine) result() *Result {
 	}
 	sum := Summary{
 		Heuristic: e.mapper.Name(), Prune: prune, DropModel: e.opt.DropModel.String(), Seed: e.opt.Seed,
-		Tasks:  len(e.tasks),
+		Tasks:  st.arrived,
 		Scored: st.scored,
 		OnTime: st.scoredStatus[OnTime], Late: st.scoredStatus[Late],
 		DroppedDeadline: st.scoredStatus[DroppedDeadline], DroppedPruned: st.scoredStatus[DroppedPruned],
@@ -198,7 +222,7 @@ func (e *engine) result() *Result {
 		Multiplications: st.multiplications, SuccessEvals: st.successEvals,
 	}
 	sum.Robustness = Num(percent(st.scoredStatus[OnTime], st.scored))
-	sum.OnTimeByType, sum.FairnessVariance, sum.FairnessStdDev, sum.JainIndex = fairness(st, e.cfg.PET, e.tasks)
+	sum.OnTimeByType, sum.FairnessVariance, sum.FairnessStdDev, sum.JainIndex = fairness(st)
 	e.costAndEnergy(&sum)
 	if st.brierN > 0 {
 		sum.BrierScore = Num(st.brierSum / float64(st.brierN))
@@ -227,12 +251,8 @@ func percent(n, of int) float64 {
 
 // fairness is the per-type on-time percentage over scored tasks, its population variance and
 // standard deviation across the types that had scored tasks, and Jain's index of it.
-func fairness(st *runStats, _ PET, tasks []taskState) (byType []Num, variance, std, jain Num) {
-	types := 0
-	for _, t := range tasks {
-		types = max(types, t.Task.Type+1)
-	}
-	byType = make([]Num, types)
+func fairness(st *runStats) (byType []Num, variance, std, jain Num) {
+	byType = make([]Num, st.types)
 	var xs []float64
 	for ty := range byType {
 		p := percent(st.typeOnTime[ty], st.typeScored[ty])
@@ -267,11 +287,7 @@ func fairness(st *runStats, _ PET, tasks []taskState) (byType []Num, variance, s
 // arrival to the last exit; idle power is counted over the span.
 func (e *engine) costAndEnergy(sum *Summary) {
 	st := &e.stats
-	first := 0.0
-	if len(e.tasks) > 0 {
-		first = e.tasks[0].Task.Arrival
-	}
-	span := math.Max(0, st.lastExit-first)
+	span := math.Max(0, st.lastExit-st.firstArrival)
 	sec := e.opt.TimeUnitSeconds
 	var cost, energy, busy float64
 	for _, m := range e.machines {

@@ -3,7 +3,10 @@ package prune
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -74,3 +77,100 @@ func BenchmarkReplay(b *testing.B) {
 		}
 	}
 }
+
+// poissonSource streams n tasks of the HCW19-like workload: Poisson arrivals at the 34k level's
+// rate, task types drawn uniformly, deadlines by prop:1 from the PET's means. It holds nothing
+// per task, so a replay from it shows the engine's own memory.
+type poissonSource struct {
+	rng      *rand.Rand
+	rate     float64
+	deadline func(ty int, arrival float64) float64
+	types    int
+	n, i     int
+	now      float64
+}
+
+func (s *poissonSource) Next() (replay.Task, bool, error) {
+	if s.i >= s.n {
+		return replay.Task{}, false, nil
+	}
+	s.now += s.rng.ExpFloat64() / s.rate
+	ty := s.rng.IntN(s.types)
+	t := replay.Task{ID: int64(s.i), Type: ty, Arrival: s.now, Deadline: s.deadline(ty, s.now)}
+	s.i++
+	return t, true, nil
+}
+
+// BenchmarkReplay1M replays a million streamed tasks of the HCW19-like 34k workload with MM and
+// outcomes handed to a callback, and reports tasks/s and the peak heap (sampled every 2 ms):
+// what a million-task replay needs, bounded by the queues rather than the trace (issue 6: ≤ 200
+// MB).
+func BenchmarkReplay1M(b *testing.B) {
+	n := benchTasks1M
+	cfg := hcw19Like(b, 1)
+	pet := cfg.PET.(*petbuild.PET)
+	means := make([]float64, len(pet.TaskTypes()))
+	for ty := range means {
+		means[ty] = pet.TypeMean(ty)
+	}
+	global := pet.GlobalMean()
+	rate, err := trace.LevelRate("34k", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c := cfg
+		c.Tasks = nil
+		c.Source = &poissonSource{rng: rand.New(rand.NewPCG(7, 0)), rate: rate, types: len(means), n: n,
+			deadline: func(ty int, at float64) float64 { return at + means[ty] + global }}
+		pc := DefaultConfig()
+		pc.Variant = None
+		m, err := New("MM", heuristic.DefaultParams(), pc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		stop := peakHeap()
+		res, err := replay.Run(b.Context(), c, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+		if res.Summary.Tasks != n || res.Summary.OnTime == 0 {
+			b.Fatalf("replayed %d tasks, %d on time", res.Summary.Tasks, res.Summary.OnTime)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+}
+
+// peakHeap samples the heap in use every 2 ms until stop is called, which returns the largest
+// sample in bytes.
+func peakHeap() func() uint64 {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapInuse > peak.Load() {
+			peak.Store(ms.HeapInuse)
+		}
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				sample()
+			}
+		}
+	}()
+	return func() uint64 { close(done); <-finished; sample(); return peak.Load() }
+}
+
+// benchTasks1M is the length of BenchmarkReplay1M's trace (a variable so a profile can use less).
+var benchTasks1M = 1_000_000

@@ -1,0 +1,109 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// funcSource is a TaskSource over a function, for tests.
+type funcSource func() (Task, bool, error)
+
+func (f funcSource) Next() (Task, bool, error) { return f() }
+
+func sourceOf(tasks []Task) TaskSource {
+	i := 0
+	return funcSource(func() (Task, bool, error) {
+		if i == len(tasks) {
+			return Task{}, false, nil
+		}
+		i++
+		return tasks[i-1], true, nil
+	})
+}
+
+// TestSourceMatchesTasks: streaming a trace gives the outcomes and summary of the slice, and the
+// engine keeps no more task records than tasks were in the system at once, counted from the
+// outcomes (a task holds its record from its arrival to the end of the event it left in).
+func TestSourceMatchesTasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	pet := randomPET(r, 4, 3, 5, 20, 1)
+	cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2), Tasks: randomTasks(r, 3000, 4, 0.5, 5, 40), Options: DefaultOptions()}
+	cfg.Options.Trim = 20
+	want := run(t, cfg, greedyBest)
+
+	s := cfg
+	s.Tasks, s.Source = nil, sourceOf(cfg.Tasks)
+	e, err := newEngine(s, greedyBest, newFast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := e.result()
+	a, _ := json.Marshal(want.Summary)
+	b, _ := json.Marshal(got.Summary)
+	if string(a) != string(b) {
+		t.Fatalf("summaries differ:\nslice  %s\nsource %s", a, b)
+	}
+	if len(got.Outcomes) != len(want.Outcomes) {
+		t.Fatalf("%d outcomes from the source, %d from the slice", len(got.Outcomes), len(want.Outcomes))
+	}
+	for i := range want.Outcomes {
+		x, y := want.Outcomes[i], got.Outcomes[i]
+		if x.Task.ID != y.Task.ID || x.Status != y.Status || x.Machine != y.Machine || x.End != y.End || x.Scored != y.Scored {
+			t.Fatalf("outcome %d: slice %+v, source %+v", i, x, y)
+		}
+	}
+
+	// The most tasks in the system at once: +1 at each arrival, −1 just after each exit.
+	type step struct {
+		at    float64
+		delta int
+	}
+	var steps []step
+	for _, o := range want.Outcomes {
+		steps = append(steps, step{o.Task.Arrival, 1}, step{o.End, -1})
+	}
+	sort.Slice(steps, func(i, j int) bool {
+		if steps[i].at != steps[j].at {
+			return steps[i].at < steps[j].at
+		}
+		return steps[i].delta > steps[j].delta // arrivals first: an exit frees its record after the event
+	})
+	in, most := 0, 0
+	for _, s := range steps {
+		in += s.delta
+		most = max(most, in)
+	}
+	if len(e.tasks) > most || len(e.tasks) >= len(cfg.Tasks)/4 {
+		t.Errorf("engine kept %d task records for %d tasks; at most %d were in the system at once", len(e.tasks), len(cfg.Tasks), most)
+	}
+}
+
+// TestSourceErrors: an unsorted stream and a failing source stop the replay with an error.
+func TestSourceErrors(t *testing.T) {
+	pet := gridPET{{impulse(2)}}
+	cfg := Config{PET: pet, Machines: machinesOf(0), Options: DefaultOptions()}
+	cfg.Source = sourceOf([]Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 3, Deadline: 50}})
+	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "sort the trace") {
+		t.Errorf("unsorted source: %v", err)
+	}
+	boom := errors.New("disk on fire")
+	n := 0
+	cfg.Source = funcSource(func() (Task, bool, error) {
+		n++
+		if n > 3 {
+			return Task{}, false, boom
+		}
+		return Task{ID: int64(n), Arrival: float64(n), Deadline: 50}, true, nil
+	})
+	if _, err := Run(t.Context(), cfg, greedyBest); !errors.Is(err, boom) {
+		t.Errorf("failing source: %v, want %v", err, boom)
+	}
+}
