@@ -279,6 +279,9 @@ func (d *deferring) Batch() []int {
 		}
 		best := 0.0
 		for _, m := range free {
+			if d.p.trace == nil && hopeless(d.Event, h, m, th) {
+				continue // best stays at or below th on this machine
+			}
 			best = math.Max(best, d.Success(h, m))
 		}
 		if best <= th {
@@ -288,6 +291,16 @@ func (d *deferring) Batch() []int {
 		kept = append(kept, h)
 	}
 	return kept
+}
+
+// hopeless reports whether task h's chance on machine m is surely at or below th, from a bound
+// that needs no queue chain: no queue frees before now, so the chance is at most that of
+// starting now. The margin keeps rounding on either side from deciding. Tasks that have waited
+// in the batch through many events are mostly decided here, which spares the engine the chains
+// of the machines they would be checked against.
+func hopeless(ev replay.Event, h, m int, th float64) bool {
+	bound := ev.Exec(h, m).Shift(ev.Now()).Success(ev.Task(h).Deadline, ev.Strict())
+	return bound < th-1e-9
 }
 
 func (d *deferring) Assign(h, m int) {
