@@ -15,6 +15,7 @@ type TraceCmd struct {
 	Gen     TraceGenCmd     `cmd:"" help:"Generate synthetic arrival trials (constant or spiky) with deadlines from a PET."`
 	Convert TraceConvertCmd `cmd:"" help:"Convert a trace between CSV, JSON Lines, Parquet and HCW19 .dat."`
 	Stats   TraceStatsCmd   `cmd:"" help:"Tasks per type, arrival rate over time and slack of a trace; --plot draws them."`
+	Import  TraceImportCmd  `cmd:"" help:"Import a production trace (SWF, Google 2019, Alibaba, Azure, E2C) as an execution log and an arrival trace."`
 }
 
 // TraceGenCmd writes synthetic arrival trials.

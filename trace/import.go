@@ -1,0 +1,590 @@
+package trace
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ImportFormat names a production trace format that Import turns into an
+// execution log and an arrival trace. The layouts and the mapping of each are
+// documented at the format's importer (import_*.go) and summarised in the
+// package documentation.
+type ImportFormat string
+
+// The formats Import reads.
+const (
+	ImportSWF            ImportFormat = "swf"             // Standard Workload Format (Parallel Workloads Archive)
+	ImportGoogle2019     ImportFormat = "google2019"      // Google cluster-data 2019 CSV exports
+	ImportAlibabaPAI     ImportFormat = "alibaba-pai"     // Alibaba cluster-trace-gpu-v2020 pai_task_table
+	ImportAlibaba2018    ImportFormat = "alibaba2018"     // Alibaba cluster-trace-v2018 batch_task / batch_instance
+	ImportAzureFunctions ImportFormat = "azure-functions" // Azure Functions 2019 invocations and durations
+	ImportAzureLLM       ImportFormat = "azure-llm"       // Azure LLM inference 2023
+	ImportE2C            ImportFormat = "e2c"             // E2C simulator EET matrix and workloads
+)
+
+// ImportFormats lists the formats in the order the help text gives them.
+func ImportFormats() []ImportFormat {
+	return []ImportFormat{ImportSWF, ImportGoogle2019, ImportAlibabaPAI, ImportAlibaba2018,
+		ImportAzureFunctions, ImportAzureLLM, ImportE2C}
+}
+
+// ParseImportFormat accepts the names of ImportFormats, case-insensitively.
+func ParseImportFormat(s string) (ImportFormat, error) {
+	f := ImportFormat(strings.ToLower(strings.TrimSpace(s)))
+	if slices.Contains(ImportFormats(), f) {
+		return f, nil
+	}
+	names := make([]string, 0, 7)
+	for _, f := range ImportFormats() {
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("unknown import format %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// ImportOptions controls Import.
+type ImportOptions struct {
+	Format ImportFormat
+	// Unit is the unit of the times written; empty means ms.
+	Unit Unit
+	// SourceUnit overrides the unit of the source's times (each format has
+	// its own: seconds for SWF, Alibaba and E2C, µs for Google, ms for Azure
+	// Functions durations). Empty keeps the format's.
+	SourceUnit Unit
+	// Sample keeps this fraction of the source's units of work (jobs,
+	// collections, invocations; see each format), chosen by a hash of the
+	// unit's key and Seed, so that the same seed keeps the same units
+	// whatever the order of the files. 0 or 1 keeps everything.
+	Sample float64
+	// Seed drives Sample, the placement of Azure Functions invocations inside
+	// their minute and the urgency deadline rule.
+	Seed uint64
+	// WindowFrom and WindowTo keep only work that arrives in [from, to),
+	// measured from the source's time zero (see each format). WindowTo zero
+	// means no end.
+	WindowFrom, WindowTo time.Duration
+	// TaskTypeField and MachineTypeField choose the source field that gives
+	// the task type and the machine type; empty means the format's default.
+	// Each format lists the fields it accepts.
+	TaskTypeField, MachineTypeField string
+	// Deadline synthesizes the deadlines the source does not have, from the
+	// per-type means of the imported log (NewTypeMeans of the mean over
+	// machine types of each cell's mean). nil leaves them empty, for a replay
+	// to fill in from its PET with its own --deadline.
+	Deadline *DeadlineRule
+	// SamplesPerRow bounds the execution-time samples one Azure Functions
+	// duration row gives (default 100).
+	SamplesPerRow int
+	// BadSamples is how many examples of each bad-row reason are kept
+	// (default 3).
+	BadSamples int
+	// Progress, when set, is called every million source rows.
+	Progress func(rows int64)
+}
+
+func (o *ImportOptions) check() error {
+	if _, err := ParseImportFormat(string(o.Format)); err != nil {
+		return err
+	}
+	for _, u := range []Unit{o.Unit, o.SourceUnit} {
+		if u != "" && !u.Valid() {
+			return fmt.Errorf("invalid time unit %q", u)
+		}
+	}
+	if math.IsNaN(o.Sample) || o.Sample < 0 || o.Sample > 1 {
+		return fmt.Errorf("sample fraction %v: want a number in (0, 1]", o.Sample)
+	}
+	if o.WindowFrom < 0 || (o.WindowTo != 0 && o.WindowTo <= o.WindowFrom) {
+		return fmt.Errorf("time window %v:%v: want 0 ≤ FROM < TO", o.WindowFrom, o.WindowTo)
+	}
+	return nil
+}
+
+// ParseTimeWindow reads "FROM:TO" as durations from the source's time zero:
+// Go durations ("90m", "1h30m") or a number with the suffix d for days, or a
+// plain number of seconds. Either side may be empty: ":2h" is the first two
+// hours, "1d:" everything after the first day.
+func ParseTimeWindow(s string) (from, to time.Duration, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("time window %q: want FROM:TO such as 0:2h or 1d: (empty for no bound)", s)
+	}
+	if from, err = parseWindowBound(a); err == nil {
+		to, err = parseWindowBound(b)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("time window %q: %w", s, err)
+	}
+	if from < 0 || (to != 0 && to <= from) {
+		return 0, 0, fmt.Errorf("time window %q: want 0 ≤ FROM < TO", s)
+	}
+	return from, to, nil
+}
+
+func parseWindowBound(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		v, err := strconv.ParseFloat(d, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(v * 24 * float64(time.Hour)), nil
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return time.Duration(v * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	return d, nil
+}
+
+// ImportResult describes what an import read, kept and left out.
+type ImportResult struct {
+	Format       ImportFormat
+	Sources      []string
+	Unit         Unit  // unit of the written times
+	Rows         int64 // source data rows read (header and comment lines not counted)
+	LogRecords   int64 // execution records written to the log
+	Tasks        int   // arrivals written to the trace
+	SampledOut   int64 // units of work left out by Sample
+	OutOfWindow  int64 // units of work outside the time window
+	TaskTypes    []string
+	MachineTypes []string
+	Cells        int     // (task type, machine type) pairs with at least one record
+	ThinCells    int     // of those, cells with fewer than 30 records (pet build's default minimum)
+	Offset       float64 // subtracted from every arrival so that the first is at 0
+	Span         float64 // last arrival, after the shift
+	Deadlines    string  // the rule that set deadlines, or "" when none were set
+	Bad          BadRows
+	Notes        []string // things the user should know, e.g. "no execution log"
+}
+
+// ImportEffect says what a bad row cost.
+type ImportEffect string
+
+// The effects of a bad row.
+const (
+	Skipped    ImportEffect = "skipped"       // nothing of the row was imported
+	NoLog      ImportEffect = "no log record" // the arrival was kept, the execution time was not
+	NoArrival  ImportEffect = "no arrival"    // the execution time was kept, the arrival was not
+	PartlyUsed ImportEffect = "partly used"   // some values of the row were left out
+)
+
+// BadReason counts the rows that one problem affected, with a few examples.
+type BadReason struct {
+	Reason  string
+	Effect  ImportEffect
+	Rows    int64
+	Samples []*InputError // the first ones, naming file, line, column and value
+}
+
+// BadRows is the report of rows that were not imported, or not completely,
+// by reason in order of first appearance.
+type BadRows struct {
+	Reasons []*BadReason
+	index   map[string]int
+	keep    int
+}
+
+// Total returns the number of rows reported.
+func (b *BadRows) Total() int64 {
+	var n int64
+	for _, r := range b.Reasons {
+		n += r.Rows
+	}
+	return n
+}
+
+// Count returns the rows reported under a reason.
+func (b *BadRows) Count(reason string) int64 {
+	if i, ok := b.index[reason]; ok {
+		return b.Reasons[i].Rows
+	}
+	return 0
+}
+
+func (b *BadRows) add(effect ImportEffect, reason string, e *InputError) {
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	i, ok := b.index[reason]
+	if !ok {
+		i = len(b.Reasons)
+		b.index[reason] = i
+		b.Reasons = append(b.Reasons, &BadReason{Reason: reason, Effect: effect})
+	}
+	r := b.Reasons[i]
+	r.Rows++
+	if len(r.Samples) < b.keep && e != nil {
+		if e.Msg == "" {
+			e.Msg = reason
+		}
+		r.Samples = append(r.Samples, e)
+	}
+}
+
+// importInput is one file of a source trace; tests and fuzz targets feed
+// bytes through it without touching the file system.
+type importInput struct {
+	name string
+	open func() (io.ReadCloser, error)
+}
+
+func sourceInputs(srcs []Source) []importInput {
+	in := make([]importInput, len(srcs))
+	for i, s := range srcs {
+		in[i] = importInput{name: s.Name, open: s.openRaw}
+	}
+	return in
+}
+
+// importer holds what every format's importer shares: the options, the
+// sampling and window decisions, the bad-row report, the log sink and the
+// arrivals collected for the trace.
+type importer struct {
+	ctx  context.Context
+	opt  ImportOptions
+	res  *ImportResult
+	emit func(LogRecord) error
+
+	srcScale float64 // source unit → output unit
+	winFrom  float64 // window in the output unit
+	winTo    float64
+
+	cells     map[[2]string]*cellStat
+	tasks     []Task
+	execTypes []string
+	execIndex map[string]int
+}
+
+type cellStat struct {
+	n   int64
+	sum float64
+}
+
+// newImporter prepares an import whose source times are in unit src unless
+// the options override it.
+func newImporter(ctx context.Context, opt ImportOptions, src Unit, emit func(LogRecord) error) *importer {
+	if opt.SourceUnit != "" {
+		src = opt.SourceUnit
+	}
+	if opt.BadSamples <= 0 {
+		opt.BadSamples = 3
+	}
+	if opt.SamplesPerRow <= 0 {
+		opt.SamplesPerRow = 100
+	}
+	out := opt.Unit.orDefault()
+	im := &importer{ctx: ctx, opt: opt, emit: emit, srcScale: src.Factor(out),
+		res:   &ImportResult{Format: opt.Format, Unit: out, Bad: BadRows{keep: opt.BadSamples}},
+		cells: map[[2]string]*cellStat{}, execIndex: map[string]int{},
+		winFrom: float64(opt.WindowFrom) * Nanosecond.Factor(out), winTo: math.Inf(1)}
+	if opt.WindowTo > 0 {
+		im.winTo = float64(opt.WindowTo) * Nanosecond.Factor(out)
+	}
+	return im
+}
+
+// keep decides by a seeded hash of the unit's key whether the unit of work
+// belongs to the sample, and counts it out when not.
+func (im *importer) keep(key string) bool {
+	if im.keepQuiet(key) {
+		return true
+	}
+	im.res.SampledOut++
+	return false
+}
+
+// keepQuiet is keep without the count, for sources that see a unit of work
+// in several rows.
+func (im *importer) keepQuiet(key string) bool {
+	if im.opt.Sample == 0 || im.opt.Sample >= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	var seed [8]byte
+	binary.LittleEndian.PutUint64(seed[:], im.opt.Seed)
+	h.Write(seed[:])
+	h.Write([]byte(key))
+	x := h.Sum64()
+	x ^= x >> 33 // splitmix-style finish: FNV's high bits mix poorly
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return float64(x>>11)/(1<<53) < im.opt.Sample
+}
+
+// inWindow reports whether t (output unit, from the source's zero) is in the
+// time window, and counts the unit of work out when not.
+func (im *importer) inWindow(t float64) bool {
+	if t >= im.winFrom && t < im.winTo {
+		return true
+	}
+	im.res.OutOfWindow++
+	return false
+}
+
+// bad reports a row.
+func (im *importer) bad(effect ImportEffect, reason string, e *InputError) {
+	im.res.Bad.add(effect, reason, e)
+}
+
+// row counts a source row and, every so often, checks for cancellation and
+// reports progress.
+func (im *importer) row() error {
+	im.res.Rows++
+	if im.res.Rows%4096 == 0 {
+		if err := im.ctx.Err(); err != nil {
+			return err
+		}
+		if im.opt.Progress != nil && im.res.Rows%1_000_000 == 0 {
+			im.opt.Progress(im.res.Rows)
+		}
+	}
+	return nil
+}
+
+// log writes one execution record.
+func (im *importer) log(r LogRecord) error {
+	if r.TaskType == "" || r.MachineType == "" || !(r.ExecTime > 0) {
+		return fmt.Errorf("importer produced an invalid log record %+v", r) // a bug, not bad input
+	}
+	if math.IsInf(r.ExecTime, 0) || math.IsInf(r.Start, 0) || math.IsInf(r.End, 0) {
+		im.bad(NoLog, "time too large for the output unit", &InputError{File: r.TaskID, Value: strconv.FormatFloat(r.ExecTime, 'g', -1, 64), HasValue: true})
+		return nil
+	}
+	k := [2]string{r.TaskType, r.MachineType}
+	c := im.cells[k]
+	if c == nil {
+		c = &cellStat{}
+		im.cells[k] = c
+	}
+	c.n++
+	c.sum += r.ExecTime
+	im.res.LogRecords++
+	return im.emit(r)
+}
+
+// task collects one arrival. observed maps machine types to durations seen
+// in the source (nil when none).
+func (im *importer) task(taskType string, arrival float64, jobID string, observed map[string]float64) {
+	if math.IsInf(arrival, 0) || math.IsNaN(arrival) {
+		im.bad(Skipped, "time too large for the output unit", &InputError{Column: "arrival", Value: strconv.FormatFloat(arrival, 'g', -1, 64), HasValue: true})
+		return
+	}
+	t := Task{Type: taskType, Arrival: arrival, Deadline: math.NaN(), JobID: jobID}
+	maps.DeleteFunc(observed, func(_ string, v float64) bool { return math.IsInf(v, 0) })
+	if len(observed) > 0 {
+		for _, mt := range slices.SortedFunc(maps.Keys(observed), naturalCompare) { // map order is random
+			if _, ok := im.execIndex[mt]; !ok {
+				im.execIndex[mt] = len(im.execTypes)
+				im.execTypes = append(im.execTypes, mt)
+			}
+		}
+		t.Exec = make([]float64, len(im.execTypes))
+		for i := range t.Exec {
+			t.Exec[i] = math.NaN()
+		}
+		for mt, v := range observed {
+			t.Exec[im.execIndex[mt]] = v
+		}
+	}
+	im.tasks = append(im.tasks, t)
+}
+
+// finish turns the collected arrivals into the trace: tasks of types without
+// any execution record are dropped (a PET built from the log could not
+// replay them), the rest are sorted by arrival, shifted to start at 0,
+// numbered, and given deadlines.
+func (im *importer) finish(name string) (*Trace, error) {
+	res := im.res
+	perType := map[string][2]float64{} // sum of cell means, cells
+	machines := map[string]bool{}
+	for k, c := range im.cells {
+		p := perType[k[0]]
+		perType[k[0]] = [2]float64{p[0] + c.sum/float64(c.n), p[1] + 1}
+		machines[k[1]] = true
+		res.Cells++
+		if c.n < 30 {
+			res.ThinCells++
+		}
+	}
+	means := map[string]float64{}
+	for tt, p := range perType {
+		means[tt] = p[0] / p[1]
+		res.TaskTypes = append(res.TaskTypes, tt)
+	}
+	for mt := range machines {
+		res.MachineTypes = append(res.MachineTypes, mt)
+	}
+	slices.SortFunc(res.TaskTypes, naturalCompare)
+	slices.SortFunc(res.MachineTypes, naturalCompare)
+
+	tasks := im.tasks
+	if len(im.cells) > 0 {
+		tasks = slices.DeleteFunc(tasks, func(t Task) bool {
+			if _, ok := means[t.Type]; ok {
+				return false
+			}
+			im.bad(Skipped, "task type has no execution record in the log (a PET built from it could not replay it)",
+				&InputError{File: name, Column: "task_type", Value: t.Type, HasValue: true})
+			return true
+		})
+	} else if len(tasks) > 0 {
+		res.Notes = append(res.Notes, "the source has no execution times: replay the trace with a PET of its task types and --deadline")
+	}
+	for i := range tasks {
+		if n := len(im.execTypes); tasks[i].Exec != nil && len(tasks[i].Exec) < n {
+			for len(tasks[i].Exec) < n {
+				tasks[i].Exec = append(tasks[i].Exec, math.NaN())
+			}
+		}
+	}
+	slices.SortStableFunc(tasks, func(a, b Task) int { return cmpFloat(a.Arrival, b.Arrival) })
+	if len(tasks) > 0 {
+		res.Offset = tasks[0].Arrival
+	}
+	for i := range tasks {
+		tasks[i].ID = int64(i)
+		tasks[i].Arrival -= res.Offset
+		res.Span = tasks[i].Arrival
+	}
+	tr := &Trace{Name: name, Unit: res.Unit, Tasks: tasks}
+	if len(im.execTypes) > 0 {
+		tr.ExecTypes = im.execTypes
+		for i := range tasks {
+			if tasks[i].Exec == nil {
+				tasks[i].Exec = nanSlice(len(im.execTypes))
+			}
+		}
+	}
+	res.Tasks = len(tasks)
+	if im.opt.Deadline != nil && len(means) > 0 {
+		rng := rand.New(rand.NewPCG(im.opt.Seed, 1))
+		if err := AssignDeadlines(tr, *im.opt.Deadline, NewTypeMeans(means), rng, false); err != nil {
+			return nil, err
+		}
+		for _, t := range tr.Tasks {
+			if math.IsInf(t.Deadline, 0) {
+				return nil, &InputError{File: name, Msg: "execution times too large: deadlines overflow"}
+			}
+		}
+		res.Deadlines = im.opt.Deadline.String()
+	}
+	return tr, nil
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// importFunc reads one format's inputs into the importer.
+type importFunc func(im *importer, in []importInput) error
+
+// formatImporter returns the importer of a format and the unit of its times.
+func formatImporter(f ImportFormat) (importFunc, Unit) {
+	switch f {
+	case ImportSWF:
+		return importSWF, Second
+	case ImportGoogle2019:
+		return importGoogle, Microsecond
+	case ImportAlibabaPAI:
+		return importPAI, Second
+	case ImportAlibaba2018:
+		return importAlibaba2018, Second
+	case ImportAzureFunctions:
+		return importAzureFunctions, Millisecond
+	case ImportAzureLLM:
+		return importAzureLLM, Second
+	}
+	return importE2C, Second
+}
+
+// runImport reads the inputs, sending log records to emit, and returns the
+// arrival trace and the report.
+func runImport(ctx context.Context, in []importInput, opt ImportOptions, emit func(LogRecord) error) (*Trace, *ImportResult, error) {
+	if err := opt.check(); err != nil {
+		return nil, nil, err
+	}
+	if len(in) == 0 {
+		return nil, nil, errors.New("import: no input files")
+	}
+	fn, unit := formatImporter(opt.Format)
+	im := newImporter(ctx, opt, unit, emit)
+	for _, i := range in {
+		im.res.Sources = append(im.res.Sources, i.name)
+	}
+	if err := fn(im, in); err != nil {
+		return nil, im.res, err
+	}
+	name := in[0].name
+	if len(in) > 1 {
+		name += fmt.Sprintf(" (+%d files)", len(in)-1)
+	}
+	tr, err := im.finish(name)
+	return tr, im.res, err
+}
+
+// ImportRecords imports the sources into memory: the execution log and the
+// arrival trace. It suits small traces and tests; Import streams the log to
+// a file.
+func ImportRecords(ctx context.Context, srcs []Source, opt ImportOptions) ([]LogRecord, *Trace, *ImportResult, error) {
+	var logs []LogRecord
+	tr, res, err := runImport(ctx, sourceInputs(srcs), opt, func(r LogRecord) error {
+		logs = append(logs, r)
+		return nil
+	})
+	return logs, tr, res, err
+}
+
+// Import reads the sources in opt.Format and writes the execution log to
+// logPath (as it reads) and the arrival trace to tracePath (at the end: it is
+// sorted by arrival and its deadlines need the means of the whole log, so it
+// is held in memory, about 100 bytes a task; cut large traces with Sample
+// and the time window). Both files are written to temporary files and
+// renamed into place only when the import succeeds. Bad input comes back
+// as an *InputError; rows that cannot be imported are not errors but are
+// counted in the result's Bad report.
+func Import(ctx context.Context, srcs []Source, logPath, tracePath string, opt ImportOptions) (*ImportResult, error) {
+	lw, err := CreateLogs(logPath, WriteOptions{Unit: opt.Unit})
+	if err != nil {
+		return nil, err
+	}
+	lw.has = logOptional{taskID: true, machineID: true, start: true, end: true}
+	tr, res, err := runImport(ctx, sourceInputs(srcs), opt, lw.Write)
+	if err == nil && res.LogRecords == 0 && len(tr.Tasks) == 0 {
+		err = &InputError{File: strings.Join(res.Sources, ", "), Msg: fmt.Sprintf("nothing could be imported as %s (%d rows read, %d bad)", opt.Format, res.Rows, res.Bad.Total())}
+	}
+	if err != nil {
+		lw.Abort()
+		return res, err
+	}
+	if err := WriteTrace(tracePath, tr, WriteOptions{Unit: res.Unit}); err != nil {
+		lw.Abort()
+		return res, err
+	}
+	if err := lw.Close(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func nan() float64 { return math.NaN() }

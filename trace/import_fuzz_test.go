@@ -1,0 +1,90 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// The importers' fuzz targets: any bytes may be rejected, but only with an
+// error (never a panic), and whatever is accepted must be valid records and
+// a valid trace. Multi-file formats get their files from one input split at
+// "\n===\n". The seeds are the unit tests' fixtures.
+
+func fuzzImport(f *testing.F, format ImportFormat, names []string, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts := strings.SplitN(string(data), "\n===\n", len(names))
+		files := make([][2]string, len(parts))
+		for i, p := range parts {
+			files[i] = [2]string{names[i], p}
+		}
+		rule, _ := ParseDeadlineRule("prop:1")
+		var logs int64
+		tr, res, err := runImport(context.Background(), memInputs(files...), ImportOptions{Format: format, Deadline: &rule},
+			func(r LogRecord) error {
+				if r.TaskType == "" || r.MachineType == "" || !(r.ExecTime > 0) || math.IsInf(r.ExecTime, 0) {
+					t.Fatalf("invalid record %+v", r)
+				}
+				logs++
+				return nil
+			})
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || err.Error() == "" {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			return
+		}
+		if err := checkTrace(tr); err != nil {
+			t.Fatalf("invalid trace: %v", err)
+		}
+		if res.LogRecords != logs || res.Tasks != len(tr.Tasks) || res.Bad.Total() < 0 {
+			t.Fatalf("result counts %d records %d tasks, saw %d and %d", res.LogRecords, res.Tasks, logs, len(tr.Tasks))
+		}
+		for i, k := range tr.Tasks {
+			if k.ID != int64(i) || k.Arrival < 0 || math.IsInf(k.Arrival, 0) || (i > 0 && k.Arrival < tr.Tasks[i-1].Arrival) {
+				t.Fatalf("task %d: %+v", i, k)
+			}
+		}
+	})
+}
+
+func join(files ...string) string { return strings.Join(files, "\n===\n") }
+
+func FuzzImportSWF(f *testing.F) {
+	fuzzImport(f, ImportSWF, []string{"f.swf"}, swfFixture, "1 0 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n", ";\n\n",
+		"1 1e308 0 1e308 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n2 1 0 1e305 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n")
+}
+
+func FuzzImportGoogle(f *testing.F) {
+	fuzzImport(f, ImportGoogle2019, []string{"m.csv", "c.csv", "i.csv"}, join(googleMachines, googleCollections, googleInstances),
+		join("machine_id,platform_id\n1,P\n", "collection_id,collection_name\n1,a\n", "time,type,collection_id,instance_index,machine_id\n1,0,1,0,\n2,3,1,0,1\n3,6,1,0,1\n"))
+}
+
+func FuzzImportAlibabaPAI(f *testing.F) {
+	fuzzImport(f, ImportAlibabaPAI, []string{"pai.csv"}, paiFixture, strings.Join(paiTaskFields, ",")+"\n"+"j,w,1,Terminated,1,2,1,1,1,T4\n")
+}
+
+func FuzzImportAlibaba2018(f *testing.F) {
+	fuzzImport(f, ImportAlibaba2018, []string{"instance.csv", "meta.csv"}, join(aliInstances, aliMachineMeta),
+		"M1,1,j1,1,Terminated,1,2,100,0.5\nM2,1,j1,1,Terminated,0,0,100,0.5\n")
+}
+
+func FuzzImportAzureFunctions(f *testing.F) {
+	inv := azureInvocations([][4]string{{"o", "a", "f1", "http"}}, []map[int]string{{1: "3", 1440: "1"}})
+	fuzzImport(f, ImportAzureFunctions, []string{"inv.d01.csv", "dur.d01.csv"}, join(inv, azureDurations),
+		join("HashOwner,HashApp,HashFunction,Trigger,1,2\no,a,f1,http,1,2\n", azureDurations))
+}
+
+func FuzzImportAzureLLM(f *testing.F) {
+	fuzzImport(f, ImportAzureLLM, []string{"AzureLLMInferenceTrace_conv.csv"}, llmFixture, "TIMESTAMP\n2023-11-16T18:15:46Z\n")
+}
+
+func FuzzImportE2C(f *testing.F) {
+	fuzzImport(f, ImportE2C, []string{"etc.csv", "workload.csv"}, join(e2cEET, e2cWorkload), "task_type_id,arrival_time,ext_a\n1,0,1\n")
+}
