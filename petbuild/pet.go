@@ -181,6 +181,20 @@ func (p *PET) MachineIndex(name string) (int, bool) {
 	return j, ok
 }
 
+// MachineIndices maps machine type names (a trace's observed-duration columns, exec_NAME) to
+// the PET's indices; a name the PET does not have is an error.
+func (p *PET) MachineIndices(names []string) ([]int, error) {
+	out := make([]int, len(names))
+	for k, name := range names {
+		j, ok := p.machineIndex[name]
+		if !ok {
+			return nil, fmt.Errorf("column exec_%s names a machine type the PET does not have", name)
+		}
+		out[k] = j
+	}
+	return out, nil
+}
+
 // Cell is the execution-time PMF of task type task on machine type machine. It panics on an
 // index out of range, like a slice.
 func (p *PET) Cell(task, machine int) pmf.PMF { return p.at(task, machine).PMF }

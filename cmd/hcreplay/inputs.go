@@ -153,13 +153,9 @@ func typeMeans(pet *petbuild.PET) trace.TypeMeans {
 // replayTasks maps a trace's type names to the PET's indices, and its observed-duration
 // columns to the PET's machine types.
 func replayTasks(tr *trace.Trace, pet *petbuild.PET) ([]replay.Task, error) {
-	execIndex := make([]int, len(tr.ExecTypes))
-	for k, name := range tr.ExecTypes {
-		j, ok := pet.MachineIndex(name)
-		if !ok {
-			return nil, fmt.Errorf("%s: column exec_%s names a machine type the PET does not have", tr.Name, name)
-		}
-		execIndex[k] = j
+	execIndex, err := pet.MachineIndices(tr.ExecTypes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tr.Name, err)
 	}
 	tasks := make([]replay.Task, len(tr.Tasks))
 	for i, t := range tr.Tasks {

@@ -22,6 +22,7 @@ type CLI struct {
 	Heuristics HeuristicsCmd `cmd:"" help:"List the mapping heuristics with their mode, source and parameters."`
 	Report     ReportCmd     `cmd:"" help:"Aggregate sweep runs into tables, figures and an HTML page."`
 	Figures    FiguresCmd    `cmd:"" help:"Rerun a paper's experiment set end to end: sweep, report, figures named after the paper's, notes."`
+	Speculate  SpeculateCmd  `cmd:"" help:"Replay job traces through speculative execution (none, SCA, SDA, ESE, Mantri, auto): flowtime, resource, copies."`
 }
 
 // Globals are the flags every command accepts.

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/speculate"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// SpeculateCmd replays job traces through speculative-execution strategies (SPEC §8, seed 002).
+type SpeculateCmd struct {
+	Strategy []string `short:"s" default:"none,SCA,SDA,ESE,Mantri" help:"Strategies: none, SCA, SDA, ESE, Mantri, auto (light: SCA or SDA, heavy: ESE)." placeholder:"NAME"`
+
+	Trace    string `help:"Arrival trace (file, glob or zip member) whose job_id column groups tasks into jobs; a task without one is a job of its own. Needs --pet. Without it: the paper's synthetic workload." placeholder:"TRACE"`
+	PET      string `name:"pet" type:"existingfile" help:"PET whose cells are the task times, by task type and machine type (with --trace)." placeholder:"PET"`
+	Catalog  string `type:"existingfile" help:"Machine catalog (YAML or CSV) with --pet; default: --per-type machines of each PET machine type." placeholder:"FILE"`
+	PerType  int    `default:"1" help:"With --pet and no --catalog: machines of each PET machine type."`
+	Dist     string `default:"pet" enum:"pet,pareto" help:"Task times with --pet (${enum}): the PET cells, or a Pareto fit of each cell's tail (Hill estimator, mean kept)."`
+	TimeUnit string `help:"Unit of the trace's times when the file does not say (default ms)." placeholder:"UNIT"`
+
+	Rate     float64 `default:"6" help:"Synthetic: job arrivals per time unit (Poisson)."`
+	Horizon  float64 `default:"1500" help:"Synthetic: arrival window, in time units."`
+	Machines int     `default:"3000" help:"Synthetic: identical machines."`
+	Tasks    string  `default:"1:100" help:"Synthetic: tasks per job, uniform on MIN:MAX."`
+	Mean     string  `default:"1:4" help:"Synthetic: mean task time of a job, uniform on MIN:MAX."`
+	Alpha    float64 `default:"2" help:"Synthetic: Pareto tail order α of task times (> 1)."`
+	Unit     float64 `default:"1" help:"Synthetic: seconds per time unit, for cost and energy."`
+
+	Seed  uint64 `default:"1" help:"Seed for arrivals, durations (common random numbers) and placement."`
+	Seeds int    `default:"1" help:"Replications: seeds Seed, Seed+1, ... (new synthetic arrivals and durations each)."`
+
+	Gamma          float64 `default:"0.01" help:"Resource units per unit of machine time (γ)."`
+	MaxCopies      int     `name:"max-copies" default:"8" help:"Most copies of one task (r)."`
+	Sigma          float64 `default:"0" help:"SDA and ESE straggler threshold in units of E[x]; 0: σ* of each job's distribution (1.707 for Pareto α=2)."`
+	Detect         float64 `default:"0.1" help:"SDA: fraction of a task's work done when it is judged (s)."`
+	RetryDetection bool    `help:"SDA: back a detected straggler up later when no machine was idle at detection."`
+	Delta          float64 `default:"0.25" help:"Mantri: duplicate when P(t_rem > 2·t_new) > δ."`
+	Eta            float64 `default:"0.1" help:"ESE: small-job test m < η·N/|χ|."`
+	Xi             float64 `default:"1" help:"ESE: small-job test E[x] < ξ."`
+	Slot           float64 `default:"0" help:"Decision slot length; 0: decide at every arrival and completion."`
+	Window         int     `default:"200" help:"auto: job arrivals the load estimate looks back over."`
+	Light          string  `default:"SCA" enum:"SCA,SDA" help:"auto: the light-regime strategy (${enum})."`
+
+	JSON bool   `help:"Print each run's summary and timing as one JSON object per line."`
+	Out  string `help:"Write summaries.json and one jobs-STRATEGY-SEED.csv per run here." placeholder:"DIR"`
+}
+
+// Help is the command's long help.
+func (c *SpeculateCmd) Help() string {
+	return `Replays jobs (bags of independent tasks; a job finishes with its last task, a task with its
+first copy) through the speculative-execution strategies of Xu & Lau (seed 002): none, SCA
+(cloning by problem P2, solved exactly), SDA (one backup when the remaining time exceeds σ*·E[x]),
+ESE (backups first, then smallest jobs, small-job cloning), Mantri (backup when
+P(t_rem > 2·t_new) > δ) and auto (SCA or SDA below the cutoff load ω^U, ESE above). Prints
+flowtime (mean, p50/p80/p90/p99), resource (γ × machine time, killed copies included), wasted
+work, extra copies, backups that won and decision overhead.
+
+Examples:
+
+    hcreplay speculate --rate 6                       the paper's light workload (M=3000, α=2)
+    hcreplay speculate --rate 40 -s ESE -s Mantri      the heavy one (over capacity: ω=1.68)
+    hcreplay speculate --trace jobs.csv --pet pet.json --per-type 20 --dist pareto`
+}
+
+func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
+	strategies, opt, err := c.options()
+	if err != nil {
+		return badInput(err)
+	}
+	workloads, err := c.workloads(con)
+	if err != nil {
+		return err
+	}
+	var all []speculateRun
+	for _, wl := range workloads {
+		for _, st := range strategies {
+			o := opt
+			o.Strategy, o.Seed, o.TimeUnitSeconds, o.Horizon = st, wl.seed, wl.unitSeconds, wl.horizon
+			con.Logf("speculate: %s, %s (%d jobs on %d machines)", wl.name, st, len(wl.w.Jobs), len(wl.machines))
+			res, err := speculate.Run(ctx, wl.w, wl.machines, o)
+			if err != nil {
+				return err
+			}
+			run := speculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing}
+			if c.JSON {
+				if err := json.NewEncoder(con.Stdout).Encode(run); err != nil {
+					return err
+				}
+			}
+			if c.Out != "" {
+				if err := writeJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs); err != nil {
+					return err
+				}
+			}
+			all = append(all, run)
+		}
+	}
+	if c.Out != "" {
+		if err := writeJSON(filepath.Join(c.Out, "summaries.json"), all); err != nil {
+			return err
+		}
+	}
+	if c.JSON {
+		return nil
+	}
+	return speculateTable(con.Stdout, all)
+}
+
+// speculateRun is one run as summaries.json and --json give it.
+type speculateRun struct {
+	Workload string            `json:"workload"`
+	Summary  speculate.Summary `json:"summary"`
+	Timing   speculate.Timing  `json:"timing"`
+}
+
+func (c *SpeculateCmd) options() ([]speculate.Strategy, speculate.Options, error) {
+	opt := speculate.DefaultOptions()
+	var strategies []speculate.Strategy
+	for _, s := range c.Strategy {
+		for _, name := range strings.Split(s, ",") {
+			st, err := speculate.ParseStrategy(strings.TrimSpace(name))
+			if err != nil {
+				return nil, opt, fmt.Errorf("--strategy: %w", err)
+			}
+			strategies = append(strategies, st)
+		}
+	}
+	light, err := speculate.ParseStrategy(c.Light)
+	if err != nil {
+		return nil, opt, err
+	}
+	opt.Gamma, opt.MaxCopies, opt.Sigma, opt.Detect, opt.RetryDetection = c.Gamma, c.MaxCopies, c.Sigma, c.Detect, c.RetryDetection
+	opt.Delta, opt.Eta, opt.Xi, opt.Slot, opt.Window, opt.Light = c.Delta, c.Eta, c.Xi, c.Slot, c.Window, light
+	if c.Seeds < 1 || c.Seeds > 1000 {
+		return nil, opt, fmt.Errorf("--seeds %d: want 1..1000", c.Seeds)
+	}
+	return strategies, opt, opt.Validate()
+}
+
+// specWorkload is one workload with the machines it runs on.
+type specWorkload struct {
+	name, label string
+	w           *speculate.Workload
+	machines    []replay.Machine
+	seed        uint64
+	unitSeconds float64
+	horizon     float64
+}
+
+func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
+	if c.Trace != "" {
+		return c.traceWorkloads(con)
+	}
+	if c.PET != "" || c.Catalog != "" {
+		return nil, badInput(errors.New("--pet and --catalog go with --trace; the synthetic workload runs on --machines identical machines"))
+	}
+	minT, maxT, err := rangeFlag("--tasks", c.Tasks)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	minM, maxM, err := rangeFlag("--mean", c.Mean)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if minT != float64(int(minT)) || maxT != float64(int(maxT)) {
+		return nil, badInput(fmt.Errorf("--tasks %s: want whole numbers", c.Tasks))
+	}
+	if c.Machines < 1 || c.Machines > 1e6 || !(c.Unit > 0) {
+		return nil, badInput(fmt.Errorf("--machines %d and --unit %g: want 1..1000000 machines and a positive unit", c.Machines, c.Unit))
+	}
+	machines := replay.DefaultCatalog([]string{"node"})
+	node := machines[0]
+	machines = make([]replay.Machine, c.Machines)
+	for i := range machines {
+		machines[i] = node
+		machines[i].Name = fmt.Sprintf("node-%d", i)
+	}
+	var out []specWorkload
+	for k := range c.Seeds {
+		seed := c.Seed + uint64(k)
+		w, err := speculate.Synthetic(speculate.SyntheticOptions{Rate: c.Rate, Horizon: c.Horizon, MinTasks: int(minT), MaxTasks: int(maxT),
+			MinMean: minM, MaxMean: maxM, Alpha: c.Alpha, Seed: seed})
+		if err != nil {
+			return nil, badInput(err)
+		}
+		name := fmt.Sprintf("λ=%g M=%d α=%g seed %d", c.Rate, c.Machines, c.Alpha, seed)
+		out = append(out, specWorkload{name: name, label: "synthetic", w: w, machines: machines, seed: seed, unitSeconds: c.Unit, horizon: c.Horizon})
+	}
+	return out, nil
+}
+
+func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
+	if c.PET == "" {
+		return nil, badInput(errors.New("--trace needs --pet: the task times come from its cells"))
+	}
+	if c.PerType < 1 || c.PerType > 100000 {
+		return nil, badInput(fmt.Errorf("--per-type %d: want 1..100000", c.PerType))
+	}
+	pet, err := loadPET(c.PET)
+	if err != nil {
+		return nil, err
+	}
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return nil, err
+	}
+	if c.Catalog == "" && c.PerType > 1 {
+		var many []replay.Machine
+		for _, m := range machines {
+			for k := range c.PerType {
+				mm := m
+				mm.Name = fmt.Sprintf("%s-%d", m.Name, k)
+				many = append(many, mm)
+			}
+		}
+		machines = many
+	}
+	weights := make([]float64, pet.NumMachineTypes())
+	for _, m := range machines {
+		weights[m.Type]++
+	}
+	sec, err := unitSeconds(pet)
+	if err != nil {
+		return nil, err
+	}
+	fileUnit, err := trace.ParseUnit(c.TimeUnit)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	petUnit, err := trace.ParseUnit(pet.TimeUnit())
+	if err != nil {
+		return nil, badInput(fmt.Errorf("PET time unit: %w", err))
+	}
+	traces, err := trace.ReadTraces(c.Trace, trace.ReadOptions{FileUnit: fileUnit, Unit: petUnit,
+		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
+		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e.Error()) }})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	var out []specWorkload
+	for _, tr := range traces {
+		w, err := speculate.FromTrace(tr, pet, speculate.TraceOptions{Mode: speculate.DistMode(c.Dist), TypeWeights: weights})
+		if err != nil {
+			return nil, badInput(err)
+		}
+		con.Logf("speculate: %s: %d jobs; %s", tr.Name, len(w.Jobs), w.Describe())
+		label := strings.TrimSuffix(filepath.Base(tr.Name), filepath.Ext(tr.Name))
+		for k := range c.Seeds {
+			out = append(out, specWorkload{name: filepath.Base(tr.Name), label: label, w: w, machines: machines,
+				seed: c.Seed + uint64(k), unitSeconds: sec})
+		}
+	}
+	return out, nil
+}
+
+// rangeFlag parses MIN:MAX (or one number for both).
+func rangeFlag(flag, s string) (lo, hi float64, err error) {
+	a, b, found := strings.Cut(s, ":")
+	if !found {
+		b = a
+	}
+	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if err1 != nil || err2 != nil || lo > hi {
+		return 0, 0, fmt.Errorf("%s %q: want MIN:MAX with MIN ≤ MAX", flag, s)
+	}
+	return lo, hi, nil
+}
+
+// writeJobs writes one row per job.
+func writeJobs(path string, jobs []speculate.JobOutcome) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.Write([]string{"job_id", "tasks", "mean_task", "arrival", "start", "finish", "flowtime",
+			"machine_time", "resource", "wasted", "cost", "copies", "extra_copies", "backups_won"}); err != nil {
+			return err
+		}
+		g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		for _, j := range jobs {
+			if err := cw.Write([]string{j.ID, strconv.Itoa(j.Tasks), g(j.MeanTask), g(j.Arrival), g(j.Start), g(j.Finish), g(j.Flowtime),
+				g(j.MachineTime), g(j.Resource), g(j.Wasted), g(j.Cost), strconv.Itoa(j.Copies), strconv.Itoa(j.ExtraCopies), strconv.Itoa(j.BackupsWon)}); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+}
+
+func speculateTable(w io.Writer, runs []speculateRun) error {
+	right := tw.AlignRight
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, right, right, right, right, right, right, right, right, right, right, right}))
+	t.Header("workload", "strategy", "jobs", "flowtime", "p50", "p80", "p90", "p99", "resource/job", "wasted %", "extra copies", "won", "decide ms")
+	f := func(x replay.Num) string { return fmt.Sprintf("%.3g", float64(x)) }
+	for _, r := range runs {
+		s := r.Summary
+		if err := t.Append(r.Workload, s.Strategy, fmt.Sprint(s.Jobs), f(s.FlowtimeMean), f(s.FlowtimeP50), f(s.FlowtimeP80), f(s.FlowtimeP90),
+			f(s.FlowtimeP99), f(s.ResourceMean), fmt.Sprintf("%.1f", 100*float64(s.WastedFraction)), fmt.Sprint(s.ExtraCopies),
+			fmt.Sprint(s.BackupsWon), fmt.Sprintf("%.0f", 1000*r.Timing.DecisionSeconds)); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
