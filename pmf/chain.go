@@ -80,21 +80,38 @@ func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, s
 	if starts < 0 {
 		return prev, 0, nil
 	}
-	conv := convolveSlices(prev.p[:starts+1], exec.p)
 	convOrigin := prev.origin + float64(shift)*prev.step
+	convLen := starts + len(exec.p) // of the full convolution of prev.p[:starts+1] and exec.p
 
 	// Index of the last convolution impulse that counts as a success.
 	ok := lastIndexAtOrBefore(convOrigin, prev.step, deadline)
 	if strict {
 		ok = lastIndexBefore(convOrigin, prev.step, deadline)
 	}
-	ok = min(ok, len(conv)-1)
+	ok = min(ok, convLen-1)
+	var conv []float64
 	success, killed := 0.0, 0.0
-	for i, x := range conv {
-		if i <= ok {
+	if model == Evict && ok < convLen-1 {
+		// Under evict everything after ok is killed: compute only the kept impulses, and the
+		// killed mass as the rest of the convolution's total (the product of its inputs' masses).
+		conv = convolvePrefix(prev.p[:starts+1], exec.p, max(ok+1, 0))
+		total := 0.0
+		for _, x := range prev.p[:starts+1] {
+			total += x
+		}
+		total *= exec.Mass()
+		for _, x := range conv {
 			success += x
-		} else {
-			killed += x
+		}
+		killed = max(total-success, 0)
+	} else {
+		conv = convolveSlices(prev.p[:starts+1], exec.p)
+		for i, x := range conv {
+			if i <= ok {
+				success += x
+			} else {
+				killed += x
+			}
 		}
 	}
 

@@ -44,16 +44,23 @@ func Convolve(a, b PMF) (PMF, error) {
 // non-zero ends as well (up to underflow, which trimmed would repair; it cannot occur with
 // probabilities above 1e-154).
 func convolveSlices(a, b []float64) []float64 {
+	return convolvePrefix(a, b, len(a)+len(b)-1)
+}
+
+// convolvePrefix is the first n impulses of the grid convolution (n ≤ len(a)+len(b)−1): all an
+// evicting chain link keeps, since what lands after the deadline is killed and only its total
+// is needed. Each kept impulse is summed in the same order as in the full convolution.
+func convolvePrefix(a, b []float64, n int) []float64 {
 	if len(a) < len(b) {
 		a, b = b, a
 	}
-	out := make([]float64, len(a)+len(b)-1)
+	out := make([]float64, n)
 	for j, y := range b {
-		if y == 0 {
+		if y == 0 || j >= n {
 			continue
 		}
-		o := out[j : j+len(a)]
-		for i, x := range a {
+		o := out[j:min(j+len(a), n)]
+		for i, x := range a[:len(o)] {
 			o[i] += x * y
 		}
 	}
