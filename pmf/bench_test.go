@@ -60,3 +60,27 @@ func BenchmarkAppendEvict(b *testing.B) {
 		_, _, _ = Append(Evict, prev, exec, deadline, false)
 	}
 }
+
+// BenchmarkAppendStats compares one success-and-mean evaluation of a 150-impulse execution PMF
+// behind free-time PMFs of several lengths, with exec's table rebuilt each time (AppendStats)
+// and kept (AppendStatsTable), under evict.
+func BenchmarkAppendStats(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 5))
+	exec := randomPMF(r, 2, 2, 150)
+	et := exec.CDFTable()
+	for _, n := range []int{1, 40, 300} {
+		prev := randomPMF(r, 1000, 2, n)
+		pt := prev.CDFTable()
+		d := prev.Mean() + exec.Mean()
+		b.Run(fmt.Sprintf("prev%d/rebuilt", n), func(b *testing.B) {
+			for b.Loop() {
+				_, _, _ = AppendStats(Evict, exec, pt, d, false)
+			}
+		})
+		b.Run(fmt.Sprintf("prev%d/kept", n), func(b *testing.B) {
+			for b.Loop() {
+				_, _, _ = AppendStatsTable(Evict, exec, et, pt, d, false)
+			}
+		})
+	}
+}

@@ -97,17 +97,30 @@ func SuccessCDF(exec PMF, prev CDFTable, deadline float64, strict bool) float64 
 
 // AppendStats returns what Append would report for a task with execution-time PMF exec appended
 // behind a machine whose free-time CDF is prev — the task's chance of success and the mean of
-// the returned free-time PMF — in one pass over exec, without building the convolution. This is
-// what lets a replay rank hundreds of candidate tasks per machine at the cost of one table per
-// machine. exec and prev must share a step and exec's origin must be a whole number of steps, as
-// for Append.
+// the returned free-time PMF — without building the convolution. This is what lets a replay
+// rank hundreds of candidate tasks per machine at the cost of one table per machine. exec and
+// prev must share a step and exec's origin must be a whole number of steps, as for Append.
+// AppendStatsTable does the same with exec's table given, which callers that ask about one
+// execution-time PMF many times keep.
+func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict bool) (success, mean float64, err error) {
+	return AppendStatsTable(model, exec, exec.CDFTable(), prev, deadline, strict)
+}
+
+// AppendStatsTable is AppendStats with execTable = exec.CDFTable().
 //
 // The mean follows from the chain's structure (reference/thesis-2018.md §2): under none it is
 // E[prev] + E[exec]; under pending the task runs only when prev finishes before δ, so it is
 // E[prev] + P(prev < δ)·E[exec]; under evict the outcomes are the predecessor's own (task never
 // started), the task's completions up to δ, and the killed mass at the first grid point at or
 // after δ.
-func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict bool) (success, mean float64, err error) {
+//
+// The success chance is Σₖ e(k)·F(l(k)) with l(k) = min(last − k, cap), where cap is the last
+// index of prev that still counts (its end, or under pending and evict the last outcome that
+// lets the task start). For the short execution times, k ≤ last − cap, l is cap whatever k is, so
+// that part of the sum is F(cap) times a prefix sum of exec, read from execTable; the loop runs
+// only over the rest, at most cap + 1 impulses. Behind an idle machine (prev one impulse) a
+// chance costs a few lookups.
+func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline float64, strict bool) (success, mean float64, err error) {
 	if !sameStep(exec.step, prev.step) {
 		return 0, 0, fmt.Errorf("%w: steps %g and %g differ", ErrInvalid, exec.step, prev.step)
 	}
@@ -121,36 +134,47 @@ func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict 
 		last = lastIndexBefore(convOrigin, prev.step, deadline)
 	}
 	n := len(prev.cum)
-	if model == None {
-		for k := min(last, len(exec.p)-1); k >= 0; k-- {
-			success += exec.p[k] * prev.at(last-k)
-		}
-		return success, prev.mean + exec.Mean(), nil
-	}
-	before := lastIndexBefore(prev.origin, prev.step, deadline) // predecessor outcomes that let the task start
-	starts := min(before, n-1)
-	if starts < 0 {
-		return 0, prev.mean, nil
-	}
-	if model == Pending {
-		for k := min(last, len(exec.p)-1); k >= 0; k-- {
-			success += exec.p[k] * prev.at(min(last-k, starts))
-		}
-		return success, prev.mean + prev.cum[starts]*exec.Mean(), nil
-	}
-	if model != Evict {
+	top := min(last, len(exec.p)-1) // the latest exec impulse with any partner
+	if model != None && model != Pending && model != Evict {
 		return 0, 0, fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(model))
 	}
-	done := 0.0 // first moment of the successful completions
-	for k := min(last, len(exec.p)-1); k >= 0; k-- {
-		l := min(last-k, starts)
+	capIdx := n - 1
+	before := lastIndexBefore(prev.origin, prev.step, deadline) // predecessor outcomes that let the task start
+	if model != None {
+		capIdx = min(before, n-1)
+		if capIdx < 0 {
+			return 0, prev.mean, nil
+		}
+	}
+	fCap := prev.cum[capIdx]
+	split := min(top, last-capIdx) // exec impulses 0..split pair with all of prev up to capIdx
+	lo := 0
+	done := 0.0 // evict: first moment of the successful completions
+	if split >= 0 {
+		lo = split + 1
+		mass := execTable.at(split)
+		success = fCap * mass
+		if model == Evict {
+			done = prev.moment(capIdx)*mass + fCap*execTable.moment(split)
+		}
+	}
+	for k := top; k >= lo; k-- {
+		l := last - k // < capIdx here
 		f := prev.at(l)
 		success += exec.p[k] * f
-		done += exec.p[k] * (prev.moment(l) + exec.Time(k)*f)
+		if model == Evict {
+			done += exec.p[k] * (prev.moment(l) + exec.Time(k)*f)
+		}
 	}
-	passed := prev.moment(n-1) - prev.moment(starts) // the task never started
+	switch model {
+	case None:
+		return success, prev.mean + exec.Mean(), nil
+	case Pending:
+		return success, prev.mean + fCap*exec.Mean(), nil
+	}
+	passed := prev.moment(n-1) - prev.moment(capIdx) // the task never started
 	killedAt := prev.origin + float64(before+1)*prev.step
-	killed := prev.cum[starts] - success
+	killed := fCap - success
 	if killed <= 0 {
 		killed = 0 // rounding: no mass was killed
 	}

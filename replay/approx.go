@@ -104,7 +104,8 @@ func (a *approx) stats(h, m int) (float64, float64) {
 			return 0, 0, err
 		}
 		e.stats.multiplications += int64(exec.Len())
-		_, mean, err := pmf.AppendStats(e.opt.DropModel, exec, a.tables[m], t.Deadline, e.opt.Strict)
+		table := a.cellTable(t.Type, e.machines[m].Type, exec) // of the compacted cell: fast's stats never run here
+		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, exec, table, a.tables[m], t.Deadline, e.opt.Strict)
 		return s, mean, err
 	})
 }

@@ -167,8 +167,9 @@ type fast struct {
 	tables   []pmf.CDFTable
 	chances  [][]QueueChance
 	versions []int64
-	next     int64       // the next version number
-	memo     []memoEntry // by handle × machine; version 0 is no entry
+	next     int64                   // the next version number
+	memo     []memoEntry             // by handle × machine; version 0 is no entry
+	cells    map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type)
 }
 
 // builtFor is the state of a machine a cached chain was computed from.
@@ -188,7 +189,19 @@ func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
-		versions: make([]int64, n)}
+		versions: make([]int64, n), cells: map[[2]int]pmf.CDFTable{}}
+}
+
+// cellTable is the cumulative table of the execution-time PMF of task type tt on machine type
+// mt, built once per replay.
+func (f *fast) cellTable(tt, mt int, exec pmf.PMF) pmf.CDFTable {
+	key := [2]int{tt, mt}
+	c, ok := f.cells[key]
+	if !ok {
+		c = exec.CDFTable()
+		f.cells[key] = c
+	}
+	return c
 }
 
 func (f *fast) begin() {
@@ -312,8 +325,9 @@ func (f *fast) stats(h, m int) (float64, float64) {
 	f.ensure(m)
 	return f.memoized(h, m, func() (float64, float64, error) {
 		t := f.e.tasks[h].Task
-		exec := f.e.cfg.PET.Cell(t.Type, f.e.machines[m].Type)
-		return pmf.AppendStats(f.e.opt.DropModel, exec, f.tables[m], t.Deadline, f.e.opt.Strict)
+		mt := f.e.machines[m].Type
+		exec := f.e.cfg.PET.Cell(t.Type, mt)
+		return pmf.AppendStatsTable(f.e.opt.DropModel, exec, f.cellTable(t.Type, mt, exec), f.tables[m], t.Deadline, f.e.opt.Strict)
 	})
 }
 

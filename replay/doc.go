@@ -13,7 +13,7 @@
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,
 // and hands outcomes on as they become final (Options.OnTask), keeping back only the last Trim
-// for scoring. A million-task replay runs in tens of megabytes (BenchmarkReplay1M in
+// for scoring. A million-task replay runs in tens of megabytes (BenchmarkMillionTasks in
 // replay/prune).
 //
 // What the package does not do: it does not open files (cmd wires trace and petbuild

@@ -101,11 +101,11 @@ func (s *poissonSource) Next() (replay.Task, bool, error) {
 	return t, true, nil
 }
 
-// BenchmarkReplay1M replays a million streamed tasks of the HCW19-like 34k workload with MM and
+// BenchmarkMillionTasks replays a million streamed tasks of the HCW19-like 34k workload with MM and
 // outcomes handed to a callback, and reports tasks/s and the peak heap (sampled every 2 ms):
 // what a million-task replay needs, bounded by the queues rather than the trace (issue 6: ≤ 200
 // MB).
-func BenchmarkReplay1M(b *testing.B) {
+func BenchmarkMillionTasks(b *testing.B) {
 	n := benchTasks1M
 	cfg := hcw19Like(b, 1)
 	pet := cfg.PET.(*petbuild.PET)
@@ -172,5 +172,5 @@ func peakHeap() func() uint64 {
 	return func() uint64 { close(done); <-finished; sample(); return peak.Load() }
 }
 
-// benchTasks1M is the length of BenchmarkReplay1M's trace (a variable so a profile can use less).
+// benchTasks1M is the length of BenchmarkMillionTasks's trace (a variable so a profile can use less).
 var benchTasks1M = 1_000_000
