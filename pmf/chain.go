@@ -53,7 +53,21 @@ func ParseModel(s string) (Model, error) {
 // success is P(task completes at or before the deadline), or strictly before it when strict is
 // set. It is counted from the task's own completions only, never from pass-through or eviction
 // mass, which may sit on the same grid points.
+//
+// Under Evict, Append convolves only up to the deadline and takes the killed mass as the rest of
+// the convolution's total; AppendPlain convolves in full and sums it. They agree to rounding.
 func Append(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	return appendLink(model, prev, exec, deadline, strict, true)
+}
+
+// AppendPlain is Append computed the textbook way: the whole convolution, then the drop model.
+// It is the reference engine's chain link, so that the oracle shares no shortcut with the fast
+// engine.
+func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	return appendLink(model, prev, exec, deadline, strict, false)
+}
+
+func appendLink(model Model, prev, exec PMF, deadline float64, strict, prefix bool) (next PMF, success float64, err error) {
 	prev, exec, err = commonStep(prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
@@ -69,13 +83,13 @@ func Append(model Model, prev, exec PMF, deadline float64, strict bool) (next PM
 	if !ok {
 		return PMF{}, 0, fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, exec.origin, prev.step)
 	}
-	return appendDropAware(model, prev, exec, shift, deadline, strict)
+	return appendDropAware(model, prev, exec, shift, deadline, strict, prefix)
 }
 
 // appendDropAware builds the Pending or Evict chain link on prev's grid. The convolution of the
 // predecessor outcomes that let the task start (finish strictly before the deadline) with exec
 // lands shift grid points later; outcomes where the task never starts pass through unchanged.
-func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict, prefix bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev, 0, nil
@@ -91,7 +105,7 @@ func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, s
 	ok = min(ok, convLen-1)
 	var conv []float64
 	success, killed := 0.0, 0.0
-	if model == Evict && ok < convLen-1 {
+	if prefix && model == Evict && ok < convLen-1 {
 		// Under evict everything after ok is killed: compute only the kept impulses, and the
 		// killed mass as the rest of the convolution's total (the product of its inputs' masses).
 		conv = convolvePrefix(prev.p[:starts+1], exec.p, max(ok+1, 0))

@@ -415,3 +415,35 @@ func TestNextAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendMatchesPlain: the evicting link that convolves only up to the deadline gives the
+// textbook link's PMF and success chance to rounding, on random inputs with deadlines on and off
+// the grid (the brute-force oracles check both against enumeration on smaller cases).
+func TestAppendMatchesPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 2000; trial++ {
+		step := []float64{1, 0.5, 2}[trial%3]
+		prev := randomPMF(r, 50+float64(r.IntN(30))*step, step, 1+r.IntN(60))
+		exec := randomPMF(r, float64(1+r.IntN(8))*step, step, 1+r.IntN(60))
+		d := prev.Min() - 2*step + r.Float64()*(prev.Max()+exec.Max()-prev.Min()+4*step)
+		for _, model := range []Model{None, Pending, Evict} {
+			strict := trial%2 == 1
+			a, sa, err := Append(model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, sb, err := AppendPlain(model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sa != sb || a.Origin() != b.Origin() || a.Len() != b.Len() {
+				t.Fatalf("trial %d %v: Append %v success %v, AppendPlain %v success %v", trial, model, a, sa, b, sb)
+			}
+			for k := range a.Len() {
+				if math.Abs(a.Prob(k)-b.Prob(k)) > 1e-14 {
+					t.Fatalf("trial %d %v: impulse %d: %v vs %v", trial, model, k, a.Prob(k), b.Prob(k))
+				}
+			}
+		}
+	}
+}

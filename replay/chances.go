@@ -30,11 +30,16 @@ type QueueChance struct {
 	Skewness float64
 }
 
-// reference recomputes every chain from scratch with plain convolutions (SPEC §5.5): slow,
-// obviously correct, the oracle for faster engines.
-type reference struct{ e *engine }
+// reference recomputes every chain from scratch with plain convolutions (SPEC §5.5,
+// pmf.AppendPlain): slow, obviously correct, the oracle for faster engines. The fast engine
+// reuses its chain code with prefix set (pmf.Append: evicting links convolve only up to the
+// deadline).
+type reference struct {
+	e      *engine
+	prefix bool
+}
 
-func newReference(e *engine) chancer { return reference{e} }
+func newReference(e *engine) chancer { return reference{e: e} }
 
 func (r reference) begin()            {}
 func (r reference) changed(int)       {}
@@ -76,7 +81,11 @@ func (r reference) append(prev, exec pmf.PMF, deadline float64) (pmf.PMF, float6
 	e := r.e
 	e.stats.convolutions++
 	e.stats.multiplications += int64(prev.Len()) * int64(exec.Len())
-	next, s, err := pmf.Append(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
+	link := pmf.AppendPlain
+	if r.prefix {
+		link = pmf.Append
+	}
+	next, s, err := link(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	if err != nil {
 		// PET cells share one step on one lattice (petbuild guarantees it); anything else is a
 		// bug, not bad input.
@@ -187,7 +196,7 @@ type memoEntry struct {
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
-	return &fast{reference: reference{e}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
+	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
 		versions: make([]int64, n), cells: map[[2]int]pmf.CDFTable{}}
 }
