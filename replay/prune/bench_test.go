@@ -174,3 +174,29 @@ func peakHeap() func() uint64 {
 
 // benchTasks1M is the length of BenchmarkMillionTasks's trace (a variable so a profile can use less).
 var benchTasks1M = 1_000_000
+
+// BenchmarkEngineRatio replays the same 1,000 HCW19-like tasks with PAM-P under the fast, the
+// reference and the approximate engine (bucket 4, cropping) in one run and reports how many times
+// faster fast and approx are than reference (issue 6: fast ≥ 20×; the journal paper's
+// approximation: 13.5×). Ratios from one run are steadier than tasks/s on a shared machine.
+func BenchmarkEngineRatio(b *testing.B) {
+	cfg := hcw19Like(b, 1000)
+	var wall [3]time.Duration
+	for b.Loop() {
+		for i, engine := range []string{"fast", "reference", "approx"} {
+			c := cfg
+			c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = engine, 4, true
+			m, err := New("PAM", heuristic.DefaultParams(), DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			if _, err := replay.Run(b.Context(), c, m); err != nil {
+				b.Fatal(err)
+			}
+			wall[i] += time.Since(start)
+		}
+	}
+	b.ReportMetric(float64(wall[1])/float64(wall[0]), "fast/reference")
+	b.ReportMetric(float64(wall[1])/float64(wall[2]), "approx/reference")
+}
