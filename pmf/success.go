@@ -68,6 +68,11 @@ func (c CDFTable) moment(j int) float64 {
 	return c.origin*c.cum[j] + c.step*c.cumK[j]
 }
 
+// CDF returns P(X ≤ t) in one lookup.
+func (c CDFTable) CDF(t float64) float64 {
+	return c.at(lastIndexAtOrBefore(c.origin, c.step, t))
+}
+
 // at returns P(X ≤ origin + j·step).
 func (c CDFTable) at(j int) float64 {
 	switch {

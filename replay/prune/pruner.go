@@ -2,6 +2,7 @@ package prune
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -14,12 +15,20 @@ import (
 type Pruner struct {
 	inner     replay.Mapper
 	cfg       Config
-	level     float64         // d_τ
-	engaged   bool            // dropping engaged
-	sufferage map[int]float64 // by task type
-	deferAt   float64         // current deferring threshold before fairness
-	wall      time.Duration   // time spent pruning, for the overhead metrics
-	trace     func(Decision)  // optional observer, for tests and debugging
+	level     float64              // d_τ
+	engaged   bool                 // dropping engaged
+	sufferage map[int]float64      // by task type
+	deferAt   float64              // current deferring threshold before fairness
+	wall      time.Duration        // time spent pruning, for the overhead metrics
+	trace     func(Decision)       // optional observer, for tests and debugging
+	cells     map[[2]int]cellBound // by (task type, machine type), for hopeless
+	kept      []keptBounds         // by task handle, for hopeless
+}
+
+// cellBound is an execution-time PMF's cumulative table and its grid step.
+type cellBound struct {
+	table pmf.CDFTable
+	step  float64
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -272,14 +281,16 @@ func (d *deferring) Batch() []int {
 	}
 	kept := batch[:0]
 	for _, h := range batch {
-		th := d.p.DeferThreshold(d.Task(h).Type)
+		t := d.Task(h)
+		th := d.p.DeferThreshold(t.Type)
 		if th == 0 {
 			kept = append(kept, h)
 			continue
 		}
+		bounded := d.p.trace == nil // bounds decide only when nobody records the chances
 		best := 0.0
 		for _, m := range free {
-			if d.p.trace == nil && hopeless(d.Event, h, m, th) {
+			if bounded && d.p.hopeless(d.Event, h, t, m, th) {
 				continue // best stays at or below th on this machine
 			}
 			best = math.Max(best, d.Success(h, m))
@@ -293,14 +304,62 @@ func (d *deferring) Batch() []int {
 	return kept
 }
 
-// hopeless reports whether task h's chance on machine m is surely at or below th, from a bound
-// that needs no queue chain: no queue frees before now, so the chance is at most that of
-// starting now. The margin keeps rounding on either side from deciding. Tasks that have waited
-// in the batch through many events are mostly decided here, which spares the engine the chains
-// of the machines they would be checked against.
-func hopeless(ev replay.Event, h, m int, th float64) bool {
-	bound := ev.Exec(h, m).Shift(ev.Now()).Success(ev.Task(h).Deadline, ev.Strict())
-	return bound < th-1e-9
+// The deferring pre-filter decides most of a crowded batch from bounds that need no queue
+// chain: no queue frees before now, so a task's chance on a machine is at most that of starting
+// now, P(X ≤ δ − now), read here one grid step later still (so that no rounding of the engine's
+// grid can put the exact chance above it) and compared with a margin. A bound below the
+// threshold decides as the exact chance would (it is at or below the threshold too), and spares
+// the engine the chains of the machines the task would be checked against. Tasks that have
+// waited through many events are mostly decided here; a task found hopeless on every machine
+// type keeps its bound (it only falls as time passes) and is deferred at later events without
+// any work, until the threshold drops below it.
+const boundMargin = 1e-9
+
+// hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
+// bound found at an earlier event still holds (it only falls as time passes), so it is kept per
+// task and machine, and recomputed at the current time only while it does not decide.
+func (p *Pruner) hopeless(ev replay.Event, h int, t replay.Task, m int, th float64) bool {
+	k := p.keptFor(ev, h, t)
+	if k.bounds[m] < th-boundMargin {
+		return true
+	}
+	key := [2]int{t.Type, ev.Machine(m).Type}
+	c, ok := p.cells[key]
+	if !ok {
+		if p.cells == nil {
+			p.cells = map[[2]int]cellBound{}
+		}
+		exec := ev.Exec(h, m)
+		c = cellBound{exec.CDFTable(), exec.Step()}
+		p.cells[key] = c
+	}
+	k.bounds[m] = c.table.CDF(t.Deadline - ev.Now() + c.step)
+	return k.bounds[m] < th-boundMargin
+}
+
+// keptBounds are bounds on the chances, on each machine, of a task of type typ with deadline
+// deadline, valid from an earlier event on. They depend on nothing else, so a reused handle
+// cannot mislead them.
+type keptBounds struct {
+	typ      int
+	deadline float64
+	bounds   []float64 // by machine; 2 (no bound) until computed
+}
+
+// keptFor returns task h's kept bounds, started afresh when the handle names another task.
+func (p *Pruner) keptFor(ev replay.Event, h int, t replay.Task) *keptBounds {
+	for len(p.kept) <= h {
+		p.kept = append(p.kept, keptBounds{typ: -1})
+	}
+	k := &p.kept[h]
+	if k.typ != t.Type || k.deadline != t.Deadline || len(k.bounds) != ev.NumMachines() {
+		k.typ, k.deadline = t.Type, t.Deadline
+		k.bounds = slices.Grow(k.bounds[:0], ev.NumMachines())[:ev.NumMachines()]
+		for m := range k.bounds {
+			k.bounds[m] = 2
+		}
+	}
+	return k
 }
 
 func (d *deferring) Assign(h, m int) {
