@@ -48,19 +48,30 @@ func (r reference) release(int)       {}
 
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
+	free, _ := r.readyUntil(m)
+	return free
+}
+
+// readyUntil is ready, and the time before which it stays as it is: the running task's
+// conditioning on its elapsed time (of its drop-aware completion PMF here, of its execution PMF
+// in headSuccess) changes only when now crosses a grid point of either. An idle machine's ready
+// is an impulse at now, good for this event only.
+func (r reference) readyUntil(m int) (pmf.PMF, float64) {
 	e := r.e
 	ms := &e.machines[m]
 	if !ms.running {
-		return pmf.Impulse(e.now, e.step)
+		return pmf.Impulse(e.now, e.step), e.now
 	}
 	h := ms.queue[0]
 	t := e.tasks[h].Task
 	exec := e.cfg.PET.Cell(t.Type, ms.Type)
-	free, _ := r.append(pmf.Impulse(e.tasks[h].Start, exec.Step()), exec, t.Deadline)
-	if e.opt.ConditionElapsed {
-		free = free.Condition(e.now)
+	start := e.tasks[h].Start
+	free, _ := r.append(pmf.Impulse(start, exec.Step()), exec, t.Deadline)
+	if !e.opt.ConditionElapsed {
+		return free, math.Inf(1)
 	}
-	return free
+	until := min(exec.Shift(start).NextAfter(e.now), free.NextAfter(e.now))
+	return free.Condition(e.now), until
 }
 
 // headSuccess is the running task's chance of success given what is known at now.
@@ -103,9 +114,16 @@ func (r reference) tail(m int) pmf.PMF {
 // chain is the free-time PMF after every task in machine m's queue, and what is known of each
 // queued task.
 func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
+	free, chances, _ := r.chainUntil(m)
+	return free, chances
+}
+
+// chainUntil is chain, and the time before which it stays as it is if the queue does not move
+// (readyUntil).
+func (r reference) chainUntil(m int) (pmf.PMF, []QueueChance, float64) {
 	e := r.e
 	ms := &e.machines[m]
-	free := r.ready(m)
+	free, until := r.readyUntil(m)
 	var chances []QueueChance
 	waiting := ms.queue
 	if ms.running {
@@ -120,7 +138,7 @@ func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
 			chances = append(chances, QueueChance{s, free.BoundedSkewness()})
 		}
 	}
-	return free, chances
+	return free, chances, until
 }
 
 func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
@@ -251,18 +269,18 @@ func (f *fast) ensure(m int) {
 		f.valid[m] = true
 		return
 	}
-	tail, chances := f.reference.chain(m)
+	tail, chances, until := f.reference.chainUntil(m)
 	if !samePMF(tail, f.tails[m]) || f.versions[m] == 0 {
 		f.tails[m], f.tables[m] = tail, tail.CDFTable()
 		f.versions[m] = f.bump()
 	}
 	f.chances[m] = chances
 	f.valid[m] = true
-	f.record(m)
+	f.record(m, until)
 }
 
-// record notes the state machine m's chain was just built from.
-func (f *fast) record(m int) {
+// record notes the state machine m's chain was just built from, valid before until.
+func (f *fast) record(m int, until float64) {
 	e := f.e
 	ms := &e.machines[m]
 	b := &f.built[m]
@@ -272,18 +290,7 @@ func (f *fast) record(m int) {
 			b.serials = append(b.serials, e.tasks[h].serial)
 		}
 	}
-	b.running, b.at, b.until = ms.running, e.now, e.now
-	if ms.running && e.opt.ConditionElapsed {
-		// ready conditions the head's drop-aware completion PMF and headSuccess its shifted
-		// execution PMF: both stay as they are until one of them crosses a grid point.
-		h := ms.queue[0]
-		t := e.tasks[h].Task
-		exec := e.cfg.PET.Cell(t.Type, ms.Type).Shift(e.tasks[h].Start)
-		free, _, _ := pmf.Append(e.opt.DropModel, pmf.Impulse(e.tasks[h].Start, exec.Step()), e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline, e.opt.Strict)
-		b.until = min(exec.NextAfter(e.now), free.NextAfter(e.now))
-	} else if ms.running {
-		b.until = math.Inf(1)
-	}
+	b.running, b.at, b.until = ms.running, e.now, until
 }
 
 // unmoved reports whether machine m is in the state its cached chain was built from, so that
