@@ -56,7 +56,10 @@ func convolvePrefix(a, b []float64, n int) []float64 {
 	}
 	out := make([]float64, n)
 	for j, y := range b {
-		if y == 0 || j >= n {
+		if j >= n {
+			break
+		}
+		if y == 0 {
 			continue
 		}
 		o := out[j:min(j+len(a), n)]

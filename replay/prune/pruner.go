@@ -310,9 +310,8 @@ func (d *deferring) Batch() []int {
 // grid can put the exact chance above it) and compared with a margin. A bound below the
 // threshold decides as the exact chance would (it is at or below the threshold too), and spares
 // the engine the chains of the machines the task would be checked against. Tasks that have
-// waited through many events are mostly decided here; a task found hopeless on every machine
-// type keeps its bound (it only falls as time passes) and is deferred at later events without
-// any work, until the threshold drops below it.
+// waited through many events are mostly decided here. Under --engine approx the bound is of the
+// exact chance, not of the approximate one the engine would report.
 const boundMargin = 1e-9
 
 // hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
