@@ -68,6 +68,9 @@ func (c CDFTable) moment(j int) float64 {
 	return c.origin*c.cum[j] + c.step*c.cumK[j]
 }
 
+// Step is the grid step of the table's PMF.
+func (c CDFTable) Step() float64 { return c.step }
+
 // CDF returns P(X ≤ t) in one lookup.
 func (c CDFTable) CDF(t float64) float64 {
 	return c.at(lastIndexAtOrBefore(c.origin, c.step, t))

@@ -15,20 +15,14 @@ import (
 type Pruner struct {
 	inner     replay.Mapper
 	cfg       Config
-	level     float64              // d_τ
-	engaged   bool                 // dropping engaged
-	sufferage map[int]float64      // by task type
-	deferAt   float64              // current deferring threshold before fairness
-	wall      time.Duration        // time spent pruning, for the overhead metrics
-	trace     func(Decision)       // optional observer, for tests and debugging
-	cells     map[[2]int]cellBound // by (task type, machine type), for hopeless
-	kept      []keptBounds         // by task handle, for hopeless
-}
-
-// cellBound is an execution-time PMF's cumulative table and its grid step.
-type cellBound struct {
-	table pmf.CDFTable
-	step  float64
+	level     float64                 // d_τ
+	engaged   bool                    // dropping engaged
+	sufferage map[int]float64         // by task type
+	deferAt   float64                 // current deferring threshold before fairness
+	wall      time.Duration           // time spent pruning, for the overhead metrics
+	trace     func(Decision)          // optional observer, for tests and debugging
+	cells     map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type), for hopeless
+	kept      []keptBounds            // by task handle, for hopeless
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -326,13 +320,12 @@ func (p *Pruner) hopeless(ev replay.Event, h int, t replay.Task, m int, th float
 	c, ok := p.cells[key]
 	if !ok {
 		if p.cells == nil {
-			p.cells = map[[2]int]cellBound{}
+			p.cells = map[[2]int]pmf.CDFTable{}
 		}
-		exec := ev.Exec(h, m)
-		c = cellBound{exec.CDFTable(), exec.Step()}
+		c = ev.Exec(h, m).CDFTable()
 		p.cells[key] = c
 	}
-	k.bounds[m] = c.table.CDF(t.Deadline - ev.Now() + c.step)
+	k.bounds[m] = c.CDF(t.Deadline - ev.Now() + c.Step())
 	return k.bounds[m] < th-boundMargin
 }
 
