@@ -18,6 +18,7 @@ type chancer interface {
 	ready(m int) pmf.PMF
 	tail(m int) pmf.PMF
 	success(h, m int) float64
+	successBound(h, m int) float64
 	completion(h, m int) float64
 	queueChances(m int) []QueueChance
 }
@@ -45,6 +46,10 @@ func (r reference) begin()            {}
 func (r reference) changed(int)       {}
 func (r reference) appended(int, int) {}
 func (r reference) release(int)       {}
+
+// successBound knows nothing cheaper than certainty: the reference computes every chance it is
+// asked for, so that it stays the oracle of the faster engines' bounds.
+func (r reference) successBound(int, int) float64 { return 1 }
 
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
@@ -194,7 +199,8 @@ type fast struct {
 	tables   []pmf.CDFTable
 	chances  [][]QueueChance
 	versions []int64
-	next     int64                   // the next version number
+	epochs   []int64                 // per machine, changes whenever its queue's tasks change
+	next     int64                   // the next version (and epoch) number
 	memo     []memoEntry             // by handle × machine; version 0 is no entry
 	cells    map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type)
 }
@@ -208,15 +214,15 @@ type builtFor struct {
 }
 
 type memoEntry struct {
-	version       int64
-	success, mean float64
+	version, epoch int64
+	success, mean  float64
 }
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
-		versions: make([]int64, n), cells: map[[2]int]pmf.CDFTable{}}
+		versions: make([]int64, n), epochs: make([]int64, n), cells: map[[2]int]pmf.CDFTable{}}
 }
 
 // cellTable is the cumulative table of the execution-time PMF of task type tt on machine type
@@ -255,7 +261,7 @@ func (f *fast) appended(m, h int) {
 	next, s := f.append(f.tails[m], e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
 	f.tails[m], f.tables[m] = next, next.CDFTable()
 	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
-	f.versions[m] = f.bump()
+	f.versions[m], f.epochs[m] = f.bump(), f.bump()
 	f.built[m].serials = append(f.built[m].serials, e.tasks[h].serial)
 }
 
@@ -265,7 +271,8 @@ func (f *fast) ensure(m int) {
 	if f.valid[m] {
 		return
 	}
-	if f.reuse && f.versions[m] != 0 && f.unmoved(m) {
+	sameQueue := f.reuse && f.versions[m] != 0 && f.sameQueue(m)
+	if sameQueue && f.unmoved(m) {
 		f.valid[m] = true
 		return
 	}
@@ -273,6 +280,9 @@ func (f *fast) ensure(m int) {
 	if !samePMF(tail, f.tails[m]) || f.versions[m] == 0 {
 		f.tails[m], f.tables[m] = tail, tail.CDFTable()
 		f.versions[m] = f.bump()
+	}
+	if !sameQueue {
+		f.epochs[m] = f.bump()
 	}
 	f.chances[m] = chances
 	f.valid[m] = true
@@ -294,15 +304,20 @@ func (f *fast) record(m int, until float64) {
 }
 
 // unmoved reports whether machine m is in the state its cached chain was built from, so that
-// rebuilding it would give the same chain and chances.
+// rebuilding it would give the same chain and chances. Callers have checked sameQueue.
 func (f *fast) unmoved(m int) bool {
+	b := &f.built[m]
+	return f.e.now == b.at || f.e.now < b.until
+}
+
+// sameQueue reports whether machine m's queue holds the tasks its cached chain was built from,
+// in the same order and with the same one running, whatever the time: then only the running
+// task's conditioning on its elapsed time, or an idle machine's now, can have moved.
+func (f *fast) sameQueue(m int) bool {
 	e := f.e
 	ms := &e.machines[m]
 	b := &f.built[m]
-	if ms.running != b.running || (e.now != b.at && e.now >= b.until) {
-		return false
-	}
-	if len(ms.queue)+len(e.virtual[m]) != len(b.serials) {
+	if ms.running != b.running || len(ms.queue)+len(e.virtual[m]) != len(b.serials) {
 		return false
 	}
 	i := 0
@@ -363,8 +378,31 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
-	f.memo[h*n+m] = memoEntry{f.versions[m], s, mean}
+	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
 	return s, mean
+}
+
+// successBound is an upper bound on task h's chance on machine m that costs no chain: the chance
+// computed at an earlier event from a chain of the same queue (same epoch), or 1. While a queue
+// holds the same tasks, time only moves its free-time PMF later: the running task's completion
+// conditioned on a later elapsed time is stochastically larger (P(C ≤ t | C > b) ≤ P(C ≤ t | C >
+// a) for b > a; past its support it moves to the next grid point, later still), an idle
+// machine's impulse at now moves with now, and every link of the chain (a task skipped, run or
+// killed at its deadline) maps a later start to a later end. A task's chance P(start + X ≤ δ)
+// can then only fall. Not under pending, where a predecessor that starts just before its
+// deadline runs long but one that starts after it is skipped: a later start can free the machine
+// sooner (pmf's TestAppendMonotone).
+func (f *fast) successBound(h, m int) float64 {
+	n := len(f.valid)
+	i := h*n + m
+	if !f.reuse || f.e.opt.DropModel == pmf.Pending || i >= len(f.memo) || f.memo[i].version == 0 {
+		return 1
+	}
+	x := f.memo[i]
+	if x.epoch != f.epochs[m] || !(f.valid[m] || f.sameQueue(m)) {
+		return 1
+	}
+	return roundChance(x.success)
 }
 
 func (f *fast) success(h, m int) float64 {

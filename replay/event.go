@@ -44,6 +44,10 @@ type Event interface {
 	Tail(m int) pmf.PMF
 	// Success is the chance that task h meets its deadline if appended to machine m now.
 	Success(h, m int) float64
+	// SuccessBound is an upper bound on Success(h, m) that costs no convolution: a chance the
+	// engine computed earlier for the same queue, which time can only have lowered, or 1 when it
+	// knows none. A pruner decides "no better than the threshold" from it without the chain.
+	SuccessBound(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
 	// QueueSuccess is the chance of success of each task in Queue(m), head first.
@@ -124,6 +128,7 @@ func (v *mapping) Exec(h, m int) pmf.PMF {
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
 func (v *mapping) Tail(m int) pmf.PMF               { return v.e.chances.tail(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
+func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) Exits() []Exit                    { return v.e.exited }

@@ -284,7 +284,7 @@ func (d *deferring) Batch() []int {
 		bounded := d.p.trace == nil // bounds decide only when nobody records the chances
 		best := 0.0
 		for _, m := range free {
-			if bounded && d.p.hopeless(d.Event, h, t, m, th) {
+			if bounded && (d.p.hopeless(d.Event, h, t, m, th) || d.SuccessBound(h, m) < th-boundMargin) {
 				continue // best stays at or below th on this machine
 			}
 			best = math.Max(best, d.Success(h, m))
