@@ -166,12 +166,18 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 			done = prev.moment(capIdx)*mass + fCap*execTable.moment(split)
 		}
 	}
-	for k := top; k >= lo; k-- {
-		l := last - k // < capIdx here
-		f := prev.at(l)
-		success += exec.p[k] * f
-		if model == Evict {
-			done += exec.p[k] * (prev.moment(l) + exec.Time(k)*f)
+	// Here 0 ≤ l = last − k < capIdx, inside prev's table: read it directly.
+	if model == Evict {
+		for k := top; k >= lo; k-- {
+			l := last - k
+			f := prev.cum[l]
+			success += exec.p[k] * f
+			// prev.moment(l) + exec.Time(k)·f
+			done += exec.p[k] * ((prev.origin+exec.origin+float64(k)*exec.step)*f + prev.step*prev.cumK[l])
+		}
+	} else {
+		for k := top; k >= lo; k-- {
+			success += exec.p[k] * prev.cum[last-k]
 		}
 	}
 	switch model {

@@ -21,6 +21,7 @@ type chancer interface {
 	successBound(h, m int) float64
 	completion(h, m int) float64
 	queueChances(m int) []QueueChance
+	queueFloors(m int) []float64
 }
 
 // QueueChance is what is known of a task waiting or running in a machine queue: its chance of
@@ -51,6 +52,9 @@ func (r reference) release(int)       {}
 // asked for, so that it stays the oracle of the faster engines' bounds.
 func (r reference) successBound(int, int) float64 { return 1 }
 
+// queueFloors knows no floor, for the same reason.
+func (r reference) queueFloors(int) []float64 { return nil }
+
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
 	free, _ := r.readyUntil(m)
@@ -61,11 +65,14 @@ func (r reference) ready(m int) pmf.PMF {
 // conditioning on its elapsed time (of its drop-aware completion PMF here, of its execution PMF
 // in headSuccess) changes only when now crosses a grid point of either. An idle machine's ready
 // is an impulse at now, good for this event only.
-func (r reference) readyUntil(m int) (pmf.PMF, float64) {
+func (r reference) readyUntil(m int) (pmf.PMF, float64) { return r.readyAt(m, r.e.now) }
+
+// readyAt is readyUntil as it will be at time at, if the queue does not move before.
+func (r reference) readyAt(m int, at float64) (pmf.PMF, float64) {
 	e := r.e
 	ms := &e.machines[m]
 	if !ms.running {
-		return pmf.Impulse(e.now, e.step), e.now
+		return pmf.Impulse(at, e.step), at
 	}
 	h := ms.queue[0]
 	t := e.tasks[h].Task
@@ -75,19 +82,19 @@ func (r reference) readyUntil(m int) (pmf.PMF, float64) {
 	if !e.opt.ConditionElapsed {
 		return free, math.Inf(1)
 	}
-	until := min(exec.Shift(start).NextAfter(e.now), free.NextAfter(e.now))
-	return free.Condition(e.now), until
+	until := min(exec.Shift(start).NextAfter(at), free.NextAfter(at))
+	return free.Condition(at), until
 }
 
-// headSuccess is the running task's chance of success given what is known at now.
-func (r reference) headSuccess(m int) float64 {
+// headSuccess is the running task's chance of success given what is known at time at.
+func (r reference) headSuccess(m int, at float64) float64 {
 	e := r.e
 	ms := &e.machines[m]
 	h := ms.queue[0]
 	t := e.tasks[h].Task
 	c := e.cfg.PET.Cell(t.Type, ms.Type).Shift(e.tasks[h].Start)
 	if e.opt.ConditionElapsed {
-		c = c.Condition(e.now)
+		c = c.Condition(at)
 	}
 	return c.Success(t.Deadline, e.opt.Strict)
 }
@@ -126,13 +133,18 @@ func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
 // chainUntil is chain, and the time before which it stays as it is if the queue does not move
 // (readyUntil).
 func (r reference) chainUntil(m int) (pmf.PMF, []QueueChance, float64) {
+	return r.chainAt(m, r.e.now)
+}
+
+// chainAt is chainUntil as it will be at time at, if the queue does not move before.
+func (r reference) chainAt(m int, at float64) (pmf.PMF, []QueueChance, float64) {
 	e := r.e
 	ms := &e.machines[m]
-	free, until := r.readyUntil(m)
+	free, until := r.readyAt(m, at)
 	var chances []QueueChance
 	waiting := ms.queue
 	if ms.running {
-		chances = append(chances, QueueChance{r.headSuccess(m), free.BoundedSkewness()})
+		chances = append(chances, QueueChance{r.headSuccess(m, at), free.BoundedSkewness()})
 		waiting = waiting[1:]
 	}
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
@@ -203,7 +215,23 @@ type fast struct {
 	next     int64                   // the next version (and epoch) number
 	memo     []memoEntry             // by handle × machine; version 0 is no entry
 	cells    map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type)
+	floors   []floorCache            // per machine
+	exact    []float64               // queueFloors' answer when it is the exact chances
 }
+
+// floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
+// will be at time until, which hold from now to then while the queue holds the same tasks (its
+// epoch).
+type floorCache struct {
+	epoch  int64
+	until  float64
+	floors []float64
+}
+
+// floorHorizon is how far ahead, in grid steps, queueFloors computes its bounds. Farther ahead
+// they are looser but hold longer: one chain then serves the dropping phase for this many steps
+// of the running task's progress, instead of one step.
+const floorHorizon = 8
 
 // builtFor is the state of a machine a cached chain was computed from.
 type builtFor struct {
@@ -214,15 +242,16 @@ type builtFor struct {
 }
 
 type memoEntry struct {
-	version, epoch int64
-	success, mean  float64
+	version       int64
+	success, mean float64
 }
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
-		versions: make([]int64, n), epochs: make([]int64, n), cells: map[[2]int]pmf.CDFTable{}}
+		versions: make([]int64, n), epochs: make([]int64, n), cells: map[[2]int]pmf.CDFTable{},
+		floors: make([]floorCache, n)}
 }
 
 // cellTable is the cumulative table of the execution-time PMF of task type tt on machine type
@@ -354,12 +383,17 @@ func (f *fast) queueChances(m int) []QueueChance {
 
 func (f *fast) stats(h, m int) (float64, float64) {
 	f.ensure(m)
-	return f.memoized(h, m, func() (float64, float64, error) {
+	return f.memoized(h, m, f.against(h, m))
+}
+
+// against computes task h's chance and expected completion against machine m's cached table.
+func (f *fast) against(h, m int) func() (float64, float64, error) {
+	return func() (float64, float64, error) {
 		t := f.e.tasks[h].Task
 		mt := f.e.machines[m].Type
 		exec := f.e.cfg.PET.Cell(t.Type, mt)
 		return pmf.AppendStatsTable(f.e.opt.DropModel, exec, f.cellTable(t.Type, mt, exec), f.tables[m], t.Deadline, f.e.opt.Strict)
-	})
+	}
 }
 
 // memoized returns the success chance and expected completion of task h on machine m from the
@@ -378,31 +412,56 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
-	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
+	f.memo[h*n+m] = memoEntry{f.versions[m], s, mean}
 	return s, mean
 }
 
-// successBound is an upper bound on task h's chance on machine m that costs no chain: the chance
-// computed at an earlier event from a chain of the same queue (same epoch), or 1. While a queue
-// holds the same tasks, time only moves its free-time PMF later: the running task's completion
-// conditioned on a later elapsed time is stochastically larger (P(C ≤ t | C > b) ≤ P(C ≤ t | C >
-// a) for b > a; past its support it moves to the next grid point, later still), an idle
-// machine's impulse at now moves with now, and every link of the chain (a task skipped, run or
-// killed at its deadline) maps a later start to a later end. A task's chance P(start + X ≤ δ)
-// can then only fall. Not under pending, where a predecessor that starts just before its
-// deadline runs long but one that starts after it is skipped: a later start can free the machine
-// sooner (pmf's TestAppendMonotone).
+// successBound is an upper bound on task h's chance on machine m that costs no chain: its chance
+// against m's cached table when that table was built for the tasks m holds now, perhaps at an
+// earlier event, or 1. While a queue holds the same tasks, time only moves its free-time PMF
+// later: the running task's completion conditioned on a later elapsed time is stochastically
+// larger (P(C ≤ t | C > b) ≤ P(C ≤ t | C > a) for b > a; past its support it moves to the next
+// grid point, later still), an idle machine's impulse at now moves with now, and every link of
+// the chain (a task skipped, run or killed at its deadline) maps a later start to a later end. A
+// task's chance P(start + X ≤ δ) can then only fall. Not under pending, where a predecessor that
+// starts just before its deadline runs long but one that starts after it is skipped: a later
+// start can free the machine sooner (pmf's TestAppendMonotone).
 func (f *fast) successBound(h, m int) float64 {
-	n := len(f.valid)
-	i := h*n + m
-	if !f.reuse || f.e.opt.DropModel == pmf.Pending || i >= len(f.memo) || f.memo[i].version == 0 {
+	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !(f.valid[m] || f.sameQueue(m)) {
 		return 1
 	}
-	x := f.memo[i]
-	if x.epoch != f.epochs[m] || !(f.valid[m] || f.sameQueue(m)) {
-		return 1
+	s, _ := f.memoized(h, m, f.against(h, m))
+	return roundChance(s)
+}
+
+// queueFloors returns lower bounds on machine m's queued tasks' chances (Event.QueueFloors):
+// the exact chances when its chain is up to date or costs nothing to bring up to date, and
+// otherwise, while the queue holds the tasks of its last chain and only time has moved, their
+// chances as they will be floorHorizon steps from now (time only lowers them: successBound),
+// kept until then. Nil under pending, where time can raise a chance.
+func (f *fast) queueFloors(m int) []float64 {
+	if !f.reuse || f.e.opt.DropModel == pmf.Pending {
+		return nil
 	}
-	return roundChance(x.success)
+	if f.valid[m] || f.versions[m] == 0 || !f.sameQueue(m) || f.unmoved(m) {
+		f.ensure(m)
+		f.exact = f.exact[:0]
+		for _, c := range f.chances[m] {
+			f.exact = append(f.exact, c.Success)
+		}
+		return f.exact
+	}
+	fc := &f.floors[m]
+	if fc.epoch == f.epochs[m] && f.e.now <= fc.until {
+		return fc.floors
+	}
+	at := f.e.now + floorHorizon*f.e.step
+	_, chances, _ := f.reference.chainAt(m, at)
+	fc.epoch, fc.until, fc.floors = f.epochs[m], at, fc.floors[:0]
+	for _, c := range chances {
+		fc.floors = append(fc.floors, c.Success)
+	}
+	return fc.floors
 }
 
 func (f *fast) success(h, m int) float64 {

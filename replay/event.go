@@ -55,6 +55,12 @@ type Event interface {
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
 	// in Queue(m), head first.
 	QueueChances(m int) []QueueChance
+	// QueueFloors is a lower bound on each chance QueueChances(m) reports, in the same order,
+	// that costs at most an occasional chain: chances as they will be a little later, which time
+	// can only have lowered while the queue holds the same tasks. Nil when the engine knows none
+	// (the reference and approx engines, the pending drop model). The slice is the engine's:
+	// read it before asking again.
+	QueueFloors(m int) []float64
 	// Exits lists the tasks that left the system since the previous mapping event, with the
 	// status they left with, in the order they left (the pruner counts deadline misses here).
 	Exits() []Exit
@@ -131,6 +137,7 @@ func (v *mapping) Success(h, m int) float64         { return v.e.chances.success
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
+func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
 func (v *mapping) Exits() []Exit                    { return v.e.exited }
 
 func (v *mapping) QueueSuccess(m int) []float64 {

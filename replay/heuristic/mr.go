@@ -14,6 +14,9 @@ import (
 // smaller expected completion, then the lower index.
 type MR struct{ Params }
 
+// boundSlack keeps the decisions that bounds make clear of floating-point rounding.
+const boundSlack = 1e-9
+
 func (MR) Name() string      { return "MR" }
 func (MR) Mode() replay.Mode { return replay.Immediate }
 
@@ -27,12 +30,16 @@ func (h MR) Map(ev replay.Event) {
 
 // maxSuccess is the phase 1 of MR and MOC: for each task, the machine among machines with the
 // highest success chance; ties go to the smaller expected completion (computed only for ties),
-// then to the lower index.
+// then to the lower index. A machine whose bound (Event.SuccessBound) is below the best chance
+// found so far can be neither the best nor tied with it, so its chance is not computed.
 func maxSuccess(ev replay.Event, p Params, tasks, machines []int) []pair {
 	pairs := make([]pair, 0, len(tasks))
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1}
 		for _, m := range machines {
+			if best.machine >= 0 && ev.SuccessBound(t, m) < best.success-boundSlack {
+				continue
+			}
 			s := ev.Success(t, m)
 			switch {
 			case best.machine < 0 || s > best.success:

@@ -15,14 +15,14 @@ import (
 type Pruner struct {
 	inner     replay.Mapper
 	cfg       Config
-	level     float64                 // d_τ
-	engaged   bool                    // dropping engaged
-	sufferage map[int]float64         // by task type
-	deferAt   float64                 // current deferring threshold before fairness
-	wall      time.Duration           // time spent pruning, for the overhead metrics
-	trace     func(Decision)          // optional observer, for tests and debugging
-	cells     map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type), for hopeless
-	kept      []keptBounds            // by task handle, for hopeless
+	level     float64          // d_τ
+	engaged   bool             // dropping engaged
+	sufferage map[int]float64  // by task type
+	deferAt   float64          // current deferring threshold before fairness
+	wall      time.Duration    // time spent pruning, for the overhead metrics
+	trace     func(Decision)   // optional observer, for tests and debugging
+	cells     [][]pmf.CDFTable // execution-time tables by task type and machine type, for hopeless
+	kept      []keptBounds     // by task handle, for hopeless
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -152,6 +152,9 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		return // a threshold of 0 means no probabilistic dropping (thesis §4.4.2)
 	}
 	for m := range ev.NumMachines() {
+		if p.trace == nil && p.safe(ev, m) {
+			continue // floors decide: nobody on m is dropped, no chain needed
+		}
 		q, chances := ev.Queue(m), ev.QueueChances(m)
 		for pos := 0; pos < len(q); {
 			h := q[pos]
@@ -172,6 +175,27 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 			pos++
 		}
 	}
+}
+
+// safe reports whether the engine's floors on the chances of machine m's queued tasks
+// (Event.QueueFloors) are above the highest dropping threshold each task could have, whatever
+// its skewness (bounded to [-1, 1]), so that the dropping phase keeps them all without their
+// exact chances.
+func (p *Pruner) safe(ev replay.Event, m int) bool {
+	floors := ev.QueueFloors(m)
+	q := ev.Queue(m)
+	if floors == nil || len(floors) != len(q) {
+		return false
+	}
+	for pos, h := range q {
+		if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
+			continue
+		}
+		if th := p.DropThreshold(ev.Task(h).Type, pos, -1); th > 0 && floors[pos] <= th+boundMargin {
+			return false
+		}
+	}
+	return true
 }
 
 // staticDefer is the deferring threshold of the static and gap rules, and where the dynamic
@@ -281,10 +305,13 @@ func (d *deferring) Batch() []int {
 			kept = append(kept, h)
 			continue
 		}
-		bounded := d.p.trace == nil // bounds decide only when nobody records the chances
+		var k *keptBounds
+		if d.p.trace == nil { // bounds decide only when nobody records the chances
+			k = d.p.keptFor(d.Event, h, t)
+		}
 		best := 0.0
 		for _, m := range free {
-			if bounded && (d.p.hopeless(d.Event, h, t, m, th) || d.SuccessBound(h, m) < th-boundMargin) {
+			if k != nil && (d.p.hopeless(d.Event, k, h, t, m, th) || d.SuccessBound(h, m) < th-boundMargin) {
 				continue // best stays at or below th on this machine
 			}
 			best = math.Max(best, d.Success(h, m))
@@ -310,23 +337,32 @@ const boundMargin = 1e-9
 
 // hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
 // bound found at an earlier event still holds (it only falls as time passes), so it is kept per
-// task and machine, and recomputed at the current time only while it does not decide.
-func (p *Pruner) hopeless(ev replay.Event, h int, t replay.Task, m int, th float64) bool {
-	k := p.keptFor(ev, h, t)
+// task and machine (k, task h's keptFor), and recomputed at the current time only while it does
+// not decide.
+func (p *Pruner) hopeless(ev replay.Event, k *keptBounds, h int, t replay.Task, m int, th float64) bool {
 	if k.bounds[m] < th-boundMargin {
 		return true
 	}
-	key := [2]int{t.Type, ev.Machine(m).Type}
-	c, ok := p.cells[key]
-	if !ok {
-		if p.cells == nil {
-			p.cells = map[[2]int]pmf.CDFTable{}
-		}
-		c = ev.Exec(h, m).CDFTable()
-		p.cells[key] = c
-	}
+	c := p.cellTable(ev, h, t.Type, m)
 	k.bounds[m] = c.CDF(t.Deadline - ev.Now() + c.Step())
 	return k.bounds[m] < th-boundMargin
+}
+
+// cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
+// once per task type and machine type.
+func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) pmf.CDFTable {
+	mt := ev.Machine(m).Type
+	for len(p.cells) <= tt {
+		p.cells = append(p.cells, nil)
+	}
+	for len(p.cells[tt]) <= mt {
+		p.cells[tt] = append(p.cells[tt], pmf.CDFTable{})
+	}
+	c := &p.cells[tt][mt]
+	if c.Step() == 0 {
+		*c = ev.Exec(h, m).CDFTable()
+	}
+	return *c
 }
 
 // keptBounds are bounds on the chances, on each machine, of a task of type typ with deadline
