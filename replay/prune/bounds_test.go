@@ -1,0 +1,116 @@
+package prune
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/heuristic"
+)
+
+// boundsSpy checks the fast engine's bounds at every mapping event, before the mapper it wraps
+// runs: first every bound is read (SuccessBound of each batch task on each machine, QueueFloors of
+// each machine), then the exact chances, which must lie on the right side of them. Reading the
+// bounds first matters: an exact chance brings the machine's cache up to date, after which its
+// bounds are exact too. loose counts bounds that differ from the exact chance, so that the test
+// knows the stale paths ran.
+type boundsSpy struct {
+	replay.Mapper
+	t                  *testing.T
+	label              string
+	upper, floor       int // bounds checked
+	looseUp, looseDown int // bounds strictly on their side of the exact chance
+	known              int // upper bounds below 1
+}
+
+func (s *boundsSpy) Map(ev replay.Event) {
+	batch := ev.Batch()
+	upper := make([][]float64, ev.NumMachines())
+	floors := make([][]float64, ev.NumMachines())
+	for m := range ev.NumMachines() {
+		for _, h := range batch {
+			upper[m] = append(upper[m], ev.SuccessBound(h, m))
+		}
+		floors[m] = append([]float64(nil), ev.QueueFloors(m)...)
+	}
+	for m := range ev.NumMachines() {
+		for i, h := range batch {
+			exact := ev.Success(h, m)
+			if upper[m][i] < exact-1e-12 {
+				s.t.Fatalf("%s at %g: task %d on machine %d: SuccessBound %v below its chance %v", s.label, ev.Now(), ev.Task(h).ID, m, upper[m][i], exact)
+			}
+			s.upper++
+			if upper[m][i] < 1 {
+				s.known++
+			}
+			if upper[m][i] > exact+1e-12 {
+				s.looseUp++
+			}
+		}
+		chances := ev.QueueChances(m)
+		if floors[m] == nil {
+			continue
+		}
+		if len(floors[m]) != len(chances) {
+			s.t.Fatalf("%s at %g: machine %d: %d floors for %d queued tasks", s.label, ev.Now(), m, len(floors[m]), len(chances))
+		}
+		for i, c := range chances {
+			if floors[m][i] > c.Success+1e-12 {
+				s.t.Fatalf("%s at %g: machine %d position %d: floor %v above its chance %v", s.label, ev.Now(), m, i, floors[m][i], c.Success)
+			}
+			s.floor++
+			if floors[m][i] < c.Success-1e-12 {
+				s.looseDown++
+			}
+		}
+	}
+	s.Mapper.Map(ev)
+}
+
+// TestBoundsHold: under evict and none, on random workloads and on the HCW19-like one, the fast
+// engine's SuccessBound is never below the chance it bounds and QueueFloors never above, at any
+// event of a PAM-P or MM replay; and both take their stale paths often. Under pending the
+// engine must offer no bound (time can raise a chance there: pmf's TestAppendPendingNotMonotone).
+func TestBoundsHold(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 0))
+	type run struct {
+		label string
+		cfg   replay.Config
+	}
+	var runs []run
+	for i := range 12 {
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 8, 20),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+			Tasks:    replaytest.RandomTasks(r, 120, 4, 0.5+r.Float64(), 4, 35), Options: replay.DefaultOptions()}
+		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.None, pmf.Pending}[i%3]
+		cfg.Options.QueueSize = 2 + r.IntN(4)
+		cfg.Options.Strict = i%4 == 0
+		runs = append(runs, run{fmt.Sprintf("random %d %v", i, cfg.Options.DropModel), cfg})
+	}
+	runs = append(runs, run{"hcw19-like", hcw19Like(t, 300)})
+	var total boundsSpy
+	for _, x := range runs {
+		for _, name := range []string{"PAM", "MM"} {
+			m, err := New(name, heuristic.DefaultParams(), DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			spy := &boundsSpy{Mapper: m, t: t, label: x.label + " " + name}
+			if _, err := replay.Run(t.Context(), x.cfg, spy); err != nil {
+				t.Fatal(err)
+			}
+			if x.cfg.Options.DropModel == pmf.Pending && (spy.known > 0 || spy.floor > 0) {
+				t.Fatalf("%s: under pending the engine offered %d bounds below 1 and %d floors", spy.label, spy.known, spy.floor)
+			}
+			total.upper, total.floor = total.upper+spy.upper, total.floor+spy.floor
+			total.looseUp, total.looseDown = total.looseUp+spy.looseUp, total.looseDown+spy.looseDown
+		}
+	}
+	t.Logf("%d upper bounds (%d loose), %d floors (%d loose)", total.upper, total.looseUp, total.floor, total.looseDown)
+	if total.looseUp < 100 || total.looseDown < 100 {
+		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d loose floors", total.looseUp, total.looseDown)
+	}
+}
