@@ -15,16 +15,17 @@ import (
 // in robustness and save in work (000 Fig 14).
 type approx struct {
 	*fast
-	bucket int
-	crop   bool
-	cells  map[[2]int]pmf.PMF // compacted PET cells, by (task type, machine type)
+	bucket     int
+	crop       bool
+	cells      map[[2]int]pmf.PMF      // compacted PET cells, by (task type, machine type)
+	cellTables map[[2]int]pmf.CDFTable // their cumulative tables
 }
 
 func newApprox(e *engine) chancer {
 	f := newFast(e).(*fast)
 	f.reuse = false // the crop moves with the batch's latest deadline
 	return &approx{fast: f, bucket: max(1, e.opt.ApproxBucket), crop: e.opt.ApproxCrop,
-		cells: map[[2]int]pmf.PMF{}}
+		cells: map[[2]int]pmf.PMF{}, cellTables: map[[2]int]pmf.CDFTable{}}
 }
 
 // cell is the compacted execution-time PMF of task h on machine m.
@@ -104,7 +105,12 @@ func (a *approx) stats(h, m int) (float64, float64) {
 			return 0, 0, err
 		}
 		e.stats.multiplications += int64(exec.Len())
-		table := a.cellTable(t.Type, e.machines[m].Type, exec) // of the compacted cell: fast's stats never run here
+		key := [2]int{t.Type, e.machines[m].Type}
+		table, ok := a.cellTables[key]
+		if !ok {
+			table = exec.CDFTable()
+			a.cellTables[key] = table
+		}
 		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, exec, table, a.tables[m], t.Deadline, e.opt.Strict)
 		return s, mean, err
 	})

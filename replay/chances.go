@@ -211,12 +211,13 @@ type fast struct {
 	tables   []pmf.CDFTable
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64                 // per machine, changes whenever its queue's tasks change
-	next     int64                   // the next version (and epoch) number
-	memo     []memoEntry             // by handle × machine; version 0 is no entry
-	cells    map[[2]int]pmf.CDFTable // execution-time tables by (task type, machine type)
-	floors   []floorCache            // per machine
-	exact    []float64               // queueFloors' answer when it is the exact chances
+	epochs   []int64       // per machine, changes whenever its queue's tasks change
+	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64         // the next version (and epoch) number
+	memo     []memoEntry   // by handle × machine; version 0 is no entry
+	cells    [][]cellEntry // by task type and machine type
+	floors   []floorCache  // per machine
+	exact    []float64     // queueFloors' answer when it is the exact chances
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -250,25 +251,36 @@ func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
-		versions: make([]int64, n), epochs: make([]int64, n), cells: map[[2]int]pmf.CDFTable{},
+		versions: make([]int64, n), epochs: make([]int64, n), same: make([]int8, n),
 		floors: make([]floorCache, n)}
 }
 
-// cellTable is the cumulative table of the execution-time PMF of task type tt on machine type
-// mt, built once per replay.
-func (f *fast) cellTable(tt, mt int, exec pmf.PMF) pmf.CDFTable {
-	key := [2]int{tt, mt}
-	c, ok := f.cells[key]
-	if !ok {
-		c = exec.CDFTable()
-		f.cells[key] = c
+// cellEntry is a PET cell and its cumulative table.
+type cellEntry struct {
+	exec  pmf.PMF
+	table pmf.CDFTable
+}
+
+// cell is the execution-time PMF of task type tt on machine type mt with its cumulative table,
+// read from the PET once per replay.
+func (f *fast) cell(tt, mt int) *cellEntry {
+	for len(f.cells) <= tt {
+		f.cells = append(f.cells, nil)
+	}
+	for len(f.cells[tt]) <= mt {
+		f.cells[tt] = append(f.cells[tt], cellEntry{})
+	}
+	c := &f.cells[tt][mt]
+	if c.exec.Len() == 0 {
+		c.exec = f.e.cfg.PET.Cell(tt, mt)
+		c.table = c.exec.CDFTable()
 	}
 	return c
 }
 
 func (f *fast) begin() {
 	for m := range f.valid {
-		f.valid[m] = false
+		f.valid[m], f.same[m] = false, 0
 	}
 }
 
@@ -279,9 +291,10 @@ func (f *fast) release(h int) {
 	}
 }
 
-func (f *fast) changed(m int) { f.valid[m] = false }
+func (f *fast) changed(m int) { f.valid[m], f.same[m] = false, 0 }
 
 func (f *fast) appended(m, h int) {
+	f.same[m] = 0
 	if !f.valid[m] {
 		return
 	}
@@ -330,6 +343,7 @@ func (f *fast) record(m int, until float64) {
 		}
 	}
 	b.running, b.at, b.until = ms.running, e.now, until
+	f.same[m] = 1
 }
 
 // unmoved reports whether machine m is in the state its cached chain was built from, so that
@@ -343,6 +357,17 @@ func (f *fast) unmoved(m int) bool {
 // in the same order and with the same one running, whatever the time: then only the running
 // task's conditioning on its elapsed time, or an idle machine's now, can have moved.
 func (f *fast) sameQueue(m int) bool {
+	if f.same[m] == 0 {
+		f.same[m] = 2
+		if f.compareQueue(m) {
+			f.same[m] = 1
+		}
+	}
+	return f.same[m] == 1
+}
+
+// compareQueue is sameQueue without the answer kept for the event.
+func (f *fast) compareQueue(m int) bool {
 	e := f.e
 	ms := &e.machines[m]
 	b := &f.built[m]
@@ -389,10 +414,9 @@ func (f *fast) stats(h, m int) (float64, float64) {
 // against computes task h's chance and expected completion against machine m's cached table.
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
-		t := f.e.tasks[h].Task
-		mt := f.e.machines[m].Type
-		exec := f.e.cfg.PET.Cell(t.Type, mt)
-		return pmf.AppendStatsTable(f.e.opt.DropModel, exec, f.cellTable(t.Type, mt, exec), f.tables[m], t.Deadline, f.e.opt.Strict)
+		t := &f.e.tasks[h].Task
+		c := f.cell(t.Type, f.e.machines[m].Type)
+		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], t.Deadline, f.e.opt.Strict)
 	}
 }
 

@@ -350,7 +350,7 @@ func (p *Pruner) hopeless(ev replay.Event, k *keptBounds, h int, t replay.Task, 
 
 // cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
 // once per task type and machine type.
-func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) pmf.CDFTable {
+func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) *pmf.CDFTable {
 	mt := ev.Machine(m).Type
 	for len(p.cells) <= tt {
 		p.cells = append(p.cells, nil)
@@ -362,7 +362,7 @@ func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) pmf.CDFTable {
 	if c.Step() == 0 {
 		*c = ev.Exec(h, m).CDFTable()
 	}
-	return *c
+	return c
 }
 
 // keptBounds are bounds on the chances, on each machine, of a task of type typ with deadline
