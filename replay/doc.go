@@ -10,6 +10,14 @@
 // (chancer): the reference engine recomputes every chain from scratch with plain convolutions and
 // is the oracle for faster ones.
 //
+// Bounds: while a machine's queue holds the same tasks, time only lowers their chances and those
+// of any task appended (the running task's completion, conditioned on a later elapsed time, is
+// stochastically later, and every chain link under evict and none maps a later start to a later
+// end). So the fast engine can answer "at most" (Event.SuccessBound: a chance from the machine's
+// last chain) and "at least" (Event.QueueFloors: chances from a chain a few steps ahead) without
+// a new chain, and callers that only compare with a threshold or a best-so-far decide from them.
+// Under pending the property fails and the engine offers no bounds.
+//
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,
 // and hands outcomes on as they become final (Options.OnTask), keeping back only the last Trim

@@ -332,7 +332,9 @@ func (d *deferring) Batch() []int {
 // threshold decides as the exact chance would (it is at or below the threshold too), and spares
 // the engine the chains of the machines the task would be checked against. Tasks that have
 // waited through many events are mostly decided here. Under --engine approx the bound is of the
-// exact chance, not of the approximate one the engine would report.
+// exact chance, not of the approximate one the engine would report. What that bound leaves open,
+// the engine's own bound often closes (Event.SuccessBound: the chance against the machine's last
+// chain, which time can only have lowered), still without a chain.
 const boundMargin = 1e-9
 
 // hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
