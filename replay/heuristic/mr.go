@@ -14,9 +14,6 @@ import (
 // smaller expected completion, then the lower index.
 type MR struct{ Params }
 
-// boundSlack keeps the decisions that bounds make clear of floating-point rounding.
-const boundSlack = 1e-9
-
 func (MR) Name() string      { return "MR" }
 func (MR) Mode() replay.Mode { return replay.Immediate }
 
@@ -27,6 +24,9 @@ func (h MR) Map(ev replay.Event) {
 		ev.Assign(t, maxSuccess(ev, h.Params, []int{t}, best)[0].machine)
 	}
 }
+
+// boundSlack keeps the decisions that bounds make clear of floating-point rounding.
+const boundSlack = 1e-9
 
 // maxSuccess is the phase 1 of MR and MOC: for each task, the machine among machines with the
 // highest success chance; ties go to the smaller expected completion (computed only for ties),
