@@ -109,10 +109,16 @@ func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	if err := e.run(ctx); err != nil {
 		return nil, err
 	}
-	return e.result(), nil
+	res := e.result()
+	res.Timing.TotalSeconds = time.Since(start).Seconds()
+	if res.Timing.TotalSeconds > 0 {
+		res.Timing.TasksPerSecond = float64(e.stats.arrived) / res.Timing.TotalSeconds
+	}
+	return res, nil
 }
 
 func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*engine, error) {

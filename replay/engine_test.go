@@ -339,3 +339,18 @@ func TestCalibration(t *testing.T) {
 		}
 	}
 }
+
+// TestTimingAddsUp: a run's total wall time covers the time spent in the mapper, and its rate
+// is the trace's tasks over that total (both were once left at zero).
+func TestTimingAddsUp(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	cfg := Config{PET: randomPET(r, 4, 3, 5, 20, 1), Machines: machinesOf(0, 1, 2, 2), Tasks: randomTasks(r, 400, 4, 0.6, 5, 40), Options: DefaultOptions()}
+	res := run(t, cfg, greedyBest)
+	tm := res.Timing
+	if tm.TotalSeconds <= 0 || tm.TotalSeconds < tm.MapperSeconds+tm.PrunerSeconds {
+		t.Fatalf("total %v s, mapper %v s, pruner %v s: the total must be positive and cover both", tm.TotalSeconds, tm.MapperSeconds, tm.PrunerSeconds)
+	}
+	if want := float64(len(cfg.Tasks)) / tm.TotalSeconds; math.Abs(tm.TasksPerSecond-want) > 1e-9*want {
+		t.Fatalf("%v tasks/s, want %d tasks over %v s = %v", tm.TasksPerSecond, len(cfg.Tasks), tm.TotalSeconds, want)
+	}
+}

@@ -52,13 +52,13 @@ type Summary struct {
 	SuccessEvals    int64 `json:"success_evaluations"`
 }
 
-// Timing is the wall time a run spent deciding; it varies from run to run.
+// Timing is the wall time a run spent deciding, and in all; it varies from run to run.
 type Timing struct {
 	MapperSeconds  float64 `json:"mapper_seconds"`
 	PrunerSeconds  float64 `json:"pruner_seconds"`
 	PerEventMicros float64 `json:"per_event_microseconds"`
-	TotalSeconds   float64 `json:"total_seconds"`
-	TasksPerSecond float64 `json:"tasks_per_second"`
+	TotalSeconds   float64 `json:"total_seconds"`    // the whole replay, from the first arrival read to the last exit
+	TasksPerSecond float64 `json:"tasks_per_second"` // tasks of the trace over TotalSeconds
 }
 
 // Num is a float64 that encodes NaN and ±Inf as JSON null (a metric with nothing to measure,
