@@ -152,10 +152,11 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		return // a threshold of 0 means no probabilistic dropping (thesis §4.4.2)
 	}
 	for m := range ev.NumMachines() {
-		if p.trace == nil && p.safe(ev, m) {
+		q := ev.Queue(m)
+		if p.trace == nil && p.safe(ev, m, q) {
 			continue // floors decide: nobody on m is dropped, no chain needed
 		}
-		q, chances := ev.Queue(m), ev.QueueChances(m)
+		chances := ev.QueueChances(m)
 		for pos := 0; pos < len(q); {
 			h := q[pos]
 			if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
@@ -177,13 +178,12 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 	}
 }
 
-// safe reports whether the engine's floors on the chances of machine m's queued tasks
+// safe reports whether the engine's floors on the chances of machine m's queued tasks q
 // (Event.QueueFloors) are above the highest dropping threshold each task could have, whatever
 // its skewness (bounded to [-1, 1]), so that the dropping phase keeps them all without their
 // exact chances.
-func (p *Pruner) safe(ev replay.Event, m int) bool {
+func (p *Pruner) safe(ev replay.Event, m int, q []int) bool {
 	floors := ev.QueueFloors(m)
-	q := ev.Queue(m)
 	if floors == nil || len(floors) != len(q) {
 		return false
 	}
