@@ -57,17 +57,13 @@ func ParseModel(s string) (Model, error) {
 // Under Evict, Append convolves only up to the deadline and takes the killed mass as the rest of
 // the convolution's total; AppendPlain convolves in full and sums it. They agree to rounding.
 func Append(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
-	return appendLink(model, prev, exec, deadline, strict, true)
+	return AppendInto(new(Buffer), model, prev, exec, deadline, strict)
 }
 
 // AppendPlain is Append computed the textbook way: the whole convolution, then the drop model.
 // It is the reference engine's chain link, so that the oracle shares no shortcut with the fast
 // engine.
 func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
-	return appendLink(model, prev, exec, deadline, strict, false)
-}
-
-func appendLink(model Model, prev, exec PMF, deadline float64, strict, prefix bool) (next PMF, success float64, err error) {
 	prev, exec, err = commonStep(prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
@@ -77,19 +73,27 @@ func appendLink(model Model, prev, exec PMF, deadline float64, strict, prefix bo
 		return next, next.Success(deadline, strict), nil
 	}
 	if model != Pending && model != Evict {
-		return PMF{}, 0, fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(model))
+		return PMF{}, 0, errUnknownModel(model)
 	}
 	shift, ok := wholeSteps(exec.origin, prev.step)
 	if !ok {
-		return PMF{}, 0, fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, exec.origin, prev.step)
+		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
-	return appendDropAware(model, prev, exec, shift, deadline, strict, prefix)
+	return appendDropAware(model, prev, exec, shift, deadline, strict)
+}
+
+func errUnknownModel(m Model) error {
+	return fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(m))
+}
+
+func errOffGridOrigin(origin, step float64) error {
+	return fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, origin, step)
 }
 
 // appendDropAware builds the Pending or Evict chain link on prev's grid. The convolution of the
 // predecessor outcomes that let the task start (finish strictly before the deadline) with exec
 // lands shift grid points later; outcomes where the task never starts pass through unchanged.
-func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict, prefix bool) (PMF, float64, error) {
+func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev, 0, nil
@@ -103,29 +107,13 @@ func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, s
 		ok = lastIndexBefore(convOrigin, prev.step, deadline)
 	}
 	ok = min(ok, convLen-1)
-	var conv []float64
+	conv := convolveSlices(prev.p[:starts+1], exec.p)
 	success, killed := 0.0, 0.0
-	if prefix && model == Evict && ok < convLen-1 {
-		// Under evict everything after ok is killed: compute only the kept impulses, and the
-		// killed mass as the rest of the convolution's total (the product of its inputs' masses).
-		conv = convolvePrefix(prev.p[:starts+1], exec.p, max(ok+1, 0))
-		total := 0.0
-		for _, x := range prev.p[:starts+1] {
-			total += x
-		}
-		total *= exec.Mass()
-		for _, x := range conv {
+	for i, x := range conv {
+		if i <= ok {
 			success += x
-		}
-		killed = max(total-success, 0)
-	} else {
-		conv = convolveSlices(prev.p[:starts+1], exec.p)
-		for i, x := range conv {
-			if i <= ok {
-				success += x
-			} else {
-				killed += x
-			}
+		} else {
+			killed += x
 		}
 	}
 

@@ -44,17 +44,18 @@ func Convolve(a, b PMF) (PMF, error) {
 // non-zero ends as well (up to underflow, which trimmed would repair; it cannot occur with
 // probabilities above 1e-154).
 func convolveSlices(a, b []float64) []float64 {
-	return convolvePrefix(a, b, len(a)+len(b)-1)
+	return convolveInto(make([]float64, len(a)+len(b)-1), a, b)
 }
 
-// convolvePrefix is the first n impulses of the grid convolution (n ≤ len(a)+len(b)−1): all an
-// evicting chain link keeps, since what lands after the deadline is killed and only its total
-// is needed. Each kept impulse is summed in the same order as in the full convolution.
-func convolvePrefix(a, b []float64, n int) []float64 {
+// convolveInto adds the first len(out) impulses of the grid convolution of a and b to out, which
+// callers pass zeroed, and returns it. An evicting chain link asks only for the impulses up to
+// the deadline, since what lands after it is killed and only its total is needed; each impulse
+// is summed in the same order however many are asked for.
+func convolveInto(out, a, b []float64) []float64 {
 	if len(a) < len(b) {
 		a, b = b, a
 	}
-	out := make([]float64, n)
+	n := len(out)
 	for j, y := range b {
 		if j >= n {
 			break

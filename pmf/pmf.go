@@ -57,10 +57,14 @@ func FromWeights(origin, step float64, w []float64) (d PMF, deficit float64, err
 
 // Impulse returns the PMF with all its mass at time t, on a grid of the given step.
 func Impulse(t, step float64) PMF {
+	checkImpulse(t, step)
+	return PMF{origin: t, step: step, p: []float64{1}}
+}
+
+func checkImpulse(t, step float64) {
 	if !(step > 0) || math.IsInf(step, 0) || math.IsNaN(t) || math.IsInf(t, 0) {
 		panic(fmt.Sprintf("pmf.Impulse(%v, %v): time must be finite and step positive", t, step))
 	}
-	return PMF{origin: t, step: step, p: []float64{1}}
 }
 
 func checkWeights(origin, step float64, w []float64) (float64, error) {

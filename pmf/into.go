@@ -1,0 +1,151 @@
+package pmf
+
+// Buffer is storage that the *Into functions reuse for the impulses of their results, so that a
+// replay engine keeping a chain per machine allocates nothing once its buffers have grown to the
+// longest chain it meets. A result written into a Buffer shares its storage and stays valid only
+// until the next result is written into the same Buffer; a Buffer must not hold an input of the
+// call that writes into it. The zero Buffer is empty and ready to use.
+type Buffer struct{ p []float64 }
+
+// take returns n zeroed impulses of the buffer's storage, growing it when it is too small.
+func (b *Buffer) take(n int) []float64 {
+	if cap(b.p) < n {
+		b.p = make([]float64, n, n+n/4)
+	}
+	s := b.p[:n]
+	clear(s)
+	return s
+}
+
+// ImpulseInto is Impulse(t, step) written into buf.
+func ImpulseInto(buf *Buffer, t, step float64) PMF {
+	checkImpulse(t, step)
+	p := buf.take(1)
+	p[0] = 1
+	return PMF{origin: t, step: step, p: p}
+}
+
+// CopyInto returns d with its impulses copied into buf.
+func (d PMF) CopyInto(buf *Buffer) PMF {
+	p := buf.take(len(d.p))
+	copy(p, d.p)
+	return PMF{origin: d.origin, step: d.step, p: p}
+}
+
+// ConditionInto is d.Condition(t) written into buf (when it differs from d).
+func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
+	k := d.lastAtOrBefore(t) + 1
+	switch {
+	case k <= 0:
+		return d
+	case k >= len(d.p):
+		return ImpulseInto(buf, d.Time(k), d.step)
+	}
+	// As FromWeights normalises d.p[k:], to the bit: the sum in index order, then each impulse
+	// divided by it.
+	sum := 0.0
+	for _, x := range d.p[k:] {
+		sum += x
+	}
+	if !(sum > 0) {
+		return ImpulseInto(buf, d.Time(k), d.step)
+	}
+	p := buf.take(len(d.p) - k)
+	for i, x := range d.p[k:] {
+		p[i] = x / sum
+	}
+	return trimmed(d.Time(k), d.step, p)
+}
+
+// CDFTableInto is d.CDFTable() written into t, reusing its storage.
+func (d PMF) CDFTableInto(t *CDFTable) {
+	n := len(d.p)
+	if cap(t.cum) < n {
+		t.cum, t.cumK = make([]float64, n, n+n/4), make([]float64, n, n+n/4)
+	}
+	t.cum, t.cumK = t.cum[:n], t.cumK[:n]
+	s, k := 0.0, 0.0
+	for j, x := range d.p {
+		s += x
+		k += float64(j) * x
+		t.cum[j], t.cumK[j] = s, k
+	}
+	t.origin, t.step, t.mean = d.origin, d.step, d.Mean()
+}
+
+// AppendInto is Append with next's impulses written into buf. It gives Append's result to the
+// bit: the kept part of the convolution is computed in place, each impulse summed in the same
+// order, and the pass-through mass added to it afterwards (x + y is y + x in floating point).
+func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	prev, exec, err = commonStep(prev, exec)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	if model == None {
+		n := len(prev.p) + len(exec.p) - 1
+		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p)}
+		return next, next.Success(deadline, strict), nil
+	}
+	if model != Pending && model != Evict {
+		return PMF{}, 0, errUnknownModel(model)
+	}
+	shift, ok := wholeSteps(exec.origin, prev.step)
+	if !ok {
+		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
+	}
+	return appendFused(buf, model, prev, exec, shift, deadline, strict)
+}
+
+// appendFused is appendDropAware's prefix form, with the convolution written straight into the
+// result's storage instead of a slice of its own.
+func appendFused(buf *Buffer, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
+	if starts < 0 {
+		return prev, 0, nil
+	}
+	convOrigin := prev.origin + float64(shift)*prev.step
+	convLen := starts + len(exec.p)
+	ok := lastIndexAtOrBefore(convOrigin, prev.step, deadline)
+	if strict {
+		ok = lastIndexBefore(convOrigin, prev.step, deadline)
+	}
+	ok = min(ok, convLen-1)
+	n := convLen // impulses of the convolution to compute
+	if model == Evict {
+		n = max(ok+1, 0)
+	}
+
+	// next on prev's grid, from index lo (≤ 0 when shift < 0) to hi (exclusive); trimmed drops
+	// the zeros at the ends, so hi may be generous.
+	evictAt := prev.lastBefore(deadline) + 1
+	lo := min(0, shift)
+	hi := max(len(prev.p), shift+n)
+	if model == Evict {
+		hi = max(hi, evictAt+1)
+	}
+	out := buf.take(hi - lo)
+	conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p)
+	success := 0.0
+	for i, x := range conv {
+		if i > ok {
+			break
+		}
+		success += x
+	}
+	killed := 0.0
+	if model == Evict && n < convLen {
+		total := 0.0
+		for _, x := range prev.p[:starts+1] {
+			total += x
+		}
+		total *= exec.Mass()
+		killed = max(total-success, 0)
+	}
+	for k := starts + 1; k < len(prev.p); k++ {
+		out[k-lo] += prev.p[k]
+	}
+	if killed > 0 {
+		out[evictAt-lo] += killed
+	}
+	return trimmed(prev.origin+float64(lo)*prev.step, prev.step, out), success, nil
+}

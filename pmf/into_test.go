@@ -1,0 +1,116 @@
+package pmf
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// same reports whether two PMFs are identical to the bit.
+func same(a, b PMF) bool {
+	if a.origin != b.origin || a.step != b.step || len(a.p) != len(b.p) {
+		return false
+	}
+	for k := range a.p {
+		if a.p[k] != b.p[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// dirty fills a buffer's whole storage with noise, as a reused buffer holds an older result.
+func dirty(r *rand.Rand, b *Buffer) {
+	s := b.p[:cap(b.p)]
+	for i := range s {
+		s[i] = r.Float64()
+	}
+}
+
+// TestIntoMatchesAllocating: each *Into function gives its allocating counterpart's result to
+// the bit, whatever its reused buffer held before, and a result stays intact while other
+// buffers are written. Condition and CDFTable are separate code (FromWeights, its own loop);
+// Append is AppendInto with a fresh buffer, so for it this checks the reuse alone, and
+// TestAppendMatchesPlain checks the link against the textbook one.
+func TestIntoMatchesAllocating(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var bufs [2]Buffer
+	var table CDFTable
+	for trial := range 5000 {
+		step := []float64{1, 0.5, 2}[trial%3]
+		prev := randomPMF(r, 50+float64(r.IntN(30))*step, step, 1+r.IntN(60))
+		exec := randomPMF(r, float64(r.IntN(8))*step, step, 1+r.IntN(60))
+		d := prev.Min() - 2*step + r.Float64()*(prev.Max()+exec.Max()-prev.Min()+4*step)
+		if trial%7 == 0 {
+			d = prev.Min() + float64(r.IntN(100))*step // on the grid
+		}
+		strict := trial%2 == 1
+		for _, model := range []Model{None, Pending, Evict} {
+			want, ws, err := Append(model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirty(r, &bufs[0])
+			got, gs, err := AppendInto(&bufs[0], model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gs != ws || !same(got, want) {
+				t.Fatalf("trial %d %v: AppendInto %v success %v, Append %v success %v", trial, model, got, gs, want, ws)
+			}
+			// A second link into the other buffer leaves the first result alone.
+			dirty(r, &bufs[1])
+			next, _, err := AppendInto(&bufs[1], model, got, exec, d+exec.Mean(), strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantNext, _, _ := Append(model, want, exec, d+exec.Mean(), strict); !same(next, wantNext) || !same(got, want) {
+				t.Fatalf("trial %d %v: chained AppendInto differs from Append", trial, model)
+			}
+		}
+
+		at := prev.Min() - step + r.Float64()*(prev.Max()-prev.Min()+3*step)
+		dirty(r, &bufs[0])
+		if got, want := prev.ConditionInto(&bufs[0], at), prev.Condition(at); !same(got, want) {
+			t.Fatalf("trial %d: ConditionInto(%v) %v, Condition %v", trial, at, got, want)
+		}
+		dirty(r, &bufs[1])
+		if got := prev.CopyInto(&bufs[1]); !same(got, prev) {
+			t.Fatalf("trial %d: CopyInto %v, want %v", trial, got, prev)
+		}
+		if got, want := ImpulseInto(&bufs[1], at, step), Impulse(at, step); !same(got, want) {
+			t.Fatalf("trial %d: ImpulseInto %v, want %v", trial, got, want)
+		}
+		prev.CDFTableInto(&table)
+		want := prev.CDFTable()
+		if table.origin != want.origin || table.step != want.step || table.mean != want.mean || len(table.cum) != len(want.cum) {
+			t.Fatalf("trial %d: CDFTableInto header differs", trial)
+		}
+		for j := range want.cum {
+			if table.cum[j] != want.cum[j] || table.cumK[j] != want.cumK[j] {
+				t.Fatalf("trial %d: CDFTableInto row %d differs", trial, j)
+			}
+		}
+	}
+}
+
+// TestIntoReusesStorage: once a buffer has grown, writing a result of the same size into it
+// allocates nothing.
+func TestIntoReusesStorage(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	prev := randomPMF(r, 10, 1, 40)
+	exec := randomPMF(r, 2, 1, 30)
+	var a, b Buffer
+	var table CDFTable
+	run := func() {
+		head := ImpulseInto(&a, 3, 1)
+		free, _, _ := AppendInto(&b, Evict, head, exec, 30, false)
+		free = free.ConditionInto(&a, 5)
+		next, _, _ := AppendInto(&b, Evict, prev, exec, 45, false)
+		next.CDFTableInto(&table)
+		_ = free.CopyInto(&a)
+	}
+	run()
+	if n := testing.AllocsPerRun(100, run); n != 0 {
+		t.Errorf("%v allocations per run, want 0", n)
+	}
+}
