@@ -73,7 +73,8 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 	t.origin, t.step, t.mean = d.origin, d.step, d.Mean()
 }
 
-// AppendInto is Append with next's impulses written into buf. It gives Append's result to the
+// AppendInto is Append with next's impulses written into buf, always (even when next equals
+// prev), so that a chain can alternate between two buffers. It gives Append's result to the
 // bit: the kept part of the convolution is computed in place, each impulse summed in the same
 // order, and the pass-through mass added to it afterwards (x + y is y + x in floating point).
 func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
@@ -101,7 +102,7 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 func appendFused(buf *Buffer, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
-		return prev, 0, nil
+		return prev.CopyInto(buf), 0, nil // the task never starts; next is in buf all the same
 	}
 	convOrigin := prev.origin + float64(shift)*prev.step
 	convLen := starts + len(exec.p)

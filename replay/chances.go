@@ -65,50 +65,106 @@ func (r reference) ready(m int) pmf.PMF {
 // conditioning on its elapsed time (of its drop-aware completion PMF here, of its execution PMF
 // in headSuccess) changes only when now crosses a grid point of either. An idle machine's ready
 // is an impulse at now, good for this event only.
-func (r reference) readyUntil(m int) (pmf.PMF, float64) { return r.readyAt(m, r.e.now) }
+func (r reference) readyUntil(m int) (pmf.PMF, float64) { return r.readyAt(nil, m, r.e.now) }
 
-// readyAt is readyUntil as it will be at time at, if the queue does not move before.
-func (r reference) readyAt(m int, at float64) (pmf.PMF, float64) {
+// readyAt is readyUntil as it will be at time at, if the queue does not move before, built in s
+// (nil: in new storage).
+func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64) {
 	e := r.e
 	ms := &e.machines[m]
 	if !ms.running {
-		return pmf.Impulse(at, e.step), at
+		return s.impulse(at, e.step), at
 	}
 	h := ms.queue[0]
 	t := e.tasks[h].Task
 	exec := e.cfg.PET.Cell(t.Type, ms.Type)
 	start := e.tasks[h].Start
-	free, _ := r.append(pmf.Impulse(start, exec.Step()), exec, t.Deadline)
+	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, t.Deadline)
 	if !e.opt.ConditionElapsed {
 		return free, math.Inf(1)
 	}
 	until := min(exec.Shift(start).NextAfter(at), free.NextAfter(at))
-	return free.Condition(at), until
+	return s.condition(free, at), until
 }
 
-// headSuccess is the running task's chance of success given what is known at time at.
-func (r reference) headSuccess(m int, at float64) float64 {
+// chainScratch is the storage the fast engine builds chains in, so that a chain costs no
+// allocation once it has grown; a chain built in it is valid until the next one. The reference
+// engine builds each chain in new storage (a nil *chainScratch), as an oracle should.
+type chainScratch struct {
+	start, head, ready pmf.Buffer
+	exec               pmf.Buffer    // the running task's execution time, conditioned
+	links              [2]pmf.Buffer // a link reads one and writes the other
+	chances            []QueueChance
+}
+
+// headBuffer is where the running task's completion goes (nil when s is nil).
+func (s *chainScratch) headBuffer() *pmf.Buffer {
+	if s == nil {
+		return nil
+	}
+	return &s.head
+}
+
+// linkBuffer is where link i of the waiting tasks' chain goes (nil when s is nil).
+func (s *chainScratch) linkBuffer(i int) *pmf.Buffer {
+	if s == nil {
+		return nil
+	}
+	return &s.links[i%2]
+}
+
+func (s *chainScratch) impulse(t, step float64) pmf.PMF {
+	if s == nil {
+		return pmf.Impulse(t, step)
+	}
+	return pmf.ImpulseInto(&s.start, t, step)
+}
+
+func (s *chainScratch) condition(d pmf.PMF, at float64) pmf.PMF {
+	if s == nil {
+		return d.Condition(at)
+	}
+	return d.ConditionInto(&s.ready, at)
+}
+
+func (s *chainScratch) conditionHead(d pmf.PMF, at float64) pmf.PMF {
+	if s == nil {
+		return d.Condition(at)
+	}
+	return d.ConditionInto(&s.exec, at)
+}
+
+// headSuccess is the running task's chance of success given what is known at time at, its
+// conditioned PMF built in s (nil: in new storage).
+func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 	e := r.e
 	ms := &e.machines[m]
 	h := ms.queue[0]
 	t := e.tasks[h].Task
 	c := e.cfg.PET.Cell(t.Type, ms.Type).Shift(e.tasks[h].Start)
 	if e.opt.ConditionElapsed {
-		c = c.Condition(at)
+		c = s.conditionHead(c, at)
 	}
 	return c.Success(t.Deadline, e.opt.Strict)
 }
 
-// append is one link of the chain under the replay's drop model, counted.
-func (r reference) append(prev, exec pmf.PMF, deadline float64) (pmf.PMF, float64) {
+// append is one link of the chain under the replay's drop model, counted, written into buf
+// (nil: new storage; the reference engine's links are always new).
+func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, deadline float64) (pmf.PMF, float64) {
 	e := r.e
 	e.stats.convolutions++
 	e.stats.multiplications += int64(prev.Len()) * int64(exec.Len())
-	link := pmf.AppendPlain
-	if r.prefix {
-		link = pmf.Append
+	var next pmf.PMF
+	var s float64
+	var err error
+	switch {
+	case !r.prefix:
+		next, s, err = pmf.AppendPlain(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
+	case buf != nil:
+		next, s, err = pmf.AppendInto(buf, e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
+	default:
+		next, s, err = pmf.Append(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	}
-	next, s, err := link(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	if err != nil {
 		// PET cells share one step on one lattice (petbuild guarantees it); anything else is a
 		// bug, not bad input.
@@ -133,27 +189,36 @@ func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
 // chainUntil is chain, and the time before which it stays as it is if the queue does not move
 // (readyUntil).
 func (r reference) chainUntil(m int) (pmf.PMF, []QueueChance, float64) {
-	return r.chainAt(m, r.e.now)
+	return r.chainAt(nil, m, r.e.now)
 }
 
-// chainAt is chainUntil as it will be at time at, if the queue does not move before.
-func (r reference) chainAt(m int, at float64) (pmf.PMF, []QueueChance, float64) {
+// chainAt is chainUntil as it will be at time at, if the queue does not move before, built in s
+// (nil: in new storage).
+func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []QueueChance, float64) {
 	e := r.e
 	ms := &e.machines[m]
-	free, until := r.readyAt(m, at)
+	free, until := r.readyAt(s, m, at)
 	var chances []QueueChance
+	if s != nil {
+		chances = s.chances[:0]
+	}
 	waiting := ms.queue
 	if ms.running {
-		chances = append(chances, QueueChance{r.headSuccess(m, at), free.BoundedSkewness()})
+		chances = append(chances, QueueChance{r.headSuccess(s, m, at), free.BoundedSkewness()})
 		waiting = waiting[1:]
 	}
+	link := 0 // under s, links alternate between two buffers: each reads the other's output
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
 			t := e.tasks[h].Task
-			var s float64
-			free, s = r.append(free, e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline)
-			chances = append(chances, QueueChance{s, free.BoundedSkewness()})
+			var p float64
+			free, p = r.append(s.linkBuffer(link), free, e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline)
+			chances = append(chances, QueueChance{p, free.BoundedSkewness()})
+			link++
 		}
+	}
+	if s != nil {
+		s.chances = chances
 	}
 	return free, chances, until
 }
@@ -163,7 +228,7 @@ func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
 	e.stats.successEvals++
 	free := r.tail(m)
 	t := e.tasks[h].Task
-	return r.append(free, e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
+	return r.append(nil, free, e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
 }
 
 func (r reference) success(h, m int) float64 {
@@ -208,7 +273,10 @@ type fast struct {
 	valid    []bool
 	built    []builtFor
 	tails    []pmf.PMF
-	tables   []pmf.CDFTable
+	tailBufs [][2]pmf.Buffer // per machine, storage for its tail: one holds tails[m], cur says which
+	cur      []int
+	scratch  chainScratch   // where chains are built before their tails are kept
+	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
 	epochs   []int64       // per machine, changes whenever its queue's tasks change
@@ -250,7 +318,8 @@ type memoEntry struct {
 func newFast(e *engine) chancer {
 	n := len(e.machines)
 	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
-		tails: make([]pmf.PMF, n), tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
+		tails: make([]pmf.PMF, n), tailBufs: make([][2]pmf.Buffer, n), cur: make([]int, n),
+		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
 		versions: make([]int64, n), epochs: make([]int64, n), same: make([]int8, n),
 		floors: make([]floorCache, n)}
 }
@@ -300,8 +369,10 @@ func (f *fast) appended(m, h int) {
 	}
 	e := f.e
 	t := e.tasks[h].Task
-	next, s := f.append(f.tails[m], e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
-	f.tails[m], f.tables[m] = next, next.CDFTable()
+	f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
+	next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, e.machines[m].Type).exec, t.Deadline)
+	f.tails[m] = next
+	next.CDFTableInto(&f.tables[m])
 	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
 	f.versions[m], f.epochs[m] = f.bump(), f.bump()
 	f.built[m].serials = append(f.built[m].serials, e.tasks[h].serial)
@@ -318,15 +389,16 @@ func (f *fast) ensure(m int) {
 		f.valid[m] = true
 		return
 	}
-	tail, chances, until := f.reference.chainUntil(m)
+	tail, chances, until := f.reference.chainAt(&f.scratch, m, f.e.now)
 	if !samePMF(tail, f.tails[m]) || f.versions[m] == 0 {
-		f.tails[m], f.tables[m] = tail, tail.CDFTable()
+		f.tails[m] = tail.CopyInto(&f.tailBufs[m][f.cur[m]]) // the old tail is not needed any more
+		tail.CDFTableInto(&f.tables[m])
 		f.versions[m] = f.bump()
 	}
 	if !sameQueue {
 		f.epochs[m] = f.bump()
 	}
-	f.chances[m] = chances
+	f.chances[m] = append(f.chances[m][:0], chances...)
 	f.valid[m] = true
 	f.record(m, until)
 }
@@ -401,9 +473,11 @@ func samePMF(a, b pmf.PMF) bool {
 
 func (f *fast) tail(m int) pmf.PMF { f.ensure(m); return f.tails[m] }
 
+// queueChances is the cached chances themselves (Event.QueueChances: read them before asking
+// again).
 func (f *fast) queueChances(m int) []QueueChance {
 	f.ensure(m)
-	return append([]QueueChance(nil), f.chances[m]...)
+	return f.chances[m]
 }
 
 func (f *fast) stats(h, m int) (float64, float64) {
@@ -480,7 +554,7 @@ func (f *fast) queueFloors(m int) []float64 {
 		return fc.floors
 	}
 	at := f.e.now + floorHorizon*f.e.step
-	_, chances, _ := f.reference.chainAt(m, at)
+	_, chances, _ := f.reference.chainAt(&f.scratch, m, at)
 	fc.epoch, fc.until, fc.floors = f.epochs[m], at, fc.floors[:0]
 	for _, c := range chances {
 		fc.floors = append(fc.floors, c.Success)

@@ -72,6 +72,12 @@ type machineState struct {
 	free    float64 // when the current run ends (finish or kill)
 }
 
+// popHead removes the head of the queue, moving the rest forward so that the queue keeps its
+// storage (reslicing from the front would make every later append allocate).
+func (ms *machineState) popHead() {
+	ms.queue = append(ms.queue[:0], ms.queue[1:]...)
+}
+
 // engine is one replay in progress.
 type engine struct {
 	cfg      Config
@@ -94,6 +100,8 @@ type engine struct {
 	step     float64
 	exits    exitLog
 	stats    runStats
+	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
+	view     mapping        // the Event of every mapping event, reset at each
 }
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
@@ -151,6 +159,8 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
 	}
 	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask)
+	e.onExit = e.stats.onExit
+	e.view = mapping{e: e, queues: make([][]int, len(cfg.Machines))}
 	e.chances = newChances(e)
 	return e, nil
 }
@@ -207,7 +217,7 @@ func (e *engine) run(ctx context.Context) error {
 			e.now = e.next.Arrival
 		}
 		for e.events.Len() > 0 && e.events[0].time == e.now {
-			e.finish(heap.Pop(&e.events).(event).machine)
+			e.finish(e.events.pop().machine)
 		}
 		for e.hasNext && e.next.Arrival == e.now {
 			if err := e.arrive(); err != nil {
@@ -230,7 +240,8 @@ func (e *engine) mappingEvent() {
 	e.stats.mappingEvents++
 	e.expire()
 	e.chances.begin()
-	ev := &mapping{e: e}
+	ev := &e.view
+	ev.assigned, ev.deferred = 0, ev.deferred[:0]
 	start := time.Now()
 	e.mapper.Map(ev)
 	e.stats.mapperWall += time.Since(start)
@@ -321,7 +332,7 @@ func (e *engine) startNext(m int) {
 		h := ms.queue[0]
 		t := &e.tasks[h]
 		if e.opt.DropModel != pmf.None && e.now >= t.Task.Deadline {
-			ms.queue = ms.queue[1:]
+			ms.popHead()
 			t.queued = false
 			e.exit(h, DroppedDeadline, e.now)
 			continue
@@ -343,7 +354,7 @@ func (e *engine) startNext(m int) {
 func (e *engine) finish(m int) {
 	ms := &e.machines[m]
 	h := ms.queue[0]
-	ms.queue = ms.queue[1:]
+	ms.popHead()
 	ms.running = false
 	t := &e.tasks[h]
 	t.queued = false
@@ -374,20 +385,16 @@ func (e *engine) drop(h int) {
 	if ms.running && ms.queue[0] == h {
 		ms.busy += e.now - t.Start
 		ms.running = false
-		e.events.remove(m2event(t.Machine))
+		e.events.remove(t.Machine)
 	}
 	for i, q := range ms.queue {
 		if q == h {
-			ms.queue = append(ms.queue[:i:i], ms.queue[i+1:]...)
+			ms.queue = append(ms.queue[:i], ms.queue[i+1:]...)
 			break
 		}
 	}
 	t.queued = false
 	e.exit(h, DroppedPruned, e.now)
-}
-
-func m2event(m int) func(event) bool {
-	return func(ev event) bool { return ev.machine == m }
 }
 
 // duration is the actual duration of task t on a machine of type mt: observed, or drawn with
@@ -425,13 +432,13 @@ func (e *engine) exit(h int, s Status, at float64) {
 	t.End = at
 	e.exited = append(e.exited, Exit{h, s})
 	e.stats.count(t)
-	e.exits.add(&t.Outcome, e.stats.onExit)
+	e.exits.add(&t.Outcome, e.onExit)
 }
 
 func (e *engine) push(ev event) {
 	ev.seq = e.seq
 	e.seq++
-	heap.Push(&e.events, ev)
+	e.events.push(ev)
 }
 
 // event is the end of a machine's run (a finish or a kill). Arrivals come from the source.
@@ -464,12 +471,35 @@ func (h *eventHeap) Pop() any {
 	return x
 }
 
-// remove deletes the first event that match accepts.
-func (h *eventHeap) remove(match func(event) bool) {
+// push, pop and remove are heap.Push, heap.Pop and heap.Remove without their interface{}
+// values, each of which would allocate: the event loop allocates nothing (issue 6).
+func (h *eventHeap) push(ev event) {
+	*h = append(*h, ev)
+	heap.Fix(h, len(*h)-1)
+}
+
+func (h *eventHeap) pop() event {
+	ev := (*h)[0]
+	h.cut(0)
+	return ev
+}
+
+// remove deletes the event of machine m, if there is one.
+func (h *eventHeap) remove(m int) {
 	for i, ev := range *h {
-		if match(ev) {
-			heap.Remove(h, i)
+		if ev.machine == m {
+			h.cut(i)
 			return
 		}
+	}
+}
+
+// cut deletes event i: the last takes its place and sinks or rises to where it belongs.
+func (h *eventHeap) cut(i int) {
+	last := len(*h) - 1
+	h.Swap(i, last)
+	*h = (*h)[:last]
+	if i < last {
+		heap.Fix(h, i)
 	}
 }

@@ -17,7 +17,8 @@ type Event interface {
 	// Now is the time of the event.
 	Now() float64
 	// Batch lists the unmapped tasks not yet assigned or deferred in this event, in arrival
-	// order (ties by task ID).
+	// order (ties by task ID). The slice is the engine's, rewritten by the next call: a caller
+	// may filter it in place, and must not keep it across another call.
 	Batch() []int
 	// Task describes task h.
 	Task(h int) Task
@@ -29,7 +30,8 @@ type Event interface {
 	// mode, where queues are unbounded).
 	Free(m int) int
 	// Queue lists the tasks in machine m's queue, the running one first, this event's
-	// assignments last.
+	// assignments last. The slice is the engine's, rewritten by the next call for the same
+	// machine.
 	Queue(m int) []int
 	// Running reports whether the head of machine m's queue is executing.
 	Running(m int) bool
@@ -53,7 +55,8 @@ type Event interface {
 	// QueueSuccess is the chance of success of each task in Queue(m), head first.
 	QueueSuccess(m int) []float64
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
-	// in Queue(m), head first.
+	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
+	// changing the queue.
 	QueueChances(m int) []QueueChance
 	// QueueFloors is a lower bound on each chance QueueChances(m) reports, in the same order,
 	// that costs at most an occasional chain: chances as they will be a little later, which time
@@ -88,6 +91,8 @@ type mapping struct {
 	e        *engine
 	assigned int
 	deferred []int
+	batch    []int   // Batch's answer, rewritten at each call
+	queues   [][]int // Queue's answers, per machine, rewritten at each call
 }
 
 func (v *mapping) Now() float64          { return v.e.now }
@@ -99,12 +104,13 @@ func (v *mapping) DropModel() pmf.Model  { return v.e.opt.DropModel }
 func (v *mapping) Strict() bool          { return v.e.opt.Strict }
 
 func (v *mapping) Batch() []int {
-	out := make([]int, 0, len(v.e.batch))
+	out := v.batch[:0]
 	for _, h := range v.e.batch {
 		if v.e.tasks[h].inBatch && !v.marked(h) {
 			out = append(out, h)
 		}
 	}
+	v.batch = out
 	return out
 }
 
@@ -122,9 +128,9 @@ func (v *mapping) Free(m int) int {
 }
 
 func (v *mapping) Queue(m int) []int {
-	q := v.e.machines[m].queue
-	out := make([]int, 0, len(q)+len(v.e.virtual[m]))
-	return append(append(out, q...), v.e.virtual[m]...)
+	out := append(append(v.queues[m][:0], v.e.machines[m].queue...), v.e.virtual[m]...)
+	v.queues[m] = out
+	return out
 }
 
 func (v *mapping) Exec(h, m int) pmf.PMF {

@@ -178,12 +178,12 @@ func (l *exitLog) add(o *Outcome, scored func(*Outcome)) {
 		l.pending = append(l.pending, *o)
 		return
 	}
-	first := l.pending[l.head]
+	first := &l.pending[l.head] // in place: a copy whose address scored takes would allocate
+	first.Scored = true
+	scored(first)
+	l.out(*first)
 	l.pending[l.head] = *o
 	l.head = (l.head + 1) % l.trim
-	first.Scored = true
-	scored(&first)
-	l.out(first)
 }
 
 // flush emits the last trim exits, unscored.
