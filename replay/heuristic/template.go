@@ -105,20 +105,28 @@ func minCompletion(ev replay.Event, p Params, tasks, machines []int) []pair {
 	return pairs
 }
 
-// twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1. Each round,
+// twoPhase runs the batch template of thesis §3.1 with phase1 (minCompletion, or MM's
+// soonestFirst) as phase 1. Each round,
 // phase 1 pairs every batch task with a machine; phase 2 assigns either, per machine (global
 // false), to every machine with a free slot the pair that better prefers among those that chose
 // it (thesis §3.1: "for each machine with a free slot …"), or, globally, the single pair that
 // better prefers over all machines (MMU as written; 004 Alg. 2). Rounds repeat, phase 1
 // recomputed against the grown queues, until the batch is empty or no machine has a free slot.
 func twoPhase(ev replay.Event, p Params, global bool, better func(a, b pair) bool) {
+	twoPhaseWith(ev, p, global, better, minCompletion)
+}
+
+// phase1 pairs each of tasks with a machine among machines.
+type phase1 func(ev replay.Event, p Params, tasks, machines []int) []pair
+
+func twoPhaseWith(ev replay.Event, p Params, global bool, better func(a, b pair) bool, phase1 phase1) {
 	skipped := map[int]bool{}
 	for {
 		tasks, free := unskipped(ev.Batch(), skipped), freeMachines(ev)
 		if len(tasks) == 0 || len(free) == 0 {
 			return
 		}
-		pairs := open(ev, minCompletion(ev, p, tasks, phase1Machines(ev, p)), skipped)
+		pairs := open(ev, phase1(ev, p, tasks, phase1Machines(ev, p)), skipped)
 		if global {
 			if i := bestPair(pairs, -1, better); i >= 0 {
 				ev.Assign(pairs[i].task, pairs[i].machine)
