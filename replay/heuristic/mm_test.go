@@ -28,8 +28,10 @@ func TestSoonestIsMM(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	var plainEvals, soonEvals int64
 	for trial := range 60 {
-		tasks := replaytest.RandomTasks(r, 200, 3, 1+2*r.Float64(), 2, 30) // crowded: mostly one free slot at a time
-		if trial%3 == 0 { // equal deadlines within a type
+		// Crowded, so that mostly one slot is free at a time; every third trial with equal
+		// deadlines within a type.
+		tasks := replaytest.RandomTasks(r, 200, 3, 1+2*r.Float64(), 2, 30)
+		if trial%3 == 0 {
 			for i := range tasks {
 				tasks[i].Deadline = tasks[i].Arrival + 10 + float64(tasks[i].Type)
 			}
