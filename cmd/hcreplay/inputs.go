@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -56,52 +58,201 @@ type traceInput struct {
 
 // loadTrials reads every trace the spec names and converts each to replay tasks.
 func loadTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]*trace.Trace, [][]replay.Task, error) {
+	ts, err := openTrials(in, pet, warn)
+	if err != nil {
+		return nil, nil, err
+	}
+	traces := make([]*trace.Trace, len(ts))
+	tasks := make([][]replay.Task, len(ts))
+	for i, t := range ts {
+		if traces[i], tasks[i], err = t.load(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return traces, tasks, nil
+}
+
+// trial is one arrival trace of a spec, read only when it is replayed.
+type trial struct {
+	src   trace.Source
+	index int // in the spec's expansion: seeds its deadline rule
+	in    traceInput
+	pet   *petbuild.PET
+	opt   trace.ReadOptions
+	rule  *trace.DeadlineRule
+	means trace.TypeMeans
+	warn  func(string)
+}
+
+// openTrials expands the spec and checks what applies to every trial, reading no trace yet.
+func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, error) {
 	fileUnit, err := trace.ParseUnit(in.Unit)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, badInput(err)
 	}
 	petUnit, err := trace.ParseUnit(pet.TimeUnit())
 	if err != nil {
-		return nil, nil, badInput(fmt.Errorf("PET time unit: %w", err))
+		return nil, badInput(fmt.Errorf("PET time unit: %w", err))
 	}
 	opt := trace.ReadOptions{
 		FileUnit: fileUnit, Unit: petUnit, Strict: in.Strict,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
 		Warn: func(e *trace.InputError) { warn(e.Error()) },
 	}
-	traces, err := trace.ReadTraces(in.Spec, opt)
+	srcs, err := trace.Expand(in.Spec)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, badInput(err)
 	}
 	var rule *trace.DeadlineRule
 	var means trace.TypeMeans
 	if in.Deadline != "" {
 		r, m, err := deadlineRule(in.Deadline, pet)
 		if err != nil {
-			return nil, nil, badInput(err)
+			return nil, badInput(err)
 		}
 		rule, means = &r, m
 	}
-	tasks := make([][]replay.Task, len(traces))
-	for i, tr := range traces {
-		// The published HCW19 trials lost the first characters of their first arrival to a
-		// generator bug (see trace.RepairHCW19FirstArrival); .dat files get it repaired.
-		if strings.HasSuffix(strings.ToLower(tr.Name), ".dat") && trace.RepairHCW19FirstArrival(tr) {
-			warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
+	ts := make([]trial, len(srcs))
+	for i, src := range srcs {
+		ts[i] = trial{src: src, index: i, in: in, pet: pet, opt: opt, rule: rule, means: means, warn: warn}
+	}
+	return ts, nil
+}
+
+// load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
+// defect repaired, deadlines given by the rule.
+func (t trial) load() (*trace.Trace, []replay.Task, error) {
+	tr, err := trace.ReadTrace(t.src, t.opt)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	// The published HCW19 trials lost the first characters of their first arrival to a
+	// generator bug (see trace.RepairHCW19FirstArrival); .dat files get it repaired.
+	if t.isDat() && trace.RepairHCW19FirstArrival(tr) {
+		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
+	}
+	if t.rule != nil {
+		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
+			return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
 		}
-		if rule != nil {
-			rng := rand.New(rand.NewPCG(in.Seed, uint64(i)))
-			if err := trace.AssignDeadlines(tr, *rule, means, rng, false); err != nil {
-				return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
-			}
-		} else if !tr.HasDeadlines() {
-			return nil, nil, badInput(fmt.Errorf("%s: some tasks have no deadline: give a rule with --deadline (tight, prop:ALPHA, urgency, slack:BETA)", tr.Name))
+	} else if !tr.HasDeadlines() {
+		return nil, nil, badInput(errNoDeadline(tr.Name))
+	}
+	tasks, err := replayTasks(tr, t.pet)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	return tr, tasks, nil
+}
+
+func (t trial) isDat() bool { return strings.HasSuffix(strings.ToLower(t.src.Name), ".dat") }
+
+func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.in.Seed, uint64(t.index))) }
+
+func errNoDeadline(name string) error {
+	return fmt.Errorf("%s: some tasks have no deadline: give a rule with --deadline (tight, prop:ALPHA, urgency, slack:BETA)", name)
+}
+
+// stream returns the trial's tasks as a source that reads the file while the replay runs, so
+// that memory does not grow with the trace, and how many tasks it holds. A first pass checks that
+// this gives what load would: arrivals in order, task ids increasing (so none repeats), every
+// task with a deadline or a rule to give one. A trace that fails a check, and an HCW19 .dat
+// trial (its repair looks at the whole trace), is loaded instead. Close the source when done.
+func (t trial) stream() (src *streamSource, n int, err error) {
+	n, ok, err := t.streamable()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !ok {
+		_, tasks, err := t.load()
+		if err != nil {
+			return nil, 0, err
 		}
-		if tasks[i], err = replayTasks(tr, pet); err != nil {
-			return nil, nil, badInput(err)
+		return &streamSource{tasks: tasks}, len(tasks), nil
+	}
+	r, err := trace.OpenTasks(t.src, t.opt)
+	if err != nil {
+		return nil, 0, badInput(err)
+	}
+	execIndex, err := t.pet.MachineIndices(r.ExecTypes())
+	if err != nil {
+		r.Close()
+		return nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
+	}
+	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng(), streamed: true}, n, nil
+}
+
+// streamable is stream's first pass: the number of tasks, and whether the file can be replayed
+// as it is read.
+func (t trial) streamable() (int, bool, error) {
+	if t.isDat() {
+		return 0, false, nil
+	}
+	r, err := trace.OpenTasks(t.src, t.opt)
+	if err != nil {
+		return 0, false, badInput(err)
+	}
+	defer r.Close()
+	n, lastID, ok := 0, int64(0), true
+	for task, err := range r.All() {
+		if err != nil {
+			return 0, false, badInput(err)
+		}
+		if (n > 0 && task.ID <= lastID) || (t.rule == nil && !task.HasDeadline()) {
+			ok = false // load sorts, checks ids for duplicates, and says which task lacks a deadline
+		}
+		n, lastID = n+1, task.ID
+	}
+	if k, _ := r.OutOfOrder(); k > 0 {
+		ok = false
+	}
+	return n, ok, nil
+}
+
+// streamSource is a replay.TaskSource over a trial's file, or over its loaded tasks.
+type streamSource struct {
+	trial
+	r         *trace.TaskReader
+	execIndex []int
+	rng       *rand.Rand
+	tasks     []replay.Task // when loaded
+	streamed  bool
+}
+
+func (s *streamSource) Next() (replay.Task, bool, error) {
+	if !s.streamed {
+		if len(s.tasks) == 0 {
+			return replay.Task{}, false, nil
+		}
+		t := s.tasks[0]
+		s.tasks = s.tasks[1:]
+		return t, true, nil
+	}
+	t, err := s.r.Next()
+	if errors.Is(err, io.EOF) {
+		return replay.Task{}, false, nil
+	}
+	if err != nil {
+		return replay.Task{}, false, badInput(err)
+	}
+	if s.rule != nil && !t.HasDeadline() {
+		if t.Deadline, err = s.rule.Deadline(t.Type, t.Arrival, s.means, s.rng); err != nil {
+			return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))
 		}
 	}
-	return traces, tasks, nil
+	rt, err := replayTask(t, s.pet, s.execIndex)
+	if err != nil {
+		return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))
+	}
+	return rt, true, nil
+}
+
+// Close releases the file.
+func (s *streamSource) Close() error {
+	if s.r == nil {
+		return nil
+	}
+	return s.r.Close()
 }
 
 // deadlineRule parses a deadline rule. Besides trace's rules it accepts best:K, the rule of 004
@@ -159,23 +310,31 @@ func replayTasks(tr *trace.Trace, pet *petbuild.PET) ([]replay.Task, error) {
 	}
 	tasks := make([]replay.Task, len(tr.Tasks))
 	for i, t := range tr.Tasks {
-		ty, ok := pet.TaskIndex(t.Type)
-		if !ok {
-			return nil, fmt.Errorf("%s: task %d has type %q, which the PET does not have", tr.Name, t.ID, t.Type)
-		}
-		tasks[i] = replay.Task{ID: t.ID, Type: ty, Arrival: t.Arrival, Deadline: t.Deadline}
-		if t.Exec != nil {
-			obs := make([]float64, pet.NumMachineTypes())
-			for j := range obs {
-				obs[j] = math.NaN()
-			}
-			for k, v := range t.Exec {
-				obs[execIndex[k]] = v
-			}
-			tasks[i].Observed = obs
+		if tasks[i], err = replayTask(t, pet, execIndex); err != nil {
+			return nil, fmt.Errorf("%s: %w", tr.Name, err)
 		}
 	}
 	return tasks, nil
+}
+
+// replayTask converts one task; execIndex maps the trace's exec columns to PET machine types.
+func replayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, error) {
+	ty, ok := pet.TaskIndex(t.Type)
+	if !ok {
+		return replay.Task{}, fmt.Errorf("task %d has type %q, which the PET does not have", t.ID, t.Type)
+	}
+	rt := replay.Task{ID: t.ID, Type: ty, Arrival: t.Arrival, Deadline: t.Deadline}
+	if t.Exec != nil {
+		obs := make([]float64, pet.NumMachineTypes())
+		for j := range obs {
+			obs[j] = math.NaN()
+		}
+		for k, v := range t.Exec {
+			obs[execIndex[k]] = v
+		}
+		rt.Observed = obs
+	}
+	return rt, nil
 }
 
 // unitSeconds is the length of one PET time unit in seconds, for cost and energy.

@@ -18,7 +18,6 @@ import (
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
-	"github.com/hcreplay/hcreplay/trace"
 )
 
 // ReplayCmd replays arrival traces through one heuristic (SPEC §5, §7).
@@ -88,13 +87,14 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	traces, trials, err := loadTrials(traceInput{Spec: c.Trace, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
+	trials, err := openTrials(traceInput{Spec: c.Trace, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
 		func(msg string) { con.Logf("warning: %s", msg) })
 	if err != nil {
 		return err
 	}
+	var names []string
 	var summaries []replay.Summary
-	for i, tasks := range trials {
+	for i, tr := range trials {
 		dir := c.Out
 		if dir != "" && len(trials) > 1 {
 			dir = filepath.Join(c.Out, fmt.Sprintf("trial-%03d", i+1))
@@ -103,22 +103,38 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		if err != nil {
 			return badInput(err)
 		}
-		con.Logf("replaying %s (%d tasks) with %s", traces[i].Name, len(tasks), mapper.Name())
-		res, err := c.replayOne(ctx, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Tasks: tasks, Options: opt}, pet, dir)
+		res, err := c.replayTrial(ctx, con, tr, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}, dir)
 		if err != nil {
 			return err
 		}
 		if c.JSON {
-			if err := printJSON(con.Stdout, traces[i].Name, res); err != nil {
+			if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
 				return err
 			}
 		}
+		names = append(names, tr.src.Name)
 		summaries = append(summaries, res.Summary)
 	}
 	if !c.JSON {
-		return summaryTable(con.Stdout, traces, summaries)
+		return summaryTable(con.Stdout, names, summaries)
 	}
 	return nil
+}
+
+// replayTrial replays one trial, streaming its tasks from the file when it can (trial.stream).
+func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, error) {
+	src, n, err := tr.stream()
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	how := "loaded"
+	if src.streamed {
+		how = "streamed"
+	}
+	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
+	cfg.Source = src
+	return c.replayOne(ctx, mapper, cfg, tr.pet, dir)
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
@@ -244,12 +260,12 @@ func printJSON(w io.Writer, name string, res *replay.Result) error {
 }
 
 // summaryTable prints the key metrics of each run.
-func summaryTable(w io.Writer, traces []*trace.Trace, sums []replay.Summary) error {
+func summaryTable(w io.Writer, names []string, sums []replay.Summary) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
 	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time", "events")
 	for i, s := range sums {
-		if err := t.Append(filepath.Base(traces[i].Name), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
+		if err := t.Append(filepath.Base(names[i]), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
 			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
 			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
 			return err
