@@ -1,6 +1,7 @@
 package pmf
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -112,5 +113,34 @@ func TestIntoReusesStorage(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(100, run); n != 0 {
 		t.Errorf("%v allocations per run, want 0", n)
+	}
+}
+
+// TestCDFFrom: the table's CDF holds the reported value at every time from the reported grid
+// point up to t.
+func TestCDFFrom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 2000 {
+		d := randomPMF(r, float64(r.IntN(20)), []float64{1, 0.5, 2}[trial%3], 1+r.IntN(30))
+		c := d.CDFTable()
+		at := d.Min() - 3 + r.Float64()*(d.Max()-d.Min()+6)
+		p, from := c.CDFFrom(at)
+		if p != c.CDF(at) || math.Abs(p-d.CDF(at)) > 1e-12 {
+			t.Fatalf("trial %d: CDFFrom(%v) = %v, CDF %v", trial, at, p, c.CDF(at))
+		}
+		if math.IsInf(from, -1) {
+			if p != 0 {
+				t.Fatalf("trial %d: from −Inf with P %v", trial, p)
+			}
+			continue
+		}
+		for _, u := range []float64{from, from + (at-from)*r.Float64(), at} {
+			if c.CDF(u) != p {
+				t.Fatalf("trial %d: CDF(%v) = %v inside [%v, %v], want %v", trial, u, c.CDF(u), from, at, p)
+			}
+		}
+		if from > at || math.Abs(math.Round((from-d.Min())/d.Step())*d.Step()+d.Min()-from) > 1e-9 {
+			t.Fatalf("trial %d: %v is not a grid point at or before %v", trial, from, at)
+		}
 	}
 }

@@ -340,14 +340,20 @@ const boundMargin = 1e-9
 // hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
 // bound found at an earlier event still holds (it only falls as time passes), so it is kept per
 // task and machine (k, task h's keptFor), and recomputed at the current time only while it does
-// not decide.
+// not decide, and only once now has moved past the time up to which it is known not to change.
+// Answering false is always safe: the caller then asks the engine.
 func (p *Pruner) hopeless(ev replay.Event, k *keptBounds, h int, t replay.Task, m int, th float64) bool {
 	if k.bounds[m] < th-boundMargin {
 		return true
 	}
+	if ev.Now() <= k.until[m] {
+		return false // the bound is what it was, and that did not decide
+	}
 	c := p.cellTable(ev, h, t.Type, m)
-	k.bounds[m] = c.CDF(t.Deadline - ev.Now() + c.Step())
-	return k.bounds[m] < th-boundMargin
+	step := c.Step()
+	bound, from := c.CDFFrom(t.Deadline - ev.Now() + step)
+	k.bounds[m], k.until[m] = bound, t.Deadline+step-from // δ − now + step ≥ from until then
+	return bound < th-boundMargin
 }
 
 // cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
@@ -374,6 +380,7 @@ type keptBounds struct {
 	typ      int
 	deadline float64
 	bounds   []float64 // by machine; 2 (no bound) until computed
+	until    []float64 // by machine: bounds[m] stays as it is while now ≤ until[m]
 }
 
 // keptFor returns task h's kept bounds, started afresh when the handle names another task.
@@ -385,8 +392,9 @@ func (p *Pruner) keptFor(ev replay.Event, h int, t replay.Task) *keptBounds {
 	if k.typ != t.Type || k.deadline != t.Deadline || len(k.bounds) != ev.NumMachines() {
 		k.typ, k.deadline = t.Type, t.Deadline
 		k.bounds = slices.Grow(k.bounds[:0], ev.NumMachines())[:ev.NumMachines()]
+		k.until = slices.Grow(k.until[:0], ev.NumMachines())[:ev.NumMachines()]
 		for m := range k.bounds {
-			k.bounds[m] = 2
+			k.bounds[m], k.until[m] = 2, math.Inf(-1)
 		}
 	}
 	return k
