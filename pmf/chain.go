@@ -64,7 +64,7 @@ func Append(model Model, prev, exec PMF, deadline float64, strict bool) (next PM
 // It is the reference engine's chain link, so that the oracle shares no shortcut with the fast
 // engine.
 func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
-	prev, exec, err = commonStep(prev, exec)
+	prev, exec, shift, err := linkInputs(model, prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
 	}
@@ -72,14 +72,27 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveSlices(prev.p, exec.p)}
 		return next, next.Success(deadline, strict), nil
 	}
+	return appendDropAware(model, prev, exec, shift, deadline, strict)
+}
+
+// linkInputs checks a chain link's drop model and puts prev and exec on one step; for the
+// drop-aware models, shift is exec's origin in whole steps.
+func linkInputs(model Model, prev, exec PMF) (PMF, PMF, int, error) {
+	prev, exec, err := commonStep(prev, exec)
+	if err != nil {
+		return PMF{}, PMF{}, 0, err
+	}
+	if model == None {
+		return prev, exec, 0, nil
+	}
 	if model != Pending && model != Evict {
-		return PMF{}, 0, errUnknownModel(model)
+		return PMF{}, PMF{}, 0, errUnknownModel(model)
 	}
 	shift, ok := wholeSteps(exec.origin, prev.step)
 	if !ok {
-		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
+		return PMF{}, PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
-	return appendDropAware(model, prev, exec, shift, deadline, strict)
+	return prev, exec, shift, nil
 }
 
 func errUnknownModel(m Model) error {

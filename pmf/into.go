@@ -78,7 +78,7 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 // bit: the kept part of the convolution is computed in place, each impulse summed in the same
 // order, and the pass-through mass added to it afterwards (x + y is y + x in floating point).
 func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
-	prev, exec, err = commonStep(prev, exec)
+	prev, exec, shift, err := linkInputs(model, prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
 	}
@@ -86,13 +86,6 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 		n := len(prev.p) + len(exec.p) - 1
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p)}
 		return next, next.Success(deadline, strict), nil
-	}
-	if model != Pending && model != Evict {
-		return PMF{}, 0, errUnknownModel(model)
-	}
-	shift, ok := wholeSteps(exec.origin, prev.step)
-	if !ok {
-		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
 	return appendFused(buf, model, prev, exec, shift, deadline, strict)
 }
