@@ -42,7 +42,8 @@ type Event interface {
 	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine.
 	Ready(m int) pmf.PMF
 	// Tail is when machine m becomes free after every task in Queue(m), this event's
-	// assignments included: the completion PMF the next appended task would start from.
+	// assignments included: the completion PMF the next appended task would start from. It may
+	// share the engine's storage: use it before the queue changes.
 	Tail(m int) pmf.PMF
 	// Success is the chance that task h meets its deadline if appended to machine m now.
 	Success(h, m int) float64
