@@ -179,7 +179,7 @@ func (t trial) stream() (src *streamSource, n int, err error) {
 		r.Close()
 		return nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
 	}
-	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng(), streamed: true}, n, nil
+	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng()}, n, nil
 }
 
 // streamable is stream's first pass: the number of tasks, and whether the file can be replayed
@@ -216,11 +216,10 @@ type streamSource struct {
 	execIndex []int
 	rng       *rand.Rand
 	tasks     []replay.Task // when loaded
-	streamed  bool
 }
 
 func (s *streamSource) Next() (replay.Task, bool, error) {
-	if !s.streamed {
+	if !s.streamed() {
 		if len(s.tasks) == 0 {
 			return replay.Task{}, false, nil
 		}
@@ -246,6 +245,9 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 	}
 	return rt, true, nil
 }
+
+// streamed reports whether the tasks come from the file as it is read.
+func (s *streamSource) streamed() bool { return s.r != nil }
 
 // Close releases the file.
 func (s *streamSource) Close() error {

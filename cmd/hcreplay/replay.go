@@ -129,7 +129,7 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 	}
 	defer src.Close()
 	how := "loaded"
-	if src.streamed {
+	if src.streamed() {
 		how = "streamed"
 	}
 	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
