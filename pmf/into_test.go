@@ -144,3 +144,35 @@ func TestCDFFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestConvolveIntoMatchesTextbook: the blocked gather convolution gives the textbook scatter
+// loop's impulses to the bit, for every prefix length an evicting link may ask for, short and
+// long operands in either order, and zeros inside the operands (which the textbook loop skips).
+func TestConvolveIntoMatchesTextbook(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	weights := func(n int) []float64 {
+		w := make([]float64, n)
+		for i := range w {
+			if r.IntN(5) > 0 {
+				w[i] = r.Float64() * math.Pow(10, -float64(r.IntN(12)))
+			}
+		}
+		return w
+	}
+	for trial := range 3000 {
+		a, b := weights(1+r.IntN(40)), weights(1+r.IntN(40))
+		if trial%7 == 0 {
+			a = weights(1 + r.IntN(3))
+		}
+		want := convolveSlices(a, b)
+		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3} {
+			n = max(0, min(n, len(want)))
+			got := convolveInto(make([]float64, n), a, b)
+			for k := range n {
+				if got[k] != want[k] {
+					t.Fatalf("trial %d (%d×%d, first %d): impulse %d is %v, textbook %v", trial, len(a), len(b), n, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
