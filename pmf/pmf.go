@@ -300,6 +300,26 @@ func (d PMF) Condition(t float64) PMF {
 	return w
 }
 
+// ConditionWeights says how Condition(t) weighs d's impulses: it keeps those after t, of total
+// mass kept, each divided by norm (1 when it keeps every impulse as it is). ok is false when it
+// keeps none and returns an impulse past the support instead. A chain built on Condition(t) is
+// then a mixture of chains built on single impulses of d, which is what a bound on how the
+// chain's chances move with t rests on.
+func (d PMF) ConditionWeights(t float64) (kept, norm float64, ok bool) {
+	k := d.lastAtOrBefore(t) + 1
+	if k >= len(d.p) {
+		return 0, 0, false
+	}
+	k = max(k, 0)
+	for _, x := range d.p[k:] {
+		kept += x
+	}
+	if k == 0 {
+		return kept, 1, true
+	}
+	return kept, kept, kept > 0
+}
+
 // NextAfter returns the first grid point of d after t. Condition(u) is Condition(t) for every u
 // in [t, NextAfter(t)), since conditioning cuts whole impulses (and, past the support, moves to
 // the next grid point): a cache of a conditioned PMF stays valid until NextAfter of the time it

@@ -447,3 +447,45 @@ func TestAppendMatchesPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionWeights: Condition(t) is the impulses of d after t, each divided by norm, and
+// kept is their mass; before the support nothing is divided, past it there is no mixture.
+func TestConditionWeights(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for trial := range 2000 {
+		d := randomPMF(r, float64(r.IntN(20)), 0.5, 1+r.IntN(30))
+		at := d.Min() - 2 + r.Float64()*(d.Max()-d.Min()+4)
+		if trial%5 == 0 {
+			at = d.Time(r.IntN(d.Len())) // on a grid point: conditioning is on C > t
+		}
+		kept, norm, ok := d.ConditionWeights(at)
+		if ok != (at < d.Max()) {
+			t.Fatalf("trial %d: t %v, support up to %v: ok %v", trial, at, d.Max(), ok)
+		}
+		if !ok {
+			continue
+		}
+		c := d.Condition(at)
+		mass := 0.0
+		for k := range d.Len() {
+			if d.Time(k) <= at {
+				continue
+			}
+			mass += d.Prob(k)
+			if d.Prob(k) == 0 {
+				continue // trimmed off the conditioned PMF's ends
+			}
+			j := int(math.Round((d.Time(k) - c.Min()) / c.Step()))
+			if math.Abs(d.Prob(k)/norm-c.Prob(j)) > 1e-15 {
+				t.Fatalf("trial %d: impulse at %v: %v / %v, conditioned %v", trial, d.Time(k), d.Prob(k), norm, c.Prob(j))
+			}
+		}
+		want := kept // renormalised ...
+		if at < d.Min() {
+			want = 1 // ... unless nothing was cut
+		}
+		if math.Abs(mass-kept) > 1e-14 || norm != want {
+			t.Fatalf("trial %d: t %v min %v: kept %v (mass %v) norm %v", trial, at, d.Min(), kept, mass, norm)
+		}
+	}
+}

@@ -73,6 +73,9 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 	e := r.e
 	ms := &e.machines[m]
 	if !ms.running {
+		if s != nil {
+			s.headFree = pmf.PMF{}
+		}
 		return s.impulse(at, e.step), at
 	}
 	h := ms.queue[0]
@@ -80,6 +83,9 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 	exec := e.cfg.PET.Cell(t.Type, ms.Type)
 	start := e.tasks[h].Start
 	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, t.Deadline)
+	if s != nil {
+		s.headFree = free
+	}
 	if !e.opt.ConditionElapsed {
 		return free, math.Inf(1)
 	}
@@ -95,6 +101,7 @@ type chainScratch struct {
 	exec               pmf.Buffer    // the running task's execution time, conditioned
 	links              [2]pmf.Buffer // a link reads one and writes the other
 	chances            []QueueChance
+	headFree           pmf.PMF // the running task's completion before conditioning, in head
 }
 
 // headBuffer is where the running task's completion goes (nil when s is nil).
@@ -286,6 +293,9 @@ type fast struct {
 	cells    [][]cellEntry // by task type and machine type
 	floors   []floorCache  // per machine
 	exact    []float64     // queueFloors' answer when it is the exact chances
+	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
+	headBufs []pmf.Buffer  // where heads live
+	drift    []float64     // driftFloors' answer
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -311,8 +321,8 @@ type builtFor struct {
 }
 
 type memoEntry struct {
-	version       int64
-	success, mean float64
+	version, epoch int64 // of the machine's table, and of its queue, when computed
+	success, mean  float64
 }
 
 func newFast(e *engine) chancer {
@@ -321,7 +331,7 @@ func newFast(e *engine) chancer {
 		tails: make([]pmf.PMF, n), tailBufs: make([][2]pmf.Buffer, n), cur: make([]int, n),
 		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
 		versions: make([]int64, n), epochs: make([]int64, n), same: make([]int8, n),
-		floors: make([]floorCache, n)}
+		floors: make([]floorCache, n), heads: make([]pmf.PMF, n), headBufs: make([]pmf.Buffer, n)}
 }
 
 // cellEntry is a PET cell and its cumulative table.
@@ -399,6 +409,10 @@ func (f *fast) ensure(m int) {
 		f.epochs[m] = f.bump()
 	}
 	f.chances[m] = append(f.chances[m][:0], chances...)
+	f.heads[m] = pmf.PMF{}
+	if f.scratch.headFree.Len() > 0 {
+		f.heads[m] = f.scratch.headFree.CopyInto(&f.headBufs[m])
+	}
 	f.valid[m] = true
 	f.record(m, until)
 }
@@ -510,35 +524,43 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
-	f.memo[h*n+m] = memoEntry{f.versions[m], s, mean}
+	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
 	return s, mean
 }
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance
-// against m's cached table when that table was built for the tasks m holds now, perhaps at an
-// earlier event, or 1. While a queue holds the same tasks, time only moves its free-time PMF
+// against any table m had while its queue held the tasks it holds now, at this event or an
+// earlier one, or 1. While a queue holds the same tasks, time only moves its free-time PMF
 // later: the running task's completion conditioned on a later elapsed time is stochastically
 // larger (P(C ≤ t | C > b) ≤ P(C ≤ t | C > a) for b > a; past its support it moves to the next
 // grid point, later still), an idle machine's impulse at now moves with now, and every link of
 // the chain (a task skipped, run or killed at its deadline) maps a later start to a later end. A
-// task's chance P(start + X ≤ δ) can then only fall. Not under pending, where a predecessor that
+// task's chance P(start + X ≤ δ) can then only fall. So a chance memoised against an older table
+// of the same queue (its epoch) bounds the chance now, and costs not even the pass over the
+// task's execution time that the current table would. Not under pending, where a predecessor that
 // starts just before its deadline runs long but one that starts after it is skipped: a later
 // start can free the machine sooner (pmf's TestAppendMonotone).
 func (f *fast) successBound(h, m int) float64 {
 	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !(f.valid[m] || f.sameQueue(m)) {
 		return 1
 	}
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version != 0 && f.memo[i].epoch == f.epochs[m] {
+		return roundChance(f.memo[i].success)
+	}
 	s, _ := f.memoized(h, m, f.against(h, m))
 	return roundChance(s)
 }
 
 // queueFloors returns lower bounds on machine m's queued tasks' chances (Event.QueueFloors):
-// the exact chances when its chain is up to date or costs nothing to bring up to date, and
-// otherwise, while the queue holds the tasks of its last chain and only time has moved, their
-// chances as they will be floorHorizon steps from now (time only lowers them: successBound),
-// kept until then. Nil under pending, where time can raise a chance.
+// the exact chances when its chain is up to date or costs nothing to bring up to date. While the
+// queue holds the tasks of its last chain and only time has moved, the bounds that cost no chain:
+// driftFloors, raised to the chances as they will be floorHorizon steps from now (time only
+// lowers them: successBound) while an earlier such chain still holds. When driftFloors has no
+// answer (an idle machine with tasks queued on it, a running task past its support) a chain
+// ahead is built and kept until then, except under pending, where time can raise a chance and
+// there is no floor but driftFloors.
 func (f *fast) queueFloors(m int) []float64 {
-	if !f.reuse || f.e.opt.DropModel == pmf.Pending {
+	if !f.reuse {
 		return nil
 	}
 	if f.valid[m] || f.versions[m] == 0 || !f.sameQueue(m) || f.unmoved(m) {
@@ -549,17 +571,70 @@ func (f *fast) queueFloors(m int) []float64 {
 		}
 		return f.exact
 	}
+	drift, ok := f.driftFloors(m)
+	if f.e.opt.DropModel == pmf.Pending {
+		if ok {
+			return drift
+		}
+		return nil
+	}
 	fc := &f.floors[m]
-	if fc.epoch == f.epochs[m] && f.e.now <= fc.until {
+	if !(fc.epoch == f.epochs[m] && f.e.now <= fc.until) {
+		if ok {
+			return drift // a chain ahead costs as much as the exact one
+		}
+		at := f.e.now + floorHorizon*f.e.step
+		_, chances, _ := f.reference.chainAt(&f.scratch, m, at)
+		fc.epoch, fc.until, fc.floors = f.epochs[m], at, fc.floors[:0]
+		for _, c := range chances {
+			fc.floors = append(fc.floors, c.Success)
+		}
+	}
+	if !ok {
 		return fc.floors
 	}
-	at := f.e.now + floorHorizon*f.e.step
-	_, chances, _ := f.reference.chainAt(&f.scratch, m, at)
-	fc.epoch, fc.until, fc.floors = f.epochs[m], at, fc.floors[:0]
-	for _, c := range chances {
-		fc.floors = append(fc.floors, c.Success)
+	for i, x := range fc.floors {
+		drift[i] = max(drift[i], x)
 	}
-	return fc.floors
+	return drift
+}
+
+// driftFloors bounds machine m's queued tasks' chances now from below by the chances its cached
+// chain gave at the time it was built, when only time has moved since (the queue holds the same
+// tasks). The chain was built on its running task's completion conditioned on the elapsed time,
+// which is a mixture of that completion's impulses after then (pmf.PMF.ConditionWeights); every
+// link of the chain, under every drop model, maps a mixture to the same mixture of its
+// images, so a queued task's chance is the same mixture of its chances σ(s) ∈ [0, 1] given the
+// running task ends at s. Conditioning on a later time drops the impulses in between and
+// renormalises: with the kept mass K and normaliser N of each conditioning, the chance S₁ now
+// and S₀ then satisfy S₁·N₁ = S₀·N₀ − Σ_dropped p(s)·σ(s) ≥ S₀·N₀ − (K₀ − K₁). The running
+// task's own chance is the same mixture of its execution time's impulses. Costs no chain; false
+// when the machine is idle, conditioning is off, or now is past the support.
+func (f *fast) driftFloors(m int) ([]float64, bool) {
+	e := f.e
+	ms := &e.machines[m]
+	b := &f.built[m]
+	if !ms.running || !e.opt.ConditionElapsed || f.heads[m].Len() == 0 || len(f.chances[m]) == 0 {
+		return nil, false
+	}
+	free0, freeN0, ok0 := f.heads[m].ConditionWeights(b.at)
+	free1, freeN1, ok1 := f.heads[m].ConditionWeights(e.now)
+	h := ms.queue[0]
+	exec := f.cell(e.tasks[h].Task.Type, ms.Type).exec.Shift(e.tasks[h].Start)
+	run0, runN0, ok2 := exec.ConditionWeights(b.at)
+	run1, runN1, ok3 := exec.ConditionWeights(e.now)
+	if !(ok0 && ok1 && ok2 && ok3) {
+		return nil, false
+	}
+	f.drift = f.drift[:0]
+	for i, c := range f.chances[m] {
+		if i == 0 {
+			f.drift = append(f.drift, max(0, (c.Success*runN0-(run0-run1))/runN1))
+			continue
+		}
+		f.drift = append(f.drift, max(0, (c.Success*freeN0-(free0-free1))/freeN1))
+	}
+	return f.drift, true
 }
 
 func (f *fast) success(h, m int) float64 {

@@ -16,7 +16,10 @@
 // end). So the fast engine can answer "at most" (Event.SuccessBound: a chance from the machine's
 // last chain) and "at least" (Event.QueueFloors: chances from a chain a few steps ahead) without
 // a new chain, and callers that only compare with a threshold or a best-so-far decide from them.
-// Under pending the property fails and the engine offers no bounds.
+// Under pending the property fails and the engine offers no upper bounds. Floors have a second
+// source that holds under every drop model: a chain is linear in the running task's conditioned
+// completion, so a later conditioning, which drops some of its impulses and renormalises the
+// rest, can take from a queued task's chance at most the mass it drops (driftFloors).
 //
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,

@@ -60,10 +60,11 @@ type Event interface {
 	// changing the queue.
 	QueueChances(m int) []QueueChance
 	// QueueFloors is a lower bound on each chance QueueChances(m) reports, in the same order,
-	// that costs at most an occasional chain: chances as they will be a little later, which time
-	// can only have lowered while the queue holds the same tasks. Nil when the engine knows none
-	// (the reference and approx engines, the pending drop model). The slice is the engine's:
-	// read it before asking again.
+	// that costs at most an occasional chain: while the queue holds the same tasks, the chances
+	// of its last chain less what the running task's progress since can have taken from them, or
+	// chances as they will be a little later. Nil when the engine knows none (the reference and
+	// approx engines, some states under the pending drop model). The slice is the engine's: read
+	// it before asking again.
 	QueueFloors(m int) []float64
 	// Exits lists the tasks that left the system since the previous mapping event, with the
 	// status they left with, in the order they left (the pruner counts deadline misses here).
