@@ -23,6 +23,8 @@ type Pruner struct {
 	trace     func(Decision)   // optional observer, for tests and debugging
 	cells     [][]pmf.CDFTable // execution-time tables by task type and machine type, for hopeless
 	kept      []keptBounds     // by task handle, for hopeless
+	view      deferring        // what the heuristic sees, reused so that an event allocates nothing
+	free      []int            // the deferring filter's machines with a free slot, reused
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -76,7 +78,8 @@ func (p *Pruner) Map(ev replay.Event) {
 	}
 	p.wall += time.Since(start)
 	if p.cfg.Variant.defers() {
-		p.inner.Map(&deferring{Event: ev, p: p})
+		p.view = deferring{Event: ev, p: p}
+		p.inner.Map(&p.view)
 		return
 	}
 	p.inner.Map(ev)
@@ -288,12 +291,13 @@ type deferring struct {
 
 func (d *deferring) Batch() []int {
 	batch := d.Event.Batch()
-	var free []int
+	free := d.p.free[:0]
 	for m := range d.NumMachines() {
 		if d.Free(m) > 0 {
 			free = append(free, m)
 		}
 	}
+	d.p.free = free
 	if len(free) == 0 {
 		return batch
 	}
