@@ -72,6 +72,9 @@ func (a *approx) ensure(m int) {
 	}
 	a.fast.ensure(m)
 	a.compact(m, true)
+	// fast.ensure kept the version when the new chain equals the old table's tail, but that tail
+	// was compacted and the crop moves with the batch: the table is new, and so is its version.
+	a.versions[m] = a.bump()
 }
 
 func (a *approx) appended(m, h int) {

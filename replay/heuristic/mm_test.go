@@ -54,6 +54,9 @@ func TestSoonestIsMM(t *testing.T) {
 		}
 		want, got := run(mmPlain{p}, &plainEvals), run(MM{p}, &soonEvals)
 		label := fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p)
+		if len(want.Outcomes) != len(got.Outcomes) {
+			t.Fatalf("%s: %d outcomes, plain %d", label, len(got.Outcomes), len(want.Outcomes))
+		}
 		for k := range want.Outcomes {
 			a, b := want.Outcomes[k], got.Outcomes[k]
 			if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) || a.End != b.End {

@@ -61,6 +61,9 @@ func TestFastEqualsReference(t *testing.T) {
 				for _, engine := range []string{"fast", "approx"} { // approx with a bucket of 1 and no crop
 					fast := run(engine)
 					label := fmt.Sprintf("%s%s %v workload %d engine %s", h.Name, variant.Suffix(), model, i, engine)
+					if len(ref.Outcomes) != len(fast.Outcomes) {
+						t.Fatalf("%s: %d outcomes, reference %d", label, len(fast.Outcomes), len(ref.Outcomes))
+					}
 					for k := range ref.Outcomes {
 						a, b := ref.Outcomes[k], fast.Outcomes[k]
 						if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
