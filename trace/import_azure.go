@@ -289,7 +289,7 @@ func importAzureLLM(im *importer, in []importInput) error {
 			if origin.IsZero() {
 				origin = ts
 			}
-			a := ts.Sub(origin).Seconds() * im.srcScale
+			a := ts.Sub(origin).Seconds() * Second.Factor(im.res.Unit) // dates: no source unit applies
 			if im.keep(input.name+"#"+strconv.Itoa(line)) && im.inWindow(a) {
 				im.task(tt, a, "", nil)
 			}

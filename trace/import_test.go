@@ -445,6 +445,9 @@ func TestImportAzureLLM(t *testing.T) {
 	wantBad(t, res, map[string]int64{"TIMESTAMP not a date and time": 1})
 	_, tr, _ = importMem(t, ImportOptions{Format: ImportAzureLLM, TaskTypeField: "context"}, [2]string{"x.csv", llmFixture})
 	wantTasks(t, tr, "ctx8192@0", "ctx1024@319.41", "ctx4096@3500")
+	// Timestamps are dates: a source unit given for the trace's other times does not rescale them.
+	_, tr, _ = importMem(t, ImportOptions{Format: ImportAzureLLM, SourceUnit: Minute}, [2]string{"data/AzureLLMInferenceTrace_code.csv", llmFixture})
+	wantTasks(t, tr, "code@0", "code@319.41", "code@3500")
 }
 
 const e2cEET = `,m1,m2

@@ -191,7 +191,6 @@ func (is *interners) col(c int) *interner {
 	return &(*is)[c]
 }
 
-// lineReader reads physical lines of any length and counts them.
 // openText decompresses (by magic bytes) and buffers a text source for the CSV, JSON Lines and
 // .dat tables. done releases the decompressor.
 func openText(src string, r io.Reader) (*bufio.Reader, func(), error) {
@@ -215,6 +214,7 @@ func (lr *lineReader) headLine(src, what string) ([]byte, error) {
 	return b, nil
 }
 
+// lineReader reads physical lines of any length and counts them.
 type lineReader struct {
 	r    interface{ ReadSlice(byte) ([]byte, error) }
 	buf  []byte
