@@ -112,7 +112,7 @@ func WriteFile(path string, p *PET) error {
 	if err != nil {
 		return err
 	}
-	err = atomicfile.Write(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		switch format {
 		case FormatJSON:
 			return WriteJSON(w, p)
@@ -122,10 +122,6 @@ func WriteFile(path string, p *PET) error {
 			return WriteParquet(w, p)
 		}
 	})
-	if err != nil && !strings.Contains(err.Error(), path) {
-		err = fmt.Errorf("write %s: %w", path, err)
-	}
-	return err
 }
 
 // rawCell is a cell as a reader found it, before renormalisation.

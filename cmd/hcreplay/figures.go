@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -383,7 +384,7 @@ func drawFigure(a *report.Aggregate, f figure, reportDir, out string) error {
 	switch {
 	case f.kind != "" && f.keep == nil:
 		for _, ext := range figureFormats() {
-			if err := copyFile(filepath.Join(reportDir, f.kind+"."+ext), filepath.Join(out, f.file+"."+ext)); err != nil {
+			if err := copyFile(os.DirFS(reportDir), f.kind+"."+ext, filepath.Join(out, f.file+"."+ext)); err != nil {
 				return fmt.Errorf("the report has no %s figure: %w", f.kind, err)
 			}
 		}
@@ -399,8 +400,9 @@ func drawFigure(a *report.Aggregate, f figure, reportDir, out string) error {
 	return err
 }
 
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
+// copyFile copies file from of fsys to the path to, atomically.
+func copyFile(fsys fs.FS, from, to string) error {
+	in, err := fsys.Open(from)
 	if err != nil {
 		return err
 	}

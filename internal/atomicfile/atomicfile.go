@@ -31,7 +31,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	if err = fill(bw); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

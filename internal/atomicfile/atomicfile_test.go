@@ -17,8 +17,8 @@ func TestWrite(t *testing.T) {
 	// A failing fill leaves the previous contents and no temporary file behind.
 	boom := errors.New("boom")
 	err := Write(path, func(w io.Writer) error { io.WriteString(w, "partial"); return boom })
-	if !errors.Is(err, boom) {
-		t.Fatalf("error %v, want boom", err)
+	if !errors.Is(err, boom) || err.Error() != "write "+path+": boom" {
+		t.Fatalf("error %v, want boom naming the file", err)
 	}
 	got, _ := os.ReadFile(path)
 	if string(got) != "first" {
