@@ -51,15 +51,9 @@ type CDFTable struct {
 
 // CDFTable returns the cumulative table of d.
 func (d PMF) CDFTable() CDFTable {
-	cum := make([]float64, len(d.p))
-	cumK := make([]float64, len(d.p))
-	s, k := 0.0, 0.0
-	for j, x := range d.p {
-		s += x
-		k += float64(j) * x
-		cum[j], cumK[j] = s, k
-	}
-	return CDFTable{origin: d.origin, step: d.step, cum: cum, cumK: cumK, mean: d.Mean()}
+	var t CDFTable
+	d.CDFTableInto(&t)
+	return t
 }
 
 // moment is Σ_{i≤j} p(i)·time(i), the first moment of the mass up to index j.
@@ -148,7 +142,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 	}
 	shift, ok := wholeSteps(exec.origin, prev.step)
 	if !ok {
-		return 0, 0, fmt.Errorf("%w: execution-time origin %g is not a whole number of steps %g", ErrInvalid, exec.origin, prev.step)
+		return 0, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
 	convOrigin := prev.origin + float64(shift)*prev.step
 	last := lastIndexAtOrBefore(convOrigin, prev.step, deadline) // convolution index of the last success
@@ -158,7 +152,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 	n := len(prev.cum)
 	top := min(last, len(exec.p)-1) // the latest exec impulse with any partner
 	if model != None && model != Pending && model != Evict {
-		return 0, 0, fmt.Errorf("%w: unknown drop model %d", ErrInvalid, int(model))
+		return 0, 0, errUnknownModel(model)
 	}
 	capIdx := n - 1
 	before := lastIndexBefore(prev.origin, prev.step, deadline) // predecessor outcomes that let the task start
