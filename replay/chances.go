@@ -57,18 +57,15 @@ func (r reference) queueFloors(int) []float64 { return nil }
 
 // ready is the machine's free-time PMF before its first waiting task.
 func (r reference) ready(m int) pmf.PMF {
-	free, _ := r.readyUntil(m)
+	free, _ := r.readyAt(nil, m, r.e.now)
 	return free
 }
 
-// readyUntil is ready, and the time before which it stays as it is: the running task's
-// conditioning on its elapsed time (of its drop-aware completion PMF here, of its execution PMF
-// in headSuccess) changes only when now crosses a grid point of either. An idle machine's ready
-// is an impulse at now, good for this event only.
-func (r reference) readyUntil(m int) (pmf.PMF, float64) { return r.readyAt(nil, m, r.e.now) }
-
-// readyAt is readyUntil as it will be at time at, if the queue does not move before, built in s
-// (nil: in new storage).
+// readyAt is ready as it will be at time at, if the queue does not move before, built in s (nil:
+// in new storage), and the time before which it stays as it is: the running task's conditioning
+// on its elapsed time (of its drop-aware completion PMF here, of its execution PMF in
+// headSuccess) changes only when at crosses a grid point of either. An idle machine's ready is an
+// impulse at at, good for that time only.
 func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64) {
 	e := r.e
 	ms := &e.machines[m]
@@ -189,18 +186,12 @@ func (r reference) tail(m int) pmf.PMF {
 // chain is the free-time PMF after every task in machine m's queue, and what is known of each
 // queued task.
 func (r reference) chain(m int) (pmf.PMF, []QueueChance) {
-	free, chances, _ := r.chainUntil(m)
+	free, chances, _ := r.chainAt(nil, m, r.e.now)
 	return free, chances
 }
 
-// chainUntil is chain, and the time before which it stays as it is if the queue does not move
-// (readyUntil).
-func (r reference) chainUntil(m int) (pmf.PMF, []QueueChance, float64) {
-	return r.chainAt(nil, m, r.e.now)
-}
-
-// chainAt is chainUntil as it will be at time at, if the queue does not move before, built in s
-// (nil: in new storage).
+// chainAt is chain as it will be at time at, if the queue does not move before, built in s (nil:
+// in new storage), and the time before which it stays as it is (readyAt).
 func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []QueueChance, float64) {
 	e := r.e
 	ms := &e.machines[m]
@@ -316,8 +307,17 @@ const floorHorizon = 8
 type builtFor struct {
 	serials []int64 // the queue, this event's appends included, by task serial
 	running bool
-	at      float64 // the event time it was built at
-	until   float64 // the running task's conditioning does not change before this time
+	at      float64       // the event time it was built at
+	until   float64       // the running task's conditioning does not change before this time
+	then    conditionedAt // driftFloors' weights at time at, once it has asked
+}
+
+// conditionedAt is how conditioning at a chain's time weighed its running task's completion and
+// execution time (pmf.PMF.ConditionWeights), which driftFloors compares with conditioning now.
+type conditionedAt struct {
+	known, ok   bool
+	free, freeN float64 // of the completion
+	run, runN   float64 // of the execution time
 }
 
 type memoEntry struct {
@@ -373,8 +373,8 @@ func (f *fast) release(h int) {
 func (f *fast) changed(m int) { f.valid[m], f.same[m] = false, 0 }
 
 func (f *fast) appended(m, h int) {
-	f.same[m] = 0
 	if !f.valid[m] {
+		f.same[m] = 0
 		return
 	}
 	e := f.e
@@ -386,6 +386,7 @@ func (f *fast) appended(m, h int) {
 	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
 	f.versions[m], f.epochs[m] = f.bump(), f.bump()
 	f.built[m].serials = append(f.built[m].serials, e.tasks[h].serial)
+	f.same[m] = 1 // the queue is what the extended chain was built for
 }
 
 func (f *fast) bump() int64 { f.next++; return f.next }
@@ -428,7 +429,7 @@ func (f *fast) record(m int, until float64) {
 			b.serials = append(b.serials, e.tasks[h].serial)
 		}
 	}
-	b.running, b.at, b.until = ms.running, e.now, until
+	b.running, b.at, b.until, b.then = ms.running, e.now, until, conditionedAt{}
 	f.same[m] = 1
 }
 
@@ -617,15 +618,21 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 	if !ms.running || !e.opt.ConditionElapsed || f.heads[m].Len() == 0 || len(f.chances[m]) == 0 {
 		return nil, false
 	}
-	free0, freeN0, ok0 := f.heads[m].ConditionWeights(b.at)
-	free1, freeN1, ok1 := f.heads[m].ConditionWeights(e.now)
 	h := ms.queue[0]
 	exec := f.cell(e.tasks[h].Task.Type, ms.Type).exec.Shift(e.tasks[h].Start)
-	run0, runN0, ok2 := exec.ConditionWeights(b.at)
-	run1, runN1, ok3 := exec.ConditionWeights(e.now)
-	if !(ok0 && ok1 && ok2 && ok3) {
+	if !b.then.known {
+		c := &b.then
+		var ok0, ok1 bool
+		c.free, c.freeN, ok0 = f.heads[m].ConditionWeights(b.at)
+		c.run, c.runN, ok1 = exec.ConditionWeights(b.at)
+		c.known, c.ok = true, ok0 && ok1
+	}
+	free1, freeN1, ok0 := f.heads[m].ConditionWeights(e.now)
+	run1, runN1, ok1 := exec.ConditionWeights(e.now)
+	if !(b.then.ok && ok0 && ok1) {
 		return nil, false
 	}
+	free0, freeN0, run0, runN0 := b.then.free, b.then.freeN, b.then.run, b.then.runN
 	f.drift = f.drift[:0]
 	for i, c := range f.chances[m] {
 		if i == 0 {
