@@ -56,22 +56,6 @@ type traceInput struct {
 	Seed     uint64 // for the urgency deadline rule
 }
 
-// loadTrials reads every trace the spec names and converts each to replay tasks.
-func loadTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]*trace.Trace, [][]replay.Task, error) {
-	ts, err := openTrials(in, pet, warn)
-	if err != nil {
-		return nil, nil, err
-	}
-	traces := make([]*trace.Trace, len(ts))
-	tasks := make([][]replay.Task, len(ts))
-	for i, t := range ts {
-		if traces[i], tasks[i], err = t.load(); err != nil {
-			return nil, nil, err
-		}
-	}
-	return traces, tasks, nil
-}
-
 // trial is one arrival trace of a spec, read only when it is replayed.
 type trial struct {
 	src   trace.Source
@@ -157,29 +141,27 @@ func errNoDeadline(name string) error {
 // that memory does not grow with the trace, and how many tasks it holds. A first pass checks that
 // this gives what load would: arrivals in order, task ids increasing (so none repeats), every
 // task with a deadline or a rule to give one. A trace that fails a check, and an HCW19 .dat
-// trial (its repair looks at the whole trace), is loaded instead. Close the source when done.
-func (t trial) stream() (src *streamSource, n int, err error) {
+// trial (its repair looks at the whole trace), is loaded instead: src is then nil and tasks holds
+// them. Close the source when done.
+func (t trial) stream() (src *streamSource, tasks []replay.Task, n int, err error) {
 	n, ok, err := t.streamable()
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	if !ok {
 		_, tasks, err := t.load()
-		if err != nil {
-			return nil, 0, err
-		}
-		return &streamSource{tasks: tasks}, len(tasks), nil
+		return nil, tasks, len(tasks), err
 	}
 	r, err := trace.OpenTasks(t.src, t.opt)
 	if err != nil {
-		return nil, 0, badInput(err)
+		return nil, nil, 0, badInput(err)
 	}
 	execIndex, err := t.pet.MachineIndices(r.ExecTypes())
 	if err != nil {
 		r.Close()
-		return nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
+		return nil, nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
 	}
-	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng()}, n, nil
+	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng()}, nil, n, nil
 }
 
 // streamable is stream's first pass: the number of tasks, and whether the file can be replayed
@@ -193,40 +175,31 @@ func (t trial) streamable() (int, bool, error) {
 		return 0, false, badInput(err)
 	}
 	defer r.Close()
-	n, lastID, ok := 0, int64(0), true
+	n, lastID := 0, int64(0)
 	for task, err := range r.All() {
 		if err != nil {
 			return 0, false, badInput(err)
 		}
 		if (n > 0 && task.ID <= lastID) || (t.rule == nil && !task.HasDeadline()) {
-			ok = false // load sorts, checks ids for duplicates, and says which task lacks a deadline
+			return 0, false, nil // load sorts, checks ids for duplicates, and says which task lacks a deadline
 		}
 		n, lastID = n+1, task.ID
 	}
 	if k, _ := r.OutOfOrder(); k > 0 {
-		ok = false
+		return 0, false, nil
 	}
-	return n, ok, nil
+	return n, true, nil
 }
 
-// streamSource is a replay.TaskSource over a trial's file, or over its loaded tasks.
+// streamSource is a replay.TaskSource over a trial's file, read as the replay goes.
 type streamSource struct {
 	trial
 	r         *trace.TaskReader
 	execIndex []int
 	rng       *rand.Rand
-	tasks     []replay.Task // when loaded
 }
 
 func (s *streamSource) Next() (replay.Task, bool, error) {
-	if !s.streamed() {
-		if len(s.tasks) == 0 {
-			return replay.Task{}, false, nil
-		}
-		t := s.tasks[0]
-		s.tasks = s.tasks[1:]
-		return t, true, nil
-	}
 	t, err := s.r.Next()
 	if errors.Is(err, io.EOF) {
 		return replay.Task{}, false, nil
@@ -246,16 +219,8 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 	return rt, true, nil
 }
 
-// streamed reports whether the tasks come from the file as it is read.
-func (s *streamSource) streamed() bool { return s.r != nil }
-
 // Close releases the file.
-func (s *streamSource) Close() error {
-	if s.r == nil {
-		return nil
-	}
-	return s.r.Close()
-}
+func (s *streamSource) Close() error { return s.r.Close() }
 
 // deadlineRule parses a deadline rule. Besides trace's rules it accepts best:K, the rule of 004
 // §VI: arrival + the mean execution time over the K machine types that run the task type

@@ -123,17 +123,18 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 
 // replayTrial replays one trial, streaming its tasks from the file when it can (trial.stream).
 func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, error) {
-	src, n, err := tr.stream()
+	src, tasks, n, err := tr.stream()
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
 	how := "loaded"
-	if src.streamed() {
-		how = "streamed"
+	if src != nil {
+		defer src.Close()
+		how, cfg.Source = "streamed", src
+	} else {
+		cfg.Tasks = tasks
 	}
 	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
-	cfg.Source = src
 	return c.replayOne(ctx, mapper, cfg, tr.pet, dir)
 }
 

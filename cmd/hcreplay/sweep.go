@@ -263,13 +263,13 @@ func (w *warnings) flush() {
 	}
 }
 
-// traceLevel reads a level's trace files and keeps the first lv.Trials of them.
+// traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
 func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string)) (report.LevelTrials, error) {
-	traces, tasks, err := loadTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed}, pet, warn)
+	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed}, pet, warn)
 	if err != nil {
 		return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 	}
-	n := len(traces)
+	n := len(ts)
 	if lv.Trials > n {
 		return report.LevelTrials{}, badInput(fmt.Errorf("%s: %d trials wanted, but %s names only %d files", at(".trials"), lv.Trials, lv.Trace, n))
 	}
@@ -277,8 +277,12 @@ func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(s
 		n = lv.Trials
 	}
 	lt := report.LevelTrials{Rate: lv.Rate, Trials: make([]report.Trial, n)}
-	for i := range n {
-		lt.Trials[i] = report.Trial{Source: traces[i].Name, Tasks: tasks[i]}
+	for i, t := range ts[:n] {
+		tr, tasks, err := t.load()
+		if err != nil {
+			return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
+		}
+		lt.Trials[i] = report.Trial{Source: tr.Name, Tasks: tasks}
 	}
 	if lt.Rate == 0 {
 		// A name like 19k is the level's label; other names say nothing about the rate.
