@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -40,14 +39,9 @@ func WriteFigures(a *Aggregate, dir string, formats []string) ([]Figure, error) 
 		if ch == nil {
 			continue
 		}
-		w, h := ch.size()
-		f := Figure{Name: k.name, Caption: ch.caption}
-		for _, ext := range formats {
-			path := filepath.Join(dir, k.name+"."+ext)
-			if err := SaveFigure(ch, w, h, path); err != nil {
-				return nil, err
-			}
-			f.Files = append(f.Files, path)
+		f, err := saveChart(ch, dir, k.name, formats)
+		if err != nil {
+			return nil, err
 		}
 		figs = append(figs, f)
 	}

@@ -166,7 +166,7 @@ func tint(c color.Color, f float64) color.Color {
 	return color.RGBA{mix(r), mix(g), mix(b), 0xff}
 }
 
-// saveChart writes a chart once per format, as WriteFigures does.
+// saveChart writes a chart once per format.
 func saveChart(ch *chart, dir, stem string, formats []string) (Figure, error) {
 	w, h := ch.size()
 	f := Figure{Name: stem, Caption: ch.caption}

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -90,14 +89,6 @@ func WriteCurves(dir, stem, caption string, formats []string, panels []CurvePane
 		}
 		ch.panels = append(ch.panels, p)
 	}
-	w, h := ch.size()
-	var files []string
-	for _, ext := range formats {
-		path := filepath.Join(dir, stem+"."+ext)
-		if err := SaveFigure(ch, w, h, path); err != nil {
-			return nil, err
-		}
-		files = append(files, path)
-	}
-	return files, nil
+	f, err := saveChart(ch, dir, stem, formats)
+	return f.Files, err
 }

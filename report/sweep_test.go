@@ -69,8 +69,7 @@ func runSweep(t *testing.T, s *Sweep) []RunRow {
 func withoutTimes(rows []RunRow) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
-		r.MapperSeconds, r.PrunerSeconds = 0, 0
-		out[i] = fmt.Sprintf("%+v", r)
+		out[i] = fmt.Sprintf("%+v", r.WithoutTimes())
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -295,17 +294,6 @@ func (e experiment) resolveLevels(src trialSource) ([]report.Level, error) {
 	return levels, nil
 }
 
-// levelsFile writes the levels as a grid file that holds only levels, for SweepCmd: the
-// --generate flag cannot set a generator's pattern, CV or tasks. JSON is YAML, and Level's json
-// tags are the grid's keys.
-func levelsFile(path string, levels []report.Level) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string][]report.Level{"levels": levels})
-	})
-}
-
 // runExperiment sweeps, reports and draws one experiment into DIR/experiments/NAME, and returns
 // its section of notes.md. The folder is cleared first: its runs are only valid for the PET and
 // trials of this invocation.
@@ -322,7 +310,9 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 		return "", err
 	}
 	grid := filepath.Join(dir, "levels.yaml")
-	if err := levelsFile(grid, levels); err != nil {
+	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
+	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
+	if err := writeJSON(grid, map[string][]report.Level{"levels": levels}); err != nil {
 		return "", err
 	}
 	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
@@ -339,10 +329,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 	}
 	reportDir := filepath.Join(dir, "report")
 	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"}}
-	if err := rep.Run(ctx, sub); err != nil {
-		return "", err
-	}
-	agg, err := aggregateOf(runs)
+	agg, err := rep.write(ctx, sub)
 	if err != nil {
 		return "", err
 	}
@@ -364,19 +351,6 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 }
 
 func figureFormats() []string { return []string{"svg", "png"} }
-
-// aggregateOf reads and aggregates the runs of an experiment's sweeps, as the report did.
-func aggregateOf(dirs []string) (*report.Aggregate, error) {
-	paths, err := runsFiles(dirs)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := mergeRuns(paths)
-	if err != nil {
-		return nil, err
-	}
-	return report.AggregateRuns(rows, "")
-}
 
 // drawFigure writes DIR/<file>.svg and .png: the report's own figure copied when the paper's
 // shows every run of the experiment, else redrawn from the runs it shows.

@@ -14,9 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/speculate"
@@ -255,12 +252,11 @@ func meanCI(runs []*specRun, of func(speculate.Summary) float64) (float64, float
 	for i, r := range runs {
 		xs[i] = of(r.res.Summary)
 	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
-		return m, 0
+	e := report.EstimateOf(xs)
+	if e.N < 2 {
+		return e.Mean, 0
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	return m, t * sd / math.Sqrt(float64(len(xs)))
+	return e.Mean, e.Half
 }
 
 func pmStr(m, h float64) string {

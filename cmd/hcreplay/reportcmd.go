@@ -25,50 +25,56 @@ type ReportCmd struct {
 }
 
 func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
+	_, err := c.write(ctx, con)
+	return err
+}
+
+// write writes the report and returns the aggregate it shows.
+func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate, error) {
 	formats, err := checkList("--formats", c.Formats, "svg", "png", "pdf")
 	if err != nil {
-		return badInput(err)
+		return nil, badInput(err)
 	}
 	tables, err := checkList("--tables", c.Tables, "md", "csv", "tex")
 	if err != nil {
-		return badInput(err)
+		return nil, badInput(err)
 	}
 	paths, err := runsFiles(c.Runs)
 	if err != nil {
-		return badInput(err)
+		return nil, badInput(err)
 	}
 	rows, err := mergeRuns(paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	agg, err := report.AggregateRuns(rows, c.Baseline)
 	if err != nil {
-		return badInput(err)
+		return nil, badInput(err)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	summary := report.SummaryTable(agg)
 	if err := summary.WriteTerminal(con.Stdout); err != nil {
-		return err
+		return nil, err
 	}
 	tableFiles, err := writeTables(c.Out, summary, agg, tables)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	figs, err := report.WriteFigures(agg, c.Out, formats)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	page := report.Page{Title: "hcreplay report", Sources: paths, Runs: len(rows), Points: len(agg.Groups),
 		Table: summary, TableFiles: tableFiles, Figures: figs}
 	for _, p := range paths {
 		m, ok, err := report.ReadManifestText(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if ok && !slices.ContainsFunc(page.Manifests, func(x report.ManifestText) bool { return x.Text == m.Text }) {
 			page.Manifests = append(page.Manifests, m)
@@ -76,10 +82,10 @@ func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
 	}
 	index := filepath.Join(c.Out, "index.html")
 	if err := atomicfile.Write(index, page.WriteHTML); err != nil {
-		return err
+		return nil, err
 	}
 	if err := atomicfile.Write(filepath.Join(c.Out, "index.md"), page.WriteMarkdown); err != nil {
-		return err
+		return nil, err
 	}
 	names := make([]string, len(figs))
 	for i, f := range figs {
@@ -87,7 +93,7 @@ func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
 	}
 	con.Logf("%d runs, %d grid points; figures: %s", len(rows), len(agg.Groups), strings.Join(names, ", "))
 	fmt.Fprintf(con.Stdout, "report written to %s: open %s\n", c.Out, index)
-	return nil
+	return agg, nil
 }
 
 // checkList splits comma-separated values and checks each against allowed.
@@ -166,9 +172,7 @@ func mergeRuns(paths []string) ([]report.RunRow, error) {
 // sameRun compares two rows apart from their wall times, which differ between two runs of the
 // same grid point. Rows are compared as text so that NaN metrics (undefined in both) are equal.
 func sameRun(a, b report.RunRow) bool {
-	a.MapperSeconds, a.PrunerSeconds = 0, 0
-	b.MapperSeconds, b.PrunerSeconds = 0, 0
-	return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b)
+	return fmt.Sprintf("%#v", a.WithoutTimes()) == fmt.Sprintf("%#v", b.WithoutTimes())
 }
 
 // writeTables writes the summary table in each format asked, and with CSV also aggregate.csv,

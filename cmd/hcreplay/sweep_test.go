@@ -60,8 +60,7 @@ func sameRuns(t *testing.T, what string, got, want []report.RunRow) {
 	print := func(rows []report.RunRow) []string {
 		out := make([]string, len(rows))
 		for i, r := range rows {
-			r.MapperSeconds, r.PrunerSeconds = 0, 0
-			out[i] = fmt.Sprintf("%+v", r)
+			out[i] = fmt.Sprintf("%+v", r.WithoutTimes())
 		}
 		return out
 	}
