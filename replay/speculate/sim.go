@@ -74,7 +74,6 @@ type jobState struct {
 	tasks     []taskState // allocated when the job starts
 	next      int         // tasks before next have a copy
 	remaining int         // tasks not done
-	queued    bool        // in χ (no task started)
 	partial   bool        // started, some tasks without a copy
 
 	start, finish             float64
@@ -289,7 +288,6 @@ func (s *sim) loop() error {
 func (s *sim) arrive(i int) {
 	j := &s.jobs[i]
 	s.active++
-	j.queued = true
 	s.chi.push(queued{workload: j.workload, job: int32(i)})
 	s.chiTasks += s.w.Jobs[i].Tasks
 	s.window.add(s.w.Jobs[i].Arrival, s.w.Jobs[i].Tasks, j.mean, j.omegaU)
@@ -515,7 +513,6 @@ func (s *sim) continueStarted() bool {
 func (s *sim) popWaiting() int {
 	q := s.chi.pop()
 	i := int(q.job)
-	s.jobs[i].queued = false
 	s.chiTasks -= s.w.Jobs[i].Tasks
 	return i
 }
@@ -577,7 +574,7 @@ type loadWindow struct {
 	arrival             []float64
 	tasks, mean, omegaU []float64
 	head, count         int
-	sumM, sumW, sumWU   float64
+	sumW, sumWU         float64
 }
 
 func newLoadWindow(n, machines int) loadWindow {
@@ -589,7 +586,6 @@ func (lw *loadWindow) add(arrival float64, tasks int, mean, omegaU float64) {
 	k := (lw.head + lw.count) % lw.n
 	if lw.count == lw.n {
 		k = lw.head
-		lw.sumM -= lw.tasks[k]
 		lw.sumW -= lw.tasks[k] * lw.mean[k]
 		lw.sumWU -= lw.tasks[k] * lw.mean[k] * lw.omegaU[k]
 		lw.head = (lw.head + 1) % lw.n
@@ -597,7 +593,6 @@ func (lw *loadWindow) add(arrival float64, tasks int, mean, omegaU float64) {
 		lw.count++
 	}
 	lw.arrival[k], lw.tasks[k], lw.mean[k], lw.omegaU[k] = arrival, float64(tasks), mean, omegaU
-	lw.sumM += float64(tasks)
 	lw.sumW += float64(tasks) * mean
 	lw.sumWU += float64(tasks) * mean * omegaU
 }

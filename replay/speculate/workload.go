@@ -200,7 +200,6 @@ func FromTrace(tr *trace.Trace, pet *petbuild.PET, opt TraceOptions) (*Workload,
 	w := &Workload{MachineTypes: pet.MachineTypes()}
 	bases := make([]*Discrete, nt)
 	for t := range nt {
-		cells := make([]*Discrete, nm)
 		var used []*Discrete
 		var weights []float64
 		on := make([]Quantiler, nm)
@@ -209,7 +208,6 @@ func FromTrace(tr *trace.Trace, pet *petbuild.PET, opt TraceOptions) (*Workload,
 			if err != nil {
 				return nil, fmt.Errorf("PET cell (%s, %s): %w", pet.TaskType(t), pet.MachineType(m), err)
 			}
-			cells[m] = d
 			on[m] = sampler{pmf.NewSampler(pet.Cell(t, m))}
 			if opt.Mode == ParetoTail {
 				on[m] = FitPareto(d, opt.Tail)
@@ -271,11 +269,12 @@ func FromTrace(tr *trace.Trace, pet *petbuild.PET, opt TraceOptions) (*Workload,
 		if j.TaskClass == nil {
 			continue
 		}
-		key := fmt.Sprint(sortedCounts(j.TaskClass))
+		counts := classCounts(j.TaskClass)
+		key := fmt.Sprint(counts)
 		if _, ok := mixed[key]; !ok {
 			var ds []*Discrete
 			var ws []float64
-			for c, n := range sortedCounts(j.TaskClass) {
+			for c, n := range counts {
 				if n > 0 {
 					ds, ws = append(ds, bases[c]), append(ws, float64(n))
 				}
@@ -295,8 +294,8 @@ func FromTrace(tr *trace.Trace, pet *petbuild.PET, opt TraceOptions) (*Workload,
 	return w, w.Check()
 }
 
-// sortedCounts counts the tasks of each class: a key for jobs of the same mix.
-func sortedCounts(classes []int) []int {
+// classCounts counts the tasks of each class: a key for jobs of the same mix.
+func classCounts(classes []int) []int {
 	n := slices.Max(classes) + 1
 	counts := make([]int, n)
 	for _, c := range classes {
