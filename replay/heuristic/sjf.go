@@ -11,6 +11,10 @@ type SJF struct{ Params }
 func (SJF) Name() string      { return "SJF" }
 func (SJF) Mode() replay.Mode { return replay.Batch }
 
+// Map is MM's, phase 2 global, so that SJF too finds a single free machine's task without asking
+// about every task (soonest).
 func (h SJF) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, true, func(a, b pair) bool { return a.completion < b.completion })
+	p := h.Params
+	p.GlobalPhase2 = true
+	MM{p}.Map(ev)
 }
