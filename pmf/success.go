@@ -190,9 +190,9 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 	}
 	switch model {
 	case None:
-		return success, prev.mean + exec.Mean(), nil
+		return success, prev.mean + execTable.mean, nil
 	case Pending:
-		return success, prev.mean + fCap*exec.Mean(), nil
+		return success, prev.mean + fCap*execTable.mean, nil
 	}
 	passed := prev.moment(n-1) - prev.moment(capIdx) // the task never started
 	killedAt := prev.origin + float64(before+1)*prev.step
