@@ -511,7 +511,8 @@ func (f *fast) against(h, m int) func() (float64, float64, error) {
 
 // memoized returns the success chance and expected completion of task h on machine m from the
 // memo when machine m's table has not changed since they were computed, and computes them
-// otherwise. Callers ensure m first.
+// otherwise, against whatever table m holds: callers ensure m first, or (successBound) want
+// the chance against its older table.
 func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
 	n := len(f.valid)
 	if i := h*n + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
