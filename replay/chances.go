@@ -253,12 +253,13 @@ func (r reference) queueChances(m int) []QueueChance {
 // fast caches, per machine, the free-time PMF after its queue and that PMF's cumulative table,
 // and answers success chances and expected completions from the table with pmf.AppendStats:
 // one pass over the task's execution-time PMF, no convolution (SPEC §5.5). An append extends a
-// machine's cache with one convolution. Anything else that may have moved a queue (an event
-// begins, the pruner drops a task) marks the cache stale, and a stale cache is rebuilt with the
-// reference's own chain only when the machine's state really differs from the one it was built
-// for: other tasks in the queue, another task running, or the running task's elapsed time now
-// cutting an impulse of its completion PMF that it did not cut before (pmf.PMF.NextAfter). So a
-// machine whose queue did not move between events costs nothing, as the issue asks.
+// machine's cache with one convolution, made when the cache is next used as it is (settle).
+// Anything else that may have moved a queue (an event begins, the pruner drops a task) marks the
+// cache stale, and a stale cache is rebuilt with the reference's own chain only when the
+// machine's state really differs from the one it was built for: other tasks in the queue,
+// another task running, or the running task's elapsed time now cutting an impulse of its
+// completion PMF that it did not cut before (pmf.PMF.NextAfter). So a machine whose queue did not
+// move between events costs nothing, as the issue asks.
 //
 // Answers are memoised per (task, machine) with the version of the machine's table they were
 // computed from. A machine's version changes only when its free-time PMF really changes (a
@@ -305,7 +306,8 @@ const floorHorizon = 8
 
 // builtFor is the state of a machine a cached chain was computed from.
 type builtFor struct {
-	serials []int64 // the queue, this event's appends included, by task serial
+	serials []int64 // the queue, appends included, by task serial
+	covered int     // how many of serials the cached chain covers; the rest await settle
 	running bool
 	at      float64       // the event time it was built at
 	until   float64       // the running task's conditioning does not change before this time
@@ -372,21 +374,49 @@ func (f *fast) release(h int) {
 
 func (f *fast) changed(m int) { f.valid[m], f.same[m] = false, 0 }
 
+// appended notes that task h joined the end of machine m's queue. The link it adds to the
+// cached chain is convolved only when the chain is next used as it is (settle): often the queue
+// has moved on by then, as when a heuristic fills the slot a finished task freed and nothing asks
+// about the machine before its next task finishes, and the chain is rebuilt anyway. Until then
+// m's table is that of the queue without h, whose chances bound those with h from above under
+// evict and none (successBound).
 func (f *fast) appended(m, h int) {
-	if !f.valid[m] {
+	if !f.valid[m] && f.same[m] != 1 {
 		f.same[m] = 0
 		return
 	}
+	f.valid[m] = false
+	f.built[m].serials = append(f.built[m].serials, f.e.tasks[h].serial)
+	f.epochs[m] = f.bump()
+	f.same[m] = 1 // the queue is what the cached chain and its pending links are for
+}
+
+// settle convolves onto machine m's cached chain the links of the tasks appended since it was
+// built, when its queue still holds them: the chain is then what extending it at each append
+// would have made, built for the same time.
+func (f *fast) settle(m int) {
+	b := &f.built[m]
+	if b.covered == len(b.serials) || !f.sameQueue(m) {
+		return
+	}
 	e := f.e
-	t := e.tasks[h].Task
-	f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
-	next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, e.machines[m].Type).exec, t.Deadline)
-	f.tails[m] = next
-	next.CDFTableInto(&f.tables[m])
-	f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
-	f.versions[m], f.epochs[m] = f.bump(), f.bump()
-	f.built[m].serials = append(f.built[m].serials, e.tasks[h].serial)
-	f.same[m] = 1 // the queue is what the extended chain was built for
+	ms := &e.machines[m]
+	i := 0
+	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
+		for _, h := range hs {
+			if i >= b.covered {
+				t := e.tasks[h].Task
+				f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
+				next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, ms.Type).exec, t.Deadline)
+				f.tails[m] = next
+				f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
+			}
+			i++
+		}
+	}
+	f.tails[m].CDFTableInto(&f.tables[m])
+	f.versions[m] = f.bump()
+	b.covered = len(b.serials)
 }
 
 func (f *fast) bump() int64 { f.next++; return f.next }
@@ -397,6 +427,7 @@ func (f *fast) ensure(m int) {
 	}
 	sameQueue := f.reuse && f.versions[m] != 0 && f.sameQueue(m)
 	if sameQueue && f.unmoved(m) {
+		f.settle(m)
 		f.valid[m] = true
 		return
 	}
@@ -429,6 +460,7 @@ func (f *fast) record(m int, until float64) {
 			b.serials = append(b.serials, e.tasks[h].serial)
 		}
 	}
+	b.covered = len(b.serials)
 	b.running, b.at, b.until, b.then = ms.running, e.now, until, conditionedAt{}
 	f.same[m] = 1
 }
@@ -532,7 +564,9 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance
 // against any table m had while its queue held the tasks it holds now, at this event or an
-// earlier one, or 1. While a queue holds the same tasks, time only moves its free-time PMF
+// earlier one, or 1. The table itself may still lack the links of tasks appended since (settle):
+// a task appended at the end maps every free time to a later one too, so chances against the
+// shorter queue are higher. While a queue holds the same tasks, time only moves its free-time PMF
 // later: the running task's completion conditioned on a later elapsed time is stochastically
 // larger (P(C ≤ t | C > b) ≤ P(C ≤ t | C > a) for b > a; past its support it moves to the next
 // grid point, later still), an idle machine's impulse at now moves with now, and every link of
@@ -573,6 +607,7 @@ func (f *fast) queueFloors(m int) []float64 {
 		}
 		return f.exact
 	}
+	f.settle(m) // driftFloors and the floors ahead read the chances of every queued task
 	drift, ok := f.driftFloors(m)
 	if f.e.opt.DropModel == pmf.Pending {
 		if ok {
