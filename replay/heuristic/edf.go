@@ -7,11 +7,14 @@ import "github.com/hcreplay/hcreplay/replay"
 // when machines do not). Phase 2 is a global pick of the pair with the soonest deadline, ties by
 // the smaller expected completion ([IMPL]: MSD's rule), then arrival order. It is MSD with
 // Params.GlobalPhase2.
-type EDF struct{ Params }
+type EDF struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (EDF) Name() string      { return "EDF" }
 func (EDF) Mode() replay.Mode { return replay.Batch }
 
 func (h EDF) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, true, soonestDeadline(ev))
+	twoPhase(ev, h.Params, h.buf, true, soonestDeadline(ev))
 }

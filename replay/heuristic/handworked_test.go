@@ -112,12 +112,12 @@ func TestHandWorkedPhase2PerMachineVsGlobal(t *testing.T) {
 	global := []want{{0, 0, 1, on}, {1, 0, 3, on}, {0, 1, 10, on}}
 	g := DefaultParams()
 	g.GlobalPhase2 = true
-	s.expect(t, "MM", MM{DefaultParams()}, perMachine)
-	s.expect(t, "MSD", MSD{DefaultParams()}, perMachine)
-	s.expect(t, "SJF", SJF{DefaultParams()}, global)
-	s.expect(t, "EDF", EDF{DefaultParams()}, global)
-	s.expect(t, "MM GlobalPhase2", MM{g}, global)
-	s.expect(t, "MSD GlobalPhase2", MSD{g}, global)
+	s.expect(t, "MM", MM{Params: DefaultParams()}, perMachine)
+	s.expect(t, "MSD", MSD{Params: DefaultParams()}, perMachine)
+	s.expect(t, "SJF", SJF{Params: DefaultParams()}, global)
+	s.expect(t, "EDF", EDF{Params: DefaultParams()}, global)
+	s.expect(t, "MM GlobalPhase2", MM{Params: g}, global)
+	s.expect(t, "MSD GlobalPhase2", MSD{Params: g}, global)
 }
 
 // TestHandWorkedPhase1All: two machines, queue size 1, MM.
@@ -144,8 +144,8 @@ func TestHandWorkedPhase1All(t *testing.T) {
 	const on = replay.OnTime
 	all := DefaultParams()
 	all.Phase1All = true
-	s.expect(t, "MM", MM{DefaultParams()}, []want{{0, 0, 4, on}, {1, 1, 7, on}})
-	s.expect(t, "MM Phase1All", MM{all}, []want{{0, 0, 4, on}, {0, 4, 5, on}})
+	s.expect(t, "MM", MM{Params: DefaultParams()}, []want{{0, 0, 4, on}, {1, 1, 7, on}})
+	s.expect(t, "MM Phase1All", MM{Params: all}, []want{{0, 0, 4, on}, {0, 4, 5, on}})
 }
 
 // TestHandWorkedETC: drop model evict, two machines, queue size 3, MM.
@@ -177,8 +177,8 @@ func TestHandWorkedETC(t *testing.T) {
 	const on, dropped = replay.OnTime, replay.DroppedDeadline
 	etc := DefaultParams()
 	etc.ETC = true
-	s.expect(t, "MM", MM{DefaultParams()}, []want{{0, 0, 4, on}, {0, 4, 5, dropped}, {0, 5, 7, on}})
-	s.expect(t, "MM ETC", MM{etc}, []want{{0, 0, 4, on}, {0, 4, 5, dropped}, {1, 1, 9, on}})
+	s.expect(t, "MM", MM{Params: DefaultParams()}, []want{{0, 0, 4, on}, {0, 4, 5, dropped}, {0, 5, 7, on}})
+	s.expect(t, "MM ETC", MM{Params: etc}, []want{{0, 0, 4, on}, {0, 4, 5, dropped}, {1, 1, 9, on}})
 }
 
 // TestHandWorkedMOC: MOC against MM where the order of two tasks decides whether both make it.
@@ -337,7 +337,7 @@ func TestHandWorkedSufferage(t *testing.T) {
 	mm := []want{{1, 0, 3, on}, {0, 1, 10, on}, {0, 0, 1, on}}
 	g := DefaultParams()
 	g.GlobalPhase2 = true
-	s.expect(t, "Sufferage", Sufferage{DefaultParams()}, []want{{0, 1, 6, on}, {1, 0, 4, on}, {0, 0, 1, on}})
-	s.expect(t, "MM", MM{DefaultParams()}, mm)
-	s.expect(t, "Sufferage GlobalPhase2", Sufferage{g}, mm)
+	s.expect(t, "Sufferage", Sufferage{Params: DefaultParams()}, []want{{0, 1, 6, on}, {1, 0, 4, on}, {0, 0, 1, on}})
+	s.expect(t, "MM", MM{Params: DefaultParams()}, mm)
+	s.expect(t, "Sufferage GlobalPhase2", Sufferage{Params: g}, mm)
 }

@@ -13,16 +13,21 @@ import (
 // Each task, on arrival, goes to the machine with the minimum expected completion among the
 // ⌈K·M/100⌉ machines with the smallest mean execution time (Params.KPBPercent, default 50: K is
 // not given in the thesis). Ties, in both steps: lower index. K = 100 is MCT.
-type KPB struct{ Params }
+type KPB struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (KPB) Name() string      { return "KPB" }
 func (KPB) Mode() replay.Mode { return replay.Immediate }
 
 func (h KPB) Map(ev replay.Event) {
+	b := orFresh(h.buf)
 	for _, t := range ev.Batch() {
-		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()))
+		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()), b)
 		slices.Sort(best)
-		ev.Assign(t, minCompletion(ev, h.Params, []int{t}, best)[0].machine)
+		b.pairs = minCompletion(ev, h.Params, []int{t}, best, b.pairs)
+		ev.Assign(t, b.pairs[0].machine)
 	}
 }
 
@@ -32,10 +37,12 @@ func percentOf(k float64, n int) int {
 }
 
 // fastest lists the k machines with the smallest mean execution time of task t, fastest first,
-// ties to the lower index.
-func fastest(ev replay.Event, t, k int) []int {
-	ms := allMachines(ev)
-	mean := make([]float64, len(ms))
+// ties to the lower index, in buf.free's storage.
+func fastest(ev replay.Event, t, k int, buf *buffers) []int {
+	buf.free = allMachines(ev, buf.free)
+	ms := buf.free
+	buf.mean = slices.Grow(buf.mean[:0], len(ms))[:len(ms)]
+	mean := buf.mean
 	for m := range ms {
 		mean[m] = ev.Exec(t, m).Mean()
 	}

@@ -8,11 +8,14 @@ import "github.com/hcreplay/hcreplay/replay"
 // completion is assigned, and phase 1 starts over, so long tasks go first and short ones fill in
 // around them. Ties: arrival order. Phase 2 is global by definition, whatever
 // Params.GlobalPhase2 says.
-type MaxMin struct{ Params }
+type MaxMin struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MaxMin) Name() string      { return "MaxMin" }
 func (MaxMin) Mode() replay.Mode { return replay.Batch }
 
 func (h MaxMin) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, true, func(a, b pair) bool { return a.completion > b.completion })
+	twoPhase(ev, h.Params, h.buf, true, func(a, b pair) bool { return a.completion > b.completion })
 }

@@ -6,15 +6,21 @@ import "github.com/hcreplay/hcreplay/replay"
 // task, on arrival, goes to the machine where it is expected to complete first (ties: lower
 // machine index). Queues are unbounded. Params.ETC switches the expected completion to the ETC
 // style, which is the thesis's wording ("using the expected execution time").
-type MCT struct{ Params }
+type MCT struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MCT) Name() string      { return "MCT" }
 func (MCT) Mode() replay.Mode { return replay.Immediate }
 
 func (h MCT) Map(ev replay.Event) {
-	all := allMachines(ev)
+	b := orFresh(h.buf)
+	b.phase1 = allMachines(ev, b.phase1)
+	all := b.phase1
 	for _, t := range ev.Batch() {
-		p := minCompletion(ev, h.Params, []int{t}, all)[0]
+		b.pairs = minCompletion(ev, h.Params, []int{t}, all, b.pairs)
+		p := b.pairs[0]
 		ev.Assign(t, p.machine)
 	}
 }

@@ -11,24 +11,27 @@ import (
 // first; phase 2 gives each machine with a free slot, among the tasks that chose it, the one
 // expected to complete first. Phase 2 is per machine as 000/003 word it (thesis §3.1 [IMPL]);
 // Params.GlobalPhase2 makes it the single global pick of 004 Alg. 2, which is SJF.
-type MM struct{ Params }
+type MM struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MM) Name() string      { return "MM" }
 func (MM) Mode() replay.Mode { return replay.Batch }
 
 func (h MM) Map(ev replay.Event) {
-	twoPhaseWith(ev, h.Params, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion }, soonestFirst)
+	twoPhaseWith(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion }, soonestFirst)
 }
 
 // soonestFirst is MM's phase 1. When phase 1 looks at a single machine, as it does whenever one
 // slot has just freed in a crowded system, both phases reduce to the task expected to complete
 // first there, ties to the first in batch order; soonestFirst then returns that pair alone, and
 // finds it without asking about every task (soonest). Otherwise it is minCompletion.
-func soonestFirst(ev replay.Event, p Params, tasks, machines []int) []pair {
+func soonestFirst(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
 	if len(machines) != 1 || len(tasks) == 0 {
-		return minCompletion(ev, p, tasks, machines)
+		return minCompletion(ev, p, tasks, machines, pairs)
 	}
-	return []pair{soonest(ev, p, tasks, machines[0])}
+	return append(pairs[:0], soonest(ev, p, tasks, machines[0]))
 }
 
 // soonest is the task among tasks expected to complete first on machine m, the first in batch

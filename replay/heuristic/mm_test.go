@@ -17,7 +17,7 @@ type mmPlain struct{ Params }
 func (mmPlain) Name() string      { return "MM" }
 func (mmPlain) Mode() replay.Mode { return replay.Batch }
 func (h mmPlain) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion })
+	twoPhase(ev, h.Params, nil, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion })
 }
 
 // TestSoonestIsMM: MM with soonest makes exactly the decisions of MM asking about every task, on
@@ -52,7 +52,7 @@ func TestSoonestIsMM(t *testing.T) {
 			*evals += res.Summary.SuccessEvals
 			return res
 		}
-		want, got := run(mmPlain{p}, &plainEvals), run(MM{p}, &soonEvals)
+		want, got := run(mmPlain{p}, &plainEvals), run(MM{Params: p}, &soonEvals)
 		label := fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p)
 		if len(want.Outcomes) != len(got.Outcomes) {
 			t.Fatalf("%s: %d outcomes, plain %d", label, len(got.Outcomes), len(want.Outcomes))

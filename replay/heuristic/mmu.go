@@ -15,13 +15,16 @@ import (
 // the formula as printed and define zero slack as +Inf urgency (thesis notes Eq 3.6 "raw formula"
 // reading): tasks expected to be late rank last, which is what makes MMU collapse at high
 // oversubscription in the papers. Ties: the smaller expected completion, then arrival order.
-type MMU struct{ Params }
+type MMU struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MMU) Name() string      { return "MMU" }
 func (MMU) Mode() replay.Mode { return replay.Batch }
 
 func (h MMU) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, true, func(a, b pair) bool {
+	twoPhase(ev, h.Params, h.buf, true, func(a, b pair) bool {
 		ua, ub := urgency(ev.Task(a.task).Deadline, a.completion), urgency(ev.Task(b.task).Deadline, b.completion)
 		if ua != ub {
 			return ua > ub

@@ -36,22 +36,34 @@ import (
 //   - Algorithm 1 runs on the engine's view of the queue: it starts from Ready(m) and the
 //     running head's own chance, and a doomed task passes on its drop-aware completion (see
 //     onTime).
-type MOC struct{ Params }
+type MOC struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MOC) Name() string      { return "MOC" }
 func (MOC) Mode() replay.Mode { return replay.Batch }
 
 func (h MOC) Map(ev replay.Event) {
-	skipped := map[int]bool{}
+	b := orFresh(h.buf)
+	skipped := b.skippedSet()
 	for {
-		tasks, free := unskipped(ev.Batch(), skipped), freeMachines(ev)
+		tasks := ev.Batch()
+		if len(skipped) > 0 {
+			b.tasks = unskipped(tasks, skipped, b.tasks)
+			tasks = b.tasks
+		}
+		b.free = freeMachines(ev, b.free)
+		free := b.free
 		if len(tasks) == 0 || len(free) == 0 {
 			return
 		}
-		pairs := open(ev, maxSuccess(ev, h.Params, tasks, phase1Machines(ev, h.Params)), skipped)
+		b.phase1 = phase1Machines(ev, h.Params, b.phase1)
+		b.pairs = maxSuccess(ev, h.Params, tasks, b.phase1, b.pairs)
+		pairs := open(ev, b.pairs, skipped)
 		assigned := false
 		for _, m := range free {
-			if cand := h.candidates(pairs, m); len(cand) > 0 {
+			if cand := h.candidates(pairs, m, b); len(cand) > 0 {
 				ev.Assign(bestFirst(ev, m, cand), m)
 				assigned = true
 			}
@@ -63,19 +75,22 @@ func (h MOC) Map(ev replay.Event) {
 }
 
 // candidates are the tasks that chose machine m with a chance above the cull, at most
-// MOCCandidates of them, highest chance first (a stable sort keeps arrival order for ties).
-func (h MOC) candidates(pairs []pair, m int) []int {
-	var cand []pair
+// MOCCandidates of them, highest chance first (a stable sort keeps arrival order for ties); in
+// b's storage.
+func (h MOC) candidates(pairs []pair, m int, b *buffers) []int {
+	cand := b.cand[:0]
 	for _, p := range pairs {
 		if p.machine == m && p.success > h.MOCCull {
 			cand = append(cand, p)
 		}
 	}
 	slices.SortStableFunc(cand, func(a, b pair) int { return cmp.Compare(b.success, a.success) })
-	tasks := make([]int, 0, len(cand))
+	b.cand = cand
+	tasks := b.order[:0]
 	for _, p := range cand[:min(len(cand), max(1, h.MOCCandidates))] {
 		tasks = append(tasks, p.task)
 	}
+	b.order = tasks
 	return tasks
 }
 

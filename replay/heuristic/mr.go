@@ -12,16 +12,21 @@ import (
 // on arrival, goes to the machine with the highest success chance among the same ⌈K·M/100⌉
 // machines as KPB (Params.KPBPercent; the thesis gives no K for either). Ties ([IMPL]): the
 // smaller expected completion, then the lower index.
-type MR struct{ Params }
+type MR struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MR) Name() string      { return "MR" }
 func (MR) Mode() replay.Mode { return replay.Immediate }
 
 func (h MR) Map(ev replay.Event) {
+	b := orFresh(h.buf)
 	for _, t := range ev.Batch() {
-		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()))
+		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()), b)
 		slices.Sort(best)
-		ev.Assign(t, maxSuccess(ev, h.Params, []int{t}, best)[0].machine)
+		b.pairs = maxSuccess(ev, h.Params, []int{t}, best, b.pairs)
+		ev.Assign(t, b.pairs[0].machine)
 	}
 }
 
@@ -32,8 +37,8 @@ const boundSlack = 1e-9
 // highest success chance; ties go to the smaller expected completion (computed only for ties),
 // then to the lower index. A machine whose bound (Event.SuccessBound) is below the best chance
 // found so far can be neither the best nor tied with it, so its chance is not computed.
-func maxSuccess(ev replay.Event, p Params, tasks, machines []int) []pair {
-	pairs := make([]pair, 0, len(tasks))
+func maxSuccess(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
+	pairs = pairs[:0]
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1}
 		for _, m := range machines {

@@ -6,13 +6,16 @@ import "github.com/hcreplay/hcreplay/replay"
 // phase 2 gives each machine with a free slot the task with the soonest deadline among those that
 // chose it, ties broken by the minimum expected completion time (004 gives that rule for one
 // machine; we use it everywhere). Params.GlobalPhase2 makes phase 2 a global pick, which is EDF.
-type MSD struct{ Params }
+type MSD struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (MSD) Name() string      { return "MSD" }
 func (MSD) Mode() replay.Mode { return replay.Batch }
 
 func (h MSD) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, h.GlobalPhase2, soonestDeadline(ev))
+	twoPhase(ev, h.Params, h.buf, h.GlobalPhase2, soonestDeadline(ev))
 }
 
 // soonestDeadline is the phase-2 order of MSD and EDF: soonest deadline, then smaller expected

@@ -13,7 +13,10 @@ import "github.com/hcreplay/hcreplay/replay"
 // threshold; alone it is MOC's phase 1 followed by minimum completion. Ties: in phase 1 the
 // smaller expected completion, then the lower machine index; in phase 2 the shorter expected
 // execution time (003 §V), then arrival order.
-type PAM struct{ Params }
+type PAM struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (PAM) Name() string      { return "PAM" }
 func (PAM) Mode() replay.Mode { return replay.Batch }
@@ -25,12 +28,16 @@ type deferThresholder interface {
 
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
+	b := orFresh(h.buf)
 	for {
-		tasks, free := ev.Batch(), freeMachines(ev)
+		tasks := ev.Batch()
+		b.free = freeMachines(ev, b.free)
+		free := b.free
 		if len(tasks) == 0 || len(free) == 0 {
 			return
 		}
-		pairs := maxSuccess(ev, h.Params, tasks, free)
+		b.pairs = maxSuccess(ev, h.Params, tasks, free, b.pairs)
+		pairs := b.pairs
 		kept := pairs[:0]
 		for _, p := range pairs {
 			if prunes {

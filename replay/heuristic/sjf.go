@@ -6,7 +6,10 @@ import "github.com/hcreplay/hcreplay/replay"
 // MM … the job is considered to be the completion time of the task when mapped to a queue".
 // Phase 1 as MM; phase 2 is a global pick of the pair with the minimum expected completion time,
 // ties by arrival order. It is MM with Params.GlobalPhase2.
-type SJF struct{ Params }
+type SJF struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (SJF) Name() string      { return "SJF" }
 func (SJF) Mode() replay.Mode { return replay.Batch }
@@ -16,5 +19,5 @@ func (SJF) Mode() replay.Mode { return replay.Batch }
 func (h SJF) Map(ev replay.Event) {
 	p := h.Params
 	p.GlobalPhase2 = true
-	MM{p}.Map(ev)
+	MM{Params: p, buf: h.buf}.Map(ev)
 }

@@ -12,13 +12,16 @@ import "github.com/hcreplay/hcreplay/replay"
 // A task with only one machine to choose from (one free machine, or one machine in all) has no
 // second best: its sufferage is +Inf, since it can go nowhere else in this event. Ties: the
 // smaller expected completion, then arrival order.
-type Sufferage struct{ Params }
+type Sufferage struct {
+	Params
+	buf *buffers // nil: fresh ones per event
+}
 
 func (Sufferage) Name() string      { return "Sufferage" }
 func (Sufferage) Mode() replay.Mode { return replay.Batch }
 
 func (h Sufferage) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, h.GlobalPhase2, func(a, b pair) bool {
+	twoPhase(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool {
 		sa, sb := a.second-a.completion, b.second-b.completion
 		if sa != sb {
 			return sa > sb

@@ -14,9 +14,39 @@ type pair struct {
 	success       float64 // success chance on the machine (when the heuristic asks for it)
 }
 
-// freeMachines lists the machines with a free slot, in index order.
-func freeMachines(ev replay.Event) []int {
-	var ms []int
+// buffers is the storage a heuristic reuses from one mapping event to the next, so that the
+// event loop allocates nothing once it has grown (issue 6). The registry gives each heuristic
+// it makes a set of its own; one written as a literal has none and takes a fresh set for each
+// event (orFresh).
+type buffers struct {
+	free, phase1, tasks []int
+	pairs               []pair
+	skipped             map[int]bool
+	mean                []float64 // fastest's
+	cand                []pair    // MOC's candidates
+	order               []int     // and their tasks
+}
+
+// orFresh is b, or a new set of buffers when b is nil.
+func orFresh(b *buffers) *buffers {
+	if b == nil {
+		return new(buffers)
+	}
+	return b
+}
+
+// skippedSet is b's empty set of skipped tasks.
+func (b *buffers) skippedSet() map[int]bool {
+	if b.skipped == nil {
+		b.skipped = map[int]bool{}
+	}
+	clear(b.skipped)
+	return b.skipped
+}
+
+// freeMachines lists the machines with a free slot, in index order, in ms's storage.
+func freeMachines(ev replay.Event, ms []int) []int {
+	ms = ms[:0]
 	for m := range ev.NumMachines() {
 		if ev.Free(m) > 0 {
 			ms = append(ms, m)
@@ -25,22 +55,22 @@ func freeMachines(ev replay.Event) []int {
 	return ms
 }
 
-// allMachines lists every machine, in index order.
-func allMachines(ev replay.Event) []int {
-	ms := make([]int, ev.NumMachines())
-	for m := range ms {
-		ms[m] = m
+// allMachines lists every machine, in index order, in ms's storage.
+func allMachines(ev replay.Event, ms []int) []int {
+	ms = ms[:0]
+	for m := range ev.NumMachines() {
+		ms = append(ms, m)
 	}
 	return ms
 }
 
 // phase1Machines is where phase 1 looks for a task's machine: the machines with a free slot
-// (thesis §3.1 [IMPL]), or every machine with Params.Phase1All (004 Alg. 2).
-func phase1Machines(ev replay.Event, p Params) []int {
+// (thesis §3.1 [IMPL]), or every machine with Params.Phase1All (004 Alg. 2); in ms's storage.
+func phase1Machines(ev replay.Event, p Params, ms []int) []int {
 	if p.Phase1All {
-		return allMachines(ev)
+		return allMachines(ev, ms)
 	}
-	return freeMachines(ev)
+	return freeMachines(ev, ms)
 }
 
 // waiting is machine m's queue without its running head: the tasks that start after Ready(m).
@@ -86,9 +116,9 @@ func freeAt(ev replay.Event, p Params, m int) float64 {
 
 // minCompletion is the common phase 1 of the completion-based heuristics: for each task, the
 // machine among machines where it is expected to complete first (ties: lower machine index),
-// and the second-best completion that Sufferage needs.
-func minCompletion(ev replay.Event, p Params, tasks, machines []int) []pair {
-	pairs := make([]pair, 0, len(tasks))
+// and the second-best completion that Sufferage needs; in pairs's storage.
+func minCompletion(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
+	pairs = pairs[:0]
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
 		for _, m := range machines {
@@ -112,21 +142,30 @@ func minCompletion(ev replay.Event, p Params, tasks, machines []int) []pair {
 // it (thesis §3.1: "for each machine with a free slot …"), or, globally, the single pair that
 // better prefers over all machines (MMU as written; 004 Alg. 2). Rounds repeat, phase 1
 // recomputed against the grown queues, until the batch is empty or no machine has a free slot.
-func twoPhase(ev replay.Event, p Params, global bool, better func(a, b pair) bool) {
-	twoPhaseWith(ev, p, global, better, minCompletion)
+func twoPhase(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool) {
+	twoPhaseWith(ev, p, b, global, better, minCompletion)
 }
 
-// phase1 pairs each of tasks with a machine among machines.
-type phase1 func(ev replay.Event, p Params, tasks, machines []int) []pair
+// phase1 pairs each of tasks with a machine among machines, in pairs's storage.
+type phase1 func(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair
 
-func twoPhaseWith(ev replay.Event, p Params, global bool, better func(a, b pair) bool, phase1 phase1) {
-	skipped := map[int]bool{}
+func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool, phase1 phase1) {
+	b = orFresh(b)
+	skipped := b.skippedSet()
 	for {
-		tasks, free := unskipped(ev.Batch(), skipped), freeMachines(ev)
+		tasks := ev.Batch()
+		if len(skipped) > 0 {
+			b.tasks = unskipped(tasks, skipped, b.tasks)
+			tasks = b.tasks
+		}
+		b.free = freeMachines(ev, b.free)
+		free := b.free
 		if len(tasks) == 0 || len(free) == 0 {
 			return
 		}
-		pairs := open(ev, phase1(ev, p, tasks, phase1Machines(ev, p)), skipped)
+		b.phase1 = phase1Machines(ev, p, b.phase1)
+		b.pairs = phase1(ev, p, tasks, b.phase1, b.pairs)
+		pairs := open(ev, b.pairs, skipped)
 		if global {
 			if i := bestPair(pairs, -1, better); i >= 0 {
 				ev.Assign(pairs[i].task, pairs[i].machine)
@@ -169,12 +208,9 @@ func open(ev replay.Event, pairs []pair, skipped map[int]bool) []pair {
 	return kept
 }
 
-// unskipped is the batch without the tasks skipped earlier in this event.
-func unskipped(batch []int, skipped map[int]bool) []int {
-	if len(skipped) == 0 {
-		return batch
-	}
-	kept := batch[:0]
+// unskipped is the batch without the tasks skipped earlier in this event, in kept's storage.
+func unskipped(batch []int, skipped map[int]bool, kept []int) []int {
+	kept = kept[:0]
 	for _, t := range batch {
 		if !skipped[t] {
 			kept = append(kept, t)
