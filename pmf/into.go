@@ -32,6 +32,30 @@ func (d PMF) CopyInto(buf *Buffer) PMF {
 	return PMF{origin: d.origin, step: d.step, p: p}
 }
 
+// ConvolveInto is Convolve(a, b) written into buf, to the bit: the blocked kernel sums each
+// impulse's terms in the textbook loop's order (convolveInto).
+func ConvolveInto(buf *Buffer, a, b PMF) (PMF, error) {
+	a, b, err := commonStep(a, b)
+	if err != nil {
+		return PMF{}, err
+	}
+	p := convolveInto(buf.take(len(a.p)+len(b.p)-1), a.p, b.p)
+	return PMF{origin: a.origin + b.origin, step: a.step, p: p}, nil
+}
+
+// FromWeightsInto is FromWeights(origin, step, w) written into buf; w must not be buf's.
+func FromWeightsInto(buf *Buffer, origin, step float64, w []float64) (d PMF, deficit float64, err error) {
+	sum, err := checkWeights(origin, step, w)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	p := buf.take(len(w))
+	for i, x := range w {
+		p[i] = x / sum
+	}
+	return trimmed(origin, step, p), 1 - sum, nil
+}
+
 // ConditionInto is d.Condition(t) written into buf (when it differs from d).
 func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
 	k := d.lastAtOrBefore(t) + 1

@@ -69,6 +69,28 @@ func TestIntoMatchesAllocating(t *testing.T) {
 			}
 		}
 
+		dirty(r, &bufs[0])
+		conv, err := Convolve(prev, exec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ConvolveInto(&bufs[0], prev, exec); err != nil || !same(got, conv) {
+			t.Fatalf("trial %d: ConvolveInto %v (%v), Convolve %v", trial, got, err, conv)
+		}
+		w := append([]float64{0}, exec.p...) // weights with a zero end, which both trim
+		w = append(w, 0.25*r.Float64(), 0)
+		dirty(r, &bufs[1])
+		wantW, wantDef, err := FromWeights(exec.origin, step, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, def, err := FromWeightsInto(&bufs[1], exec.origin, step, w); err != nil || def != wantDef || !same(got, wantW) {
+			t.Fatalf("trial %d: FromWeightsInto %v deficit %v (%v), FromWeights %v deficit %v", trial, got, def, err, wantW, wantDef)
+		}
+		if _, _, err := FromWeightsInto(&bufs[1], exec.origin, step, []float64{0.5, -0.1}); err == nil {
+			t.Fatalf("trial %d: FromWeightsInto took a negative weight", trial)
+		}
+
 		at := prev.Min() - step + r.Float64()*(prev.Max()-prev.Min()+3*step)
 		dirty(r, &bufs[0])
 		if got, want := prev.ConditionInto(&bufs[0], at), prev.Condition(at); !same(got, want) {
@@ -109,6 +131,8 @@ func TestIntoReusesStorage(t *testing.T) {
 		next, _, _ := AppendInto(&b, Evict, prev, exec, 45, false)
 		next.CDFTableInto(&table)
 		_ = free.CopyInto(&a)
+		_, _ = ConvolveInto(&a, prev, exec)
+		_, _, _ = FromWeightsInto(&b, 0, 1, prev.p)
 	}
 	run()
 	if n := testing.AllocsPerRun(100, run); n != 0 {

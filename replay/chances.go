@@ -275,6 +275,7 @@ type fast struct {
 	tailBufs [][2]pmf.Buffer // per machine, storage for its tail: one holds tails[m], cur says which
 	cur      []int
 	scratch  chainScratch   // where chains are built before their tails are kept
+	readied  chainScratch   // where ready builds its answer
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
@@ -519,6 +520,12 @@ func samePMF(a, b pmf.PMF) bool {
 }
 
 func (f *fast) tail(m int) pmf.PMF { f.ensure(m); return f.tails[m] }
+
+// ready is the reference's, built in storage of its own that the next call reuses (Event.Ready).
+func (f *fast) ready(m int) pmf.PMF {
+	free, _ := f.reference.readyAt(&f.readied, m, f.e.now)
+	return free
+}
 
 // queueChances is the cached chances themselves (Event.QueueChances: read them before asking
 // again).

@@ -39,7 +39,8 @@ type Event interface {
 	Exec(h, m int) pmf.PMF
 	// Ready is when machine m becomes free for the first task waiting in its queue before this
 	// event: the running task's completion PMF (conditioned on its elapsed time when that option
-	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine.
+	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine. It may
+	// share the engine's storage: use it before asking for another Ready.
 	Ready(m int) pmf.PMF
 	// Tail is when machine m becomes free after every task in Queue(m), this event's
 	// assignments included: the completion PMF the next appended task would start from. It may
@@ -53,8 +54,6 @@ type Event interface {
 	SuccessBound(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
-	// QueueSuccess is the chance of success of each task in Queue(m), head first.
-	QueueSuccess(m int) []float64
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
 	// changing the queue.
@@ -147,15 +146,6 @@ func (v *mapping) Completion(h, m int) float64      { return v.e.chances.complet
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
 func (v *mapping) Exits() []Exit                    { return v.e.exited }
-
-func (v *mapping) QueueSuccess(m int) []float64 {
-	qc := v.e.chances.queueChances(m)
-	out := make([]float64, len(qc))
-	for i, c := range qc {
-		out[i] = c.Success
-	}
-	return out
-}
 
 func (v *mapping) Assign(h, m int) {
 	t := &v.e.tasks[h]

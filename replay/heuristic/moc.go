@@ -64,7 +64,7 @@ func (h MOC) Map(ev replay.Event) {
 		assigned := false
 		for _, m := range free {
 			if cand := h.candidates(pairs, m, b); len(cand) > 0 {
-				ev.Assign(bestFirst(ev, m, cand), m)
+				ev.Assign(bestFirst(ev, m, cand, b), m)
 				assigned = true
 			}
 		}
@@ -95,14 +95,14 @@ func (h MOC) candidates(pairs []pair, m int, b *buffers) []int {
 }
 
 // bestFirst is the first task of the ordering of cand that, appended to machine m's queue,
-// gives the largest expected number of on-time completions.
-func bestFirst(ev replay.Event, m int, cand []int) int {
-	queue := queueOnTime(ev, m)
+// gives the largest expected number of on-time completions. The chains are built in b.
+func bestFirst(ev replay.Event, m int, cand []int, b *buffers) int {
+	queue := queueOnTime(ev, m, &b.chains)
 	best, bestValue := -1, math.Inf(-1)
-	permutations(cand, func(order []int) {
+	b.perm, b.ordering = permutations(cand, b.perm, b.ordering, func(order []int) {
 		s := queue
 		for _, t := range order {
-			s = s.next(ev.Exec(t, m), ev.Task(t).Deadline, ev.DropModel(), ev.Strict())
+			s = s.next(&b.chains, ev.Exec(t, m), ev.Task(t).Deadline, ev.DropModel(), ev.Strict())
 		}
 		if v := s.value(); v > bestValue {
 			best, bestValue = order[0], v
@@ -111,28 +111,42 @@ func bestFirst(ev replay.Event, m int, cand []int) int {
 	return best
 }
 
-// permutations calls f with every ordering of xs, in lexicographic order of positions in xs.
-// f must not keep the slice.
-func permutations(xs []int, f func([]int)) {
-	order := make([]int, 0, len(xs))
-	used := make([]bool, len(xs))
-	var rec func()
-	rec = func() {
-		if len(order) == len(xs) {
-			f(order)
-			return
+// permutations calls f with every ordering of xs, in lexicographic order of positions in xs,
+// and returns the storage it used for positions and orderings, which it takes from perm and
+// order. f must not keep the slice.
+func permutations(xs, perm, order []int, f func([]int)) ([]int, []int) {
+	perm, order = perm[:0], order[:0]
+	for i := range xs {
+		perm, order = append(perm, i), append(order, xs[i])
+	}
+	for {
+		for i, k := range perm {
+			order[i] = xs[k]
 		}
-		for i, x := range xs {
-			if !used[i] {
-				used[i] = true
-				order = append(order, x)
-				rec()
-				order = order[:len(order)-1]
-				used[i] = false
-			}
+		f(order)
+		if !nextPermutation(perm) {
+			return perm, order
 		}
 	}
-	rec()
+}
+
+// nextPermutation rearranges p into the next permutation in lexicographic order, or reports
+// false when p is the last one (descending).
+func nextPermutation(p []int) bool {
+	i := len(p) - 2
+	for i >= 0 && p[i] >= p[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(p) - 1
+	for p[j] <= p[i] {
+		j--
+	}
+	p[i], p[j] = p[j], p[i]
+	slices.Reverse(p[i+1:])
+	return true
 }
 
 // onTime is 004 Algorithm 1 (corrected, reference/batch-mode-2010.md §2.2) part way along a
@@ -151,23 +165,42 @@ type onTime struct {
 // the true expectation, reference §2.3).
 func (s onTime) value() float64 { return s.rho * float64(s.n-s.doomed) }
 
-// queueOnTime is Algorithm 1 over machine m's queue as it stands in the event. The chain starts
-// at Ready(m), when the machine is free for its first waiting task. A running head is r_1j: its
-// chance is the engine's (QueueSuccess(m)[0], conditioned on its elapsed time) and its
-// completion PMF is Ready(m), whose on-time part D[·] keeps (see condition for why the chance is
-// not read from Ready(m) itself).
-func queueOnTime(ev replay.Event, m int) onTime {
+// queueOnTime is Algorithm 1 over machine m's queue as it stands in the event, built in b. The
+// chain starts at Ready(m), when the machine is free for its first waiting task. A running head
+// is r_1j: its chance is the engine's (QueueChances(m)[0], conditioned on its elapsed time) and
+// its completion PMF is Ready(m), whose on-time part D[·] keeps (see condition for why the chance
+// is not read from Ready(m) itself).
+func queueOnTime(ev replay.Event, m int, b *chainBuffers) onTime {
 	ready := ev.Ready(m)
 	s := onTime{rho: 1, carry: ready}
 	q := ev.Queue(m)
 	if ev.Running(m) {
-		s = s.with(ready, ev.QueueSuccess(m)[0], ev.Task(q[0]).Deadline, ev.Strict(), ready)
+		s = s.with(b, ready, ev.QueueChances(m)[0].Success, ev.Task(q[0]).Deadline, ev.Strict(), ready)
 		q = q[1:]
 	}
 	for _, h := range q {
-		s = s.next(ev.Exec(h, m), ev.Task(h).Deadline, ev.DropModel(), ev.Strict())
+		s = s.next(b, ev.Exec(h, m), ev.Task(h).Deadline, ev.DropModel(), ev.Strict())
 	}
 	return s
+}
+
+// chainBuffers hold the PMFs of Algorithm 1's chains, a set per position along the chain, so that
+// a chain costs no allocation once they have grown: the chains of a machine's candidate orderings
+// share its queue's positions, and each writes its own over the previous ordering's.
+type chainBuffers struct {
+	at []chainLevel
+	w  []float64 // condition's weights
+}
+
+// chainLevel holds one position's completion, its on-time part and its doomed carry.
+type chainLevel struct{ conv, cond, doomed pmf.Buffer }
+
+// level is the storage of position n.
+func (b *chainBuffers) level(n int) *chainLevel {
+	for len(b.at) <= n {
+		b.at = append(b.at, chainLevel{})
+	}
+	return &b.at[n]
 }
 
 // next appends a waiting task with execution-time PMF exec on the machine. Its completion is the
@@ -175,26 +208,28 @@ func queueOnTime(ev replay.Event, m int) onTime {
 // task's own on-time outcomes are the same under every drop model. A doomed task's carry is its
 // completion under the replay's drop model (pmf.Append), which is the plain convolution of 004
 // under none; under pending and evict the machine frees when the task is skipped or killed.
-func (s onTime) next(exec pmf.PMF, deadline float64, model pmf.Model, strict bool) onTime {
-	c, err := pmf.Convolve(s.carry, exec)
+func (s onTime) next(b *chainBuffers, exec pmf.PMF, deadline float64, model pmf.Model, strict bool) onTime {
+	at := b.level(s.n)
+	c, err := pmf.ConvolveInto(&at.conv, s.carry, exec)
 	if err != nil {
 		panic("heuristic: " + err.Error()) // PET cells share one step: a bug, not bad input
 	}
 	p := c.Success(deadline, strict)
 	doomedCarry := c
 	if p == 0 && model != pmf.None {
-		if doomedCarry, _, err = pmf.Append(model, s.carry, exec, deadline, strict); err != nil {
+		if doomedCarry, _, err = pmf.AppendInto(&at.doomed, model, s.carry, exec, deadline, strict); err != nil {
 			panic("heuristic: " + err.Error())
 		}
 	}
-	return s.with(c, p, deadline, strict, doomedCarry)
+	return s.with(b, c, p, deadline, strict, doomedCarry)
 }
 
 // with counts one more task whose completion PMF is c and on-time chance p: non-doomed, it
-// multiplies ρ_j and carries D[c]; doomed, it counts in m_j and carries doomedCarry.
-func (s onTime) with(c pmf.PMF, p, deadline float64, strict bool, doomedCarry pmf.PMF) onTime {
+// multiplies ρ_j and carries D[c], built in b; doomed, it counts in m_j and carries doomedCarry.
+func (s onTime) with(b *chainBuffers, c pmf.PMF, p, deadline float64, strict bool, doomedCarry pmf.PMF) onTime {
+	at := b.level(s.n)
 	s.n++
-	if d, ok := condition(c, p, deadline, strict); ok {
+	if d, ok := condition(&at.cond, &b.w, c, p, deadline, strict); ok {
 		s.rho *= p
 		s.carry = d
 		return s
@@ -209,12 +244,13 @@ func (s onTime) with(c pmf.PMF, p, deadline float64, strict bool, doomedCarry pm
 // deadline (on time unless strict) gets whatever part of p is not before it. For a convolution
 // that is c's impulse there; for a running head under evict, Ready(m) also holds the killed mass
 // on the first grid point at or after the deadline, which must not count as on time, so the
-// caller passes the head's own chance. ok is false when nothing is on time (a doomed task).
-func condition(c pmf.PMF, p, deadline float64, strict bool) (d pmf.PMF, ok bool) {
+// caller passes the head's own chance. ok is false when nothing is on time (a doomed task). The
+// result is built in buf, its weights in w's storage.
+func condition(buf *pmf.Buffer, w *[]float64, c pmf.PMF, p, deadline float64, strict bool) (d pmf.PMF, ok bool) {
 	if !(p > 0) {
 		return pmf.PMF{}, false
 	}
-	var w []float64
+	ws := (*w)[:0]
 	before := 0.0
 	for k := range c.Len() {
 		cmp := gridCompare(c.Time(k), deadline, c.Step())
@@ -222,13 +258,14 @@ func condition(c pmf.PMF, p, deadline float64, strict bool) (d pmf.PMF, ok bool)
 			break
 		}
 		if cmp == 0 {
-			w = append(w, max(0, p-before))
+			ws = append(ws, max(0, p-before))
 			break
 		}
-		w = append(w, c.Prob(k))
+		ws = append(ws, c.Prob(k))
 		before += c.Prob(k)
 	}
-	d, _, err := pmf.FromWeights(c.Origin(), c.Step(), w)
+	*w = ws
+	d, _, err := pmf.FromWeightsInto(buf, c.Origin(), c.Step(), ws)
 	return d, err == nil
 }
 

@@ -16,19 +16,21 @@ type queueEvent struct {
 	replay.Event
 	ready   pmf.PMF   // Ready(0)
 	running bool      // Running(0): handle 0 is the running head
-	head    float64   // QueueSuccess(0)[0], the head's own chance
+	head    float64   // QueueChances(0)[0].Success, the head's own chance
 	exec    []pmf.PMF // by handle
 	due     []float64 // deadlines by handle
 	model   pmf.Model
 }
 
-func (q queueEvent) Ready(int) pmf.PMF          { return q.ready }
-func (q queueEvent) Running(int) bool           { return q.running }
-func (q queueEvent) QueueSuccess(int) []float64 { return []float64{q.head} }
-func (q queueEvent) Exec(h, _ int) pmf.PMF      { return q.exec[h] }
-func (q queueEvent) Task(h int) replay.Task     { return replay.Task{ID: int64(h), Deadline: q.due[h]} }
-func (q queueEvent) DropModel() pmf.Model       { return q.model }
-func (q queueEvent) Strict() bool               { return false }
+func (q queueEvent) Ready(int) pmf.PMF { return q.ready }
+func (q queueEvent) Running(int) bool  { return q.running }
+func (q queueEvent) QueueChances(int) []replay.QueueChance {
+	return []replay.QueueChance{{Success: q.head}}
+}
+func (q queueEvent) Exec(h, _ int) pmf.PMF  { return q.exec[h] }
+func (q queueEvent) Task(h int) replay.Task { return replay.Task{ID: int64(h), Deadline: q.due[h]} }
+func (q queueEvent) DropModel() pmf.Model   { return q.model }
+func (q queueEvent) Strict() bool           { return false }
 func (q queueEvent) Queue(int) []int {
 	hs := make([]int, len(q.exec))
 	for h := range hs {
@@ -112,7 +114,7 @@ func TestAlgorithm1HandComputed(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		if got := queueOnTime(c.ev, 0).value(); math.Abs(got-c.value) > 1e-12 {
+		if got := queueOnTime(c.ev, 0, new(chainBuffers)).value(); math.Abs(got-c.value) > 1e-12 {
 			t.Errorf("%s: value %v, want %v", c.name, got, c.value)
 		}
 	}
@@ -141,7 +143,7 @@ func TestAlgorithm1BruteForce(t *testing.T) {
 			ev.due = append(ev.due, float64(2+r.IntN(4*n+2)))
 		}
 		want := bruteOnTime(ev)
-		if got := queueOnTime(ev, 0).value(); math.Abs(got-want) > 1e-9 {
+		if got := queueOnTime(ev, 0, new(chainBuffers)).value(); math.Abs(got-want) > 1e-9 {
 			t.Fatalf("trial %d (%v, deadlines %v): Algorithm 1 gives %v, enumeration %v", trial, model, ev.due, got, want)
 		}
 	}
@@ -208,7 +210,7 @@ func bruteOnTime(ev queueEvent) float64 {
 // TestPermutations: every ordering once, in lexicographic order of positions.
 func TestPermutations(t *testing.T) {
 	var got []string
-	permutations([]int{7, 8, 9}, func(o []int) { got = append(got, fmt.Sprint(o)) })
+	permutations([]int{7, 8, 9}, nil, nil, func(o []int) { got = append(got, fmt.Sprint(o)) })
 	want := "[[7 8 9] [7 9 8] [8 7 9] [8 9 7] [9 7 8] [9 8 7]]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("permutations: %v, want %v", got, want)

@@ -25,6 +25,8 @@ type buffers struct {
 	mean                []float64 // fastest's
 	cand                []pair    // MOC's candidates
 	order               []int     // and their tasks
+	perm, ordering      []int     // MOC's permutations of them
+	chains              chainBuffers
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
