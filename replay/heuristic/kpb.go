@@ -26,7 +26,7 @@ func (h KPB) Map(ev replay.Event) {
 	for _, t := range ev.Batch() {
 		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()), b)
 		slices.Sort(best)
-		b.pairs = minCompletion(ev, h.Params, []int{t}, best, b.pairs)
+		b.pairs = minCompletion(ev, h.Params, b, []int{t}, best)
 		ev.Assign(t, b.pairs[0].machine)
 	}
 }

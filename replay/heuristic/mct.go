@@ -19,7 +19,7 @@ func (h MCT) Map(ev replay.Event) {
 	b.phase1 = allMachines(ev, b.phase1)
 	all := b.phase1
 	for _, t := range ev.Batch() {
-		b.pairs = minCompletion(ev, h.Params, []int{t}, all, b.pairs)
+		b.pairs = minCompletion(ev, h.Params, b, []int{t}, all)
 		p := b.pairs[0]
 		ev.Assign(t, p.machine)
 	}

@@ -27,11 +27,11 @@ func (h MM) Map(ev replay.Event) {
 // slot has just freed in a crowded system, both phases reduce to the task expected to complete
 // first there, ties to the first in batch order; soonestFirst then returns that pair alone, and
 // finds it without asking about every task (soonest). Otherwise it is minCompletion.
-func soonestFirst(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
+func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	if len(machines) != 1 || len(tasks) == 0 {
-		return minCompletion(ev, p, tasks, machines, pairs)
+		return minCompletion(ev, p, b, tasks, machines)
 	}
-	return append(pairs[:0], soonest(ev, p, tasks, machines[0]))
+	return append(b.pairs[:0], soonest(ev, p, tasks, machines[0], b))
 }
 
 // soonest is the task among tasks expected to complete first on machine m, the first in batch
@@ -45,38 +45,36 @@ func soonestFirst(ev replay.Event, p Params, tasks, machines []int, pairs []pair
 // soonest lead cannot hold the answer. Only the tasks of the other types are asked about, in
 // batch order. "Clearly" is completionSlack, which keeps the rounding of two evaluations from
 // passing for an order between them.
-func soonest(ev replay.Event, p Params, tasks []int, m int) pair {
-	type lead struct {
-		typ, task  int
-		completion float64
-	}
-	leads := make([]lead, 0, 16) // one per type present: its earliest deadline, first in batch order
+func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
+	// One lead per type present, in order of first appearance: its earliest deadline, first in
+	// batch order. b.leadOf finds a type's lead, b.leadIndex each task's.
+	leads, index := b.leads[:0], b.leadIndex[:0]
 	for _, t := range tasks {
-		ty, d := ev.Task(t).Type, ev.Task(t).Deadline
-		i := 0
-		for i < len(leads) && leads[i].typ != ty {
-			i++
+		task := ev.Task(t)
+		for len(b.leadOf) <= task.Type {
+			b.leadOf = append(b.leadOf, -1)
 		}
+		i := b.leadOf[task.Type]
 		switch {
-		case i == len(leads):
-			leads = append(leads, lead{typ: ty, task: t})
-		case d < ev.Task(leads[i].task).Deadline:
-			leads[i].task = t
+		case i < 0:
+			i = len(leads)
+			b.leadOf[task.Type] = i
+			leads = append(leads, lead{typ: task.Type, task: t, deadline: task.Deadline})
+		case task.Deadline < leads[i].deadline:
+			leads[i].task, leads[i].deadline = t, task.Deadline
 		}
+		index = append(index, i)
 	}
+	b.leads, b.leadIndex = leads, index
 	floor := math.Inf(1) // the soonest lead's completion: the answer completes no later
 	for i := range leads {
+		b.leadOf[leads[i].typ] = -1 // ready for the next call
 		leads[i].completion = completion(ev, p, leads[i].task, m)
 		floor = math.Min(floor, leads[i].completion)
 	}
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
-	for _, t := range tasks {
-		ty := ev.Task(t).Type
-		i := 0
-		for leads[i].typ != ty {
-			i++
-		}
-		if leads[i].completion > floor+completionSlack(floor) {
+	for k, t := range tasks {
+		if leads[index[k]].completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
 		if c := completion(ev, p, t, m); best.task < 0 || c < best.completion {
@@ -84,6 +82,13 @@ func soonest(ev replay.Event, p Params, tasks []int, m int) pair {
 		}
 	}
 	return best
+}
+
+// lead is the task of a type that soonest asks about first: the earliest deadline of its type.
+type lead struct {
+	typ, task  int
+	deadline   float64
+	completion float64
 }
 
 // completionSlack is how far apart two expected completions near c must be for soonest to take

@@ -52,7 +52,7 @@ func TestSoonestIsMM(t *testing.T) {
 			*evals += res.Summary.SuccessEvals
 			return res
 		}
-		want, got := run(mmPlain{p}, &plainEvals), run(MM{Params: p}, &soonEvals)
+		want, got := run(mmPlain{p}, &plainEvals), run(MM{Params: p, buf: new(buffers)}, &soonEvals)
 		label := fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p)
 		if len(want.Outcomes) != len(got.Outcomes) {
 			t.Fatalf("%s: %d outcomes, plain %d", label, len(got.Outcomes), len(want.Outcomes))

@@ -1,9 +1,12 @@
 package heuristic
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -95,5 +98,57 @@ func TestRRFreshPerRun(t *testing.T) {
 	a.mapped = 5
 	if b.mapped != 0 {
 		t.Fatal("RR mappers share their counter")
+	}
+}
+
+// freshEach is a heuristic made anew for every mapping event, so that nothing it keeps in its
+// buffers survives from one event to the next.
+type freshEach struct {
+	Info
+	p Params
+}
+
+func (f freshEach) Name() string        { return f.Info.Name }
+func (f freshEach) Mode() replay.Mode   { return f.Info.Mode }
+func (f freshEach) Map(ev replay.Event) { f.New(f.p).Map(ev) }
+
+// TestBuffersCarryNothing: a heuristic that reuses its buffers across mapping events decides
+// exactly as one made afresh for each event, on random crowded workloads with every drop model
+// and template reading (RR keeps a count between events by design and is left out).
+func TestBuffersCarryNothing(t *testing.T) {
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	for _, h := range All() {
+		if h.Name == "RR" {
+			continue
+		}
+		t.Run(h.Name, func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(41, uint64(len(h.Name))))
+			for trial := range 9 {
+				cfg := replay.Config{
+					PET:      replaytest.RandomPET(r, 4, 3, 6, 16),
+					Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+					Tasks:    replaytest.RandomTasks(r, 150, 4, 1+r.Float64(), 4, 30),
+					Options:  replay.DefaultOptions(),
+				}
+				cfg.Options.DropModel = models[trial%len(models)]
+				cfg.Options.QueueSize = 1 + r.IntN(4)
+				p := DefaultParams()
+				p.Phase1All, p.GlobalPhase2, p.ETC = trial%3 == 1, r.IntN(3) == 0, r.IntN(4) == 0
+				var outcomes [2][]replay.Outcome
+				for i, m := range []replay.Mapper{h.New(p), freshEach{h, p}} {
+					res, err := replay.Run(t.Context(), cfg, m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					outcomes[i] = res.Outcomes
+				}
+				for k, a := range outcomes[0] {
+					if b := outcomes[1][k]; a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || a.End != b.End {
+						t.Fatalf("trial %d %+v: exit %d differs:\nreused %+v\nfresh  %+v", trial, p, k, a, b)
+					}
+				}
+			}
+		})
 	}
 }

@@ -27,6 +27,8 @@ type buffers struct {
 	order               []int     // and their tasks
 	perm, ordering      []int     // MOC's permutations of them
 	chains              chainBuffers
+	leads               []lead // soonest's, with each task's lead and each type's
+	leadIndex, leadOf   []int
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
@@ -118,9 +120,9 @@ func freeAt(ev replay.Event, p Params, m int) float64 {
 
 // minCompletion is the common phase 1 of the completion-based heuristics: for each task, the
 // machine among machines where it is expected to complete first (ties: lower machine index),
-// and the second-best completion that Sufferage needs; in pairs's storage.
-func minCompletion(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
-	pairs = pairs[:0]
+// and the second-best completion that Sufferage needs; in b.pairs's storage.
+func minCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	pairs := b.pairs[:0]
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
 		for _, m := range machines {
@@ -148,8 +150,8 @@ func twoPhase(ev replay.Event, p Params, b *buffers, global bool, better func(a,
 	twoPhaseWith(ev, p, b, global, better, minCompletion)
 }
 
-// phase1 pairs each of tasks with a machine among machines, in pairs's storage.
-type phase1 func(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair
+// phase1 pairs each of tasks with a machine among machines, in b.pairs's storage.
+type phase1 func(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair
 
 func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool, phase1 phase1) {
 	b = orFresh(b)
@@ -166,7 +168,7 @@ func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better fun
 			return
 		}
 		b.phase1 = phase1Machines(ev, p, b.phase1)
-		b.pairs = phase1(ev, p, tasks, b.phase1, b.pairs)
+		b.pairs = phase1(ev, p, b, tasks, b.phase1)
 		pairs := open(ev, b.pairs, skipped)
 		if global {
 			if i := bestPair(pairs, -1, better); i >= 0 {
