@@ -48,14 +48,8 @@ func (h MOC) Map(ev replay.Event) {
 	b := orFresh(h.buf)
 	skipped := b.skippedSet()
 	for {
-		tasks := ev.Batch()
-		if len(skipped) > 0 {
-			b.tasks = unskipped(tasks, skipped, b.tasks)
-			tasks = b.tasks
-		}
-		b.free = freeMachines(ev, b.free)
-		free := b.free
-		if len(tasks) == 0 || len(free) == 0 {
+		tasks, free, ok := b.round(ev, skipped)
+		if !ok {
 			return
 		}
 		b.phase1 = phase1Machines(ev, h.Params, b.phase1)

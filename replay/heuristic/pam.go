@@ -30,10 +30,8 @@ func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
 	b := orFresh(h.buf)
 	for {
-		tasks := ev.Batch()
-		b.free = freeMachines(ev, b.free)
-		free := b.free
-		if len(tasks) == 0 || len(free) == 0 {
+		tasks, free, ok := b.round(ev, nil)
+		if !ok {
 			return
 		}
 		b.pairs = maxSuccess(ev, h.Params, tasks, free, b.pairs)

@@ -39,6 +39,19 @@ func orFresh(b *buffers) *buffers {
 	return b
 }
 
+// round is what a round of a batch heuristic starts from: the batch without the tasks skipped
+// earlier in the event (skipped may be nil) and the machines with a free slot, in b's storage;
+// ok is false when either is empty and the event's mapping is over.
+func (b *buffers) round(ev replay.Event, skipped map[int]bool) (tasks, free []int, ok bool) {
+	tasks = ev.Batch()
+	if len(skipped) > 0 {
+		b.tasks = unskipped(tasks, skipped, b.tasks)
+		tasks = b.tasks
+	}
+	b.free = freeMachines(ev, b.free)
+	return tasks, b.free, len(tasks) > 0 && len(b.free) > 0
+}
+
 // skippedSet is b's empty set of skipped tasks.
 func (b *buffers) skippedSet() map[int]bool {
 	if b.skipped == nil {
@@ -157,14 +170,8 @@ func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better fun
 	b = orFresh(b)
 	skipped := b.skippedSet()
 	for {
-		tasks := ev.Batch()
-		if len(skipped) > 0 {
-			b.tasks = unskipped(tasks, skipped, b.tasks)
-			tasks = b.tasks
-		}
-		b.free = freeMachines(ev, b.free)
-		free := b.free
-		if len(tasks) == 0 || len(free) == 0 {
+		tasks, free, ok := b.round(ev, skipped)
+		if !ok {
 			return
 		}
 		b.phase1 = phase1Machines(ev, p, b.phase1)
