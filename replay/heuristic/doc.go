@@ -19,5 +19,9 @@
 //   - Ties: earlier arrival, then lower task ID; lower machine index. Batch() is already in
 //     arrival order, so "first found wins" with strict comparisons implements the task rule.
 //
+// A heuristic made by the registry keeps storage from one mapping event to the next, so that a
+// replay's event loop allocates nothing once it has grown (issue 6); like RR's count, that makes
+// it a mapper for one replay at a time. Info.New makes a fresh one for each.
+//
 // What the package does not do: pruning (replay/prune wraps any heuristic), simulation, I/O.
 package heuristic
