@@ -402,18 +402,18 @@ func (f *fast) settle(m int) {
 	}
 	e := f.e
 	ms := &e.machines[m]
-	i := 0
-	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
-		for _, h := range hs {
-			if i >= b.covered {
-				t := e.tasks[h].Task
-				f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
-				next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, ms.Type).exec, t.Deadline)
-				f.tails[m] = next
-				f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
-			}
-			i++
+	for i := b.covered; i < len(b.serials); i++ { // the queue holds them at the same places
+		var h int
+		if i < len(ms.queue) {
+			h = ms.queue[i]
+		} else {
+			h = e.virtual[m][i-len(ms.queue)]
 		}
+		t := e.tasks[h].Task
+		f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
+		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, ms.Type).exec, t.Deadline)
+		f.tails[m] = next
+		f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
 	}
 	f.tails[m].CDFTableInto(&f.tables[m])
 	f.versions[m] = f.bump()

@@ -37,10 +37,10 @@ func percentOf(k float64, n int) int {
 }
 
 // fastest lists the k machines with the smallest mean execution time of task t, fastest first,
-// ties to the lower index, in buf.free's storage.
+// ties to the lower index, in buf.phase1's storage.
 func fastest(ev replay.Event, t, k int, buf *buffers) []int {
-	buf.free = allMachines(ev, buf.free)
-	ms := buf.free
+	buf.phase1 = allMachines(ev, buf.phase1)
+	ms := buf.phase1
 	buf.mean = slices.Grow(buf.mean[:0], len(ms))[:len(ms)]
 	mean := buf.mean
 	for m := range ms {

@@ -1,14 +1,11 @@
 package prune
 
 import (
-	"math/rand/v2"
 	"runtime"
 	"testing"
 
-	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
-	"github.com/hcreplay/hcreplay/trace"
 )
 
 // TestHeuristicsAllocateNothing: once their buffers have grown, the mapping heuristics and the
@@ -22,21 +19,8 @@ func TestHeuristicsAllocateNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 4,000 tasks per heuristic and variant")
 	}
-	cfg := hcw19Like(t, 1)
-	pet := cfg.PET.(*petbuild.PET)
-	means := make([]float64, len(pet.TaskTypes()))
-	for ty := range means {
-		means[ty] = pet.TypeMean(ty)
-	}
-	rate, err := trace.LevelRate("34k", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	allocs := func(name string, v Variant, n int) (uint64, replay.Summary) {
-		c := cfg
-		c.Tasks = nil
-		c.Source = &poissonSource{rng: rand.New(rand.NewPCG(7, 0)), rate: rate, types: len(means), n: n,
-			deadline: func(ty int, at float64) float64 { return at + 2*means[ty] }}
+		c := hcw19Streamed(t, n)
 		pc := DefaultConfig()
 		pc.Variant = v
 		m, err := New(name, heuristic.DefaultParams(), pc)

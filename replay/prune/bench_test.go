@@ -107,22 +107,8 @@ func (s *poissonSource) Next() (replay.Task, bool, error) {
 // MB).
 func BenchmarkMillionTasks(b *testing.B) {
 	n := benchTasks1M
-	cfg := hcw19Like(b, 1)
-	pet := cfg.PET.(*petbuild.PET)
-	means := make([]float64, len(pet.TaskTypes()))
-	for ty := range means {
-		means[ty] = pet.TypeMean(ty)
-	}
-	global := pet.GlobalMean()
-	rate, err := trace.LevelRate("34k", 0)
-	if err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
-		c := cfg
-		c.Tasks = nil
-		c.Source = &poissonSource{rng: rand.New(rand.NewPCG(7, 0)), rate: rate, types: len(means), n: n,
-			deadline: func(ty int, at float64) float64 { return at + means[ty] + global }}
+		c := hcw19Streamed(b, n)
 		pc := DefaultConfig()
 		pc.Variant = None
 		m, err := New("MM", heuristic.DefaultParams(), pc)
@@ -141,6 +127,27 @@ func BenchmarkMillionTasks(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+}
+
+// hcw19Streamed is the HCW19-like workload with n tasks streamed from a poissonSource instead of
+// held in Tasks: deadlines one type mean plus the global mean after arrival.
+func hcw19Streamed(tb testing.TB, n int) replay.Config {
+	tb.Helper()
+	cfg := hcw19Like(tb, 1)
+	pet := cfg.PET.(*petbuild.PET)
+	means := make([]float64, len(pet.TaskTypes()))
+	for ty := range means {
+		means[ty] = pet.TypeMean(ty)
+	}
+	global := pet.GlobalMean()
+	rate, err := trace.LevelRate("34k", 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Tasks = nil
+	cfg.Source = &poissonSource{rng: rand.New(rand.NewPCG(7, 0)), rate: rate, types: len(means), n: n,
+		deadline: func(ty int, at float64) float64 { return at + means[ty] + global }}
+	return cfg
 }
 
 // peakHeap samples the heap in use every 2 ms until stop is called, which returns the largest
