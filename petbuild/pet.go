@@ -202,11 +202,13 @@ func (p *PET) Cell(task, machine int) pmf.PMF { return p.at(task, machine).PMF }
 // Provenance is where cell (task, machine) came from.
 func (p *PET) Provenance(task, machine int) Provenance { return p.at(task, machine).Provenance }
 
-func (p *PET) at(task, machine int) Cell {
+// at is cell (task, machine) in place: callers copy out the part they need (Cell is asked for
+// in every chain link of a replay, and a whole Cell is a hundred bytes).
+func (p *PET) at(task, machine int) *Cell {
 	if task < 0 || task >= len(p.taskTypes) || machine < 0 || machine >= len(p.machineTypes) {
 		panic(fmt.Sprintf("petbuild: cell (%d, %d) out of range %d×%d", task, machine, len(p.taskTypes), len(p.machineTypes)))
 	}
-	return p.cells[task*len(p.machineTypes)+machine]
+	return &p.cells[task*len(p.machineTypes)+machine]
 }
 
 // Cells returns a copy of all cells, row-major by task type; New(p.TaskTypes(),
