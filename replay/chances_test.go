@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -42,4 +43,58 @@ func TestFastConvolvesWhatItUses(t *testing.T) {
 				engine, s.Convolutions, s.Multiplications, want.convolutions, want.multiplications)
 		}
 	}
+}
+
+// TestFreeFromBoundsTail: Event.FreeFrom is never after the first outcome of the free-time PMF
+// that the reference engine's full chain gives the machine (Tail), before and after every
+// assignment, under every drop model, with and without conditioning on elapsed time. tight
+// counts machines whose bound is that first outcome exactly, so that the test knows the bound
+// is not merely now.
+func TestFreeFromBoundsTail(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	checked, tight := 0, 0
+	for i := range 24 {
+		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		cfg := Config{PET: randomPET(r, 3, 2, 5, 12, 1), Machines: machinesOf(0, 1, 1),
+			Tasks: randomTasks(r, 60, 3, 0.5+r.Float64(), 3, 30), Options: DefaultOptions()}
+		cfg.Options.Engine, cfg.Options.DropModel = "reference", model
+		cfg.Options.ConditionElapsed, cfg.Options.Strict = i%2 == 0, i%5 == 0
+		cfg.Options.QueueSize = 2 + r.IntN(4)
+		check := func(ev Event, when string) {
+			for m := range ev.NumMachines() {
+				from, first := ev.FreeFrom(m), ev.Tail(m).Origin()
+				if from > first+1e-9 {
+					t.Fatalf("workload %d (%v, conditioning %v) at %g %s: machine %d queue %v: FreeFrom %v after the tail's first outcome %v",
+						i, model, cfg.Options.ConditionElapsed, ev.Now(), when, m, ev.Queue(m), from, first)
+				}
+				checked++
+				if from == first && len(ev.Queue(m)) > 1 {
+					tight++
+				}
+			}
+		}
+		mapper := mapperFunc{"checked greedy", Batch, func(ev Event) {
+			check(ev, "before mapping")
+			for _, h := range ev.Batch() {
+				best, bestS := -1, -1.0
+				for m := range ev.NumMachines() {
+					if ev.Free(m) > 0 {
+						if s := ev.Success(h, m); s > bestS {
+							best, bestS = m, s
+						}
+					}
+				}
+				if best < 0 {
+					return
+				}
+				ev.Assign(h, best)
+				check(ev, "after an assignment")
+			}
+		}}
+		run(t, cfg, mapper)
+	}
+	if checked < 5000 || tight < 100 {
+		t.Fatalf("checked %d bounds, %d of them tight on a queue of two or more: too few to tell", checked, tight)
+	}
+	t.Logf("checked %d bounds, %d tight", checked, tight)
 }

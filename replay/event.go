@@ -46,6 +46,11 @@ type Event interface {
 	// assignments included: the completion PMF the next appended task would start from. It may
 	// share the engine's storage: use it before the queue changes.
 	Tail(m int) pmf.PMF
+	// FreeFrom is a time before which machine m cannot become free for a task appended to its
+	// queue now, whatever the outcomes of the tasks in Queue(m): it costs no chain, only a pass
+	// over the queue. A task appended to m cannot complete before FreeFrom(m) plus its shortest
+	// execution time, which lets a pruner find it hopeless without asking for its chance.
+	FreeFrom(m int) float64
 	// Success is the chance that task h meets its deadline if appended to machine m now.
 	Success(h, m int) float64
 	// SuccessBound is an upper bound on Success(h, m) that costs no convolution: a chance the
@@ -140,6 +145,7 @@ func (v *mapping) Exec(h, m int) pmf.PMF {
 
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
 func (v *mapping) Tail(m int) pmf.PMF               { return v.e.chances.tail(m) }
+func (v *mapping) FreeFrom(m int) float64           { return v.e.freeFrom(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
@@ -160,6 +166,44 @@ func (v *mapping) Assign(h, m int) {
 	v.e.chances.appended(m, h)
 	v.setMark(h)
 	v.assigned++
+}
+
+// freeFrom is Event.FreeFrom: the earliest completion of the running task (its start plus its
+// shortest execution time; under evict no later than its deadline, where it is killed; after now
+// when the replay conditions on elapsed time, which removes the outcomes up to now), or now on an
+// idle machine; then, for each waiting task in turn, from a start no earlier than s, an end no
+// earlier than max(s, min(s + x, δ)) with x its shortest execution time: it runs at least x or,
+// under pending and evict, is skipped or killed, which happens only at its deadline. Under none
+// every task runs: s + x. Grid rounding can put an outcome a hair (the grid tolerance) before
+// the bound; callers allow a grid step.
+func (e *engine) freeFrom(m int) float64 {
+	ms := &e.machines[m]
+	evict, none := e.opt.DropModel == pmf.Evict, e.opt.DropModel == pmf.None
+	s := e.now
+	waiting := ms.queue
+	if ms.running {
+		h := ms.queue[0]
+		t := &e.tasks[h]
+		s = t.Start + e.cfg.PET.Cell(t.Task.Type, ms.Type).Origin()
+		if evict {
+			s = min(s, t.Task.Deadline)
+		}
+		if e.opt.ConditionElapsed {
+			s = max(s, e.now)
+		}
+		waiting = waiting[1:]
+	}
+	for _, hs := range [][]int{waiting, e.virtual[m]} {
+		for _, h := range hs {
+			t := &e.tasks[h].Task
+			end := s + e.cfg.PET.Cell(t.Type, ms.Type).Origin()
+			if !none {
+				end = max(s, min(end, t.Deadline))
+			}
+			s = end
+		}
+	}
+	return s
 }
 
 func (v *mapping) Defer(h int) {
