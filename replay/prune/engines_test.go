@@ -37,6 +37,7 @@ func TestFastEqualsReference(t *testing.T) {
 				cfg.Options.DropModel, cfg.Options.Trim, cfg.Options.Seed = model, 2, uint64(i)
 				cfg.Options.QueueSize = 2 + r.IntN(4)
 				cfg.Options.Strict = r.IntN(3) == 0
+				cfg.Options.ConditionElapsed = i%5 != 4 // a chain may then start before now
 				pc := DefaultConfig()
 				pc.Variant, pc.Toggle, pc.Rho, pc.Fairness = variant, Toggle{Kind: "always"}, 0.2*float64(r.IntN(2)), 0.05*float64(r.IntN(2))
 				run := func(engine string) *replay.Result {

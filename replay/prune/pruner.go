@@ -2,7 +2,7 @@ package prune
 
 import (
 	"math"
-	"slices"
+	"sort"
 	"time"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -21,8 +21,8 @@ type Pruner struct {
 	deferAt   float64          // current deferring threshold before fairness
 	wall      time.Duration    // time spent pruning, for the overhead metrics
 	trace     func(Decision)   // optional observer, for tests and debugging
-	cells     [][]pmf.CDFTable // execution-time tables by task type and machine type, for hopeless
-	kept      []keptBounds     // by task handle, for hopeless
+	cells     [][]pmf.CDFTable // execution-time tables by task type and machine type, for cutoffs
+	cut       cutoffs          // the deferring filter's bounds, reused
 	view      deferring        // what the heuristic sees, reused so that an event allocates nothing
 	free      []int            // the deferring filter's machines with a free slot, reused
 }
@@ -301,6 +301,10 @@ func (d *deferring) Batch() []int {
 	if len(free) == 0 {
 		return batch
 	}
+	bounds := d.p.trace == nil // bounds decide only when nobody records the chances
+	if bounds {
+		d.p.cut.reset(free)
+	}
 	kept := batch[:0]
 	for _, h := range batch {
 		t := d.Task(h)
@@ -309,13 +313,18 @@ func (d *deferring) Batch() []int {
 			kept = append(kept, h)
 			continue
 		}
-		var k *keptBounds
-		if d.p.trace == nil { // bounds decide only when nobody records the chances
-			k = d.p.keptFor(d.Event, h, t)
+		var cut []float64
+		if bounds {
+			var all float64
+			cut, all = d.p.cut.of(d.Event, d.p, h, t.Type, th)
+			if t.Deadline < all {
+				d.deferTask(h, 0, th) // hopeless on every machine with a free slot
+				continue
+			}
 		}
 		best := 0.0
-		for _, m := range free {
-			if k != nil && (d.p.hopeless(d.Event, k, h, t, m, th) || d.SuccessBound(h, m) < th-boundMargin) {
+		for i, m := range free {
+			if bounds && (t.Deadline < cut[i] || d.SuccessBound(h, m) < th-boundMargin) {
 				continue // best stays at or below th on this machine
 			}
 			best = math.Max(best, d.Success(h, m))
@@ -329,35 +338,102 @@ func (d *deferring) Batch() []int {
 	return kept
 }
 
-// The deferring pre-filter decides most of a crowded batch from bounds that need no queue
-// chain: no queue frees before now, so a task's chance on a machine is at most that of starting
-// now, P(X ≤ δ − now), read here one grid step later still (so that no rounding of the engine's
-// grid can put the exact chance above it) and compared with a margin. A bound below the
-// threshold decides as the exact chance would (it is at or below the threshold too), and spares
-// the engine the chains of the machines the task would be checked against. Tasks that have
-// waited through many events are mostly decided here. Under --engine approx the bound is of the
-// exact chance, not of the approximate one the engine would report. What that bound leaves open,
-// the engine's own bound often closes (Event.SuccessBound: the chance against the machine's last
-// chain, which time can only have lowered), still without a chain.
+// The deferring pre-filter decides most of a crowded batch from bounds that need no queue chain.
+// A machine cannot be free for a task appended now before Event.FreeFrom, so the task's chance
+// there is at most P(X ≤ δ − FreeFrom), read one grid step later still (so that no rounding
+// of the engine's grid can put the exact chance above it) and compared with a margin. A bound
+// below the threshold decides as the exact chance would (it is at or below the threshold too),
+// and spares the engine the chains of the machines the task would be checked against. The bound
+// falls as the deadline does, so for each task type and free machine it is one cut-off deadline
+// (cutoffs), and the tasks that wait through many events cost a comparison each. Under --engine
+// approx the bound is of the exact chance, not of the approximate one the engine would report.
+// What the cut-offs leave open, the engine's own bound often closes (Event.SuccessBound: the
+// chance against the machine's last chain, which time can only have lowered), still without a
+// chain.
 const boundMargin = 1e-9
 
-// hopeless reports whether the bound of task h's (t's) chance on machine m is below th. A
-// bound found at an earlier event still holds (it only falls as time passes), so it is kept per
-// task and machine (k, task h's keptFor), and recomputed at the current time only while it does
-// not decide, and only once now has moved past the time up to which it is known not to change.
-// Answering false is always safe: the caller then asks the engine.
-func (p *Pruner) hopeless(ev replay.Event, k *keptBounds, h int, t replay.Task, m int, th float64) bool {
-	if k.bounds[m] < th-boundMargin {
-		return true
+// cutoffs holds, for the current call of deferring.Batch, per task type, the deadline before
+// which a task of that type is hopeless on each machine with a free slot (its chance there, as
+// bounded from Event.FreeFrom, is below its deferring threshold), and the earliest of them: before
+// that, it is hopeless on all of them.
+type cutoffs struct {
+	free     []int        // the machines with a free slot
+	earliest []float64    // Event.FreeFrom of each, once a type is asked for
+	byType   [][]float64  // per task type, a cut-off per free machine; empty until asked for
+	all      []float64    // per task type, the earliest of byType's
+	th       []float64    // per task type, the threshold the cut-offs are for
+	quantile [][]quantile // per task type and machine type, at the last threshold asked for
+	nextType []int        // the types asked for in this call, to reset
+}
+
+// quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
+// a half (cutoff), for threshold th.
+type quantile struct {
+	th, at float64
+}
+
+// reset starts a call of Batch with the machines in free.
+func (c *cutoffs) reset(free []int) {
+	for _, tt := range c.nextType {
+		c.byType[tt] = c.byType[tt][:0]
 	}
-	if ev.Now() <= k.until[m] {
-		return false // the bound is what it was, and that did not decide
+	c.nextType = c.nextType[:0]
+	c.free = free
+	c.earliest = c.earliest[:0]
+}
+
+// of returns the cut-offs of task type tt at threshold th, per free machine and over all of
+// them, computing them on first use in this call (h is a task of that type, to read its cells).
+func (c *cutoffs) of(ev replay.Event, p *Pruner, h, tt int, th float64) ([]float64, float64) {
+	for len(c.byType) <= tt {
+		c.byType, c.all, c.th = append(c.byType, nil), append(c.all, 0), append(c.th, 0)
 	}
-	c := p.cellTable(ev, h, t.Type, m)
-	step := c.Step()
-	bound, from := c.CDFFrom(t.Deadline - ev.Now() + step)
-	k.bounds[m], k.until[m] = bound, t.Deadline+step-from // δ − now + step ≥ from until then
-	return bound < th-boundMargin
+	if len(c.byType[tt]) > 0 && c.th[tt] == th {
+		return c.byType[tt], c.all[tt]
+	}
+	if len(c.byType[tt]) == 0 {
+		c.nextType = append(c.nextType, tt)
+	}
+	if len(c.earliest) == 0 { // the first type asked for in this call
+		for _, m := range c.free {
+			c.earliest = append(c.earliest, ev.FreeFrom(m))
+		}
+	}
+	cut, all := c.byType[tt][:0], math.Inf(1)
+	for i, m := range c.free {
+		x := c.cutoff(ev, p, h, tt, m, th, c.earliest[i])
+		cut = append(cut, x)
+		all = min(all, x)
+	}
+	c.byType[tt], c.all[tt], c.th[tt] = cut, all, th
+	return cut, all
+}
+
+// cutoff is the deadline before which a task of type tt (h is one) is hopeless on machine m,
+// which cannot be free before at. With the cell's impulses at o + j·step, CDF table T and J its
+// first index with T ≥ th − boundMargin, the bound T(δ − at + step) is below th − boundMargin
+// exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
+// cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
+// a bound the table would not give.
+func (c *cutoffs) cutoff(ev replay.Event, p *Pruner, h, tt, m int, th, at float64) float64 {
+	mt := ev.Machine(m).Type
+	for len(c.quantile) <= tt {
+		c.quantile = append(c.quantile, nil)
+	}
+	for len(c.quantile[tt]) <= mt {
+		c.quantile[tt] = append(c.quantile[tt], quantile{th: -1})
+	}
+	q := &c.quantile[tt][mt]
+	if q.th != th {
+		exec := ev.Exec(h, m)
+		table := p.cellTable(ev, h, tt, m)
+		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
+		q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
+		if j < exec.Len() {
+			q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
+		}
+	}
+	return at + q.at
 }
 
 // cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
@@ -370,38 +446,11 @@ func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) *pmf.CDFTable {
 	for len(p.cells[tt]) <= mt {
 		p.cells[tt] = append(p.cells[tt], pmf.CDFTable{})
 	}
-	c := &p.cells[tt][mt]
-	if c.Step() == 0 {
-		*c = ev.Exec(h, m).CDFTable()
+	cell := &p.cells[tt][mt]
+	if cell.Step() == 0 {
+		*cell = ev.Exec(h, m).CDFTable()
 	}
-	return c
-}
-
-// keptBounds are bounds on the chances, on each machine, of a task of type typ with deadline
-// deadline, valid from an earlier event on. They depend on nothing else, so a reused handle
-// cannot mislead them.
-type keptBounds struct {
-	typ      int
-	deadline float64
-	bounds   []float64 // by machine; 2 (no bound) until computed
-	until    []float64 // by machine: bounds[m] stays as it is while now ≤ until[m]
-}
-
-// keptFor returns task h's kept bounds, started afresh when the handle names another task.
-func (p *Pruner) keptFor(ev replay.Event, h int, t replay.Task) *keptBounds {
-	for len(p.kept) <= h {
-		p.kept = append(p.kept, keptBounds{typ: -1})
-	}
-	k := &p.kept[h]
-	if k.typ != t.Type || k.deadline != t.Deadline || len(k.bounds) != ev.NumMachines() {
-		k.typ, k.deadline = t.Type, t.Deadline
-		k.bounds = slices.Grow(k.bounds[:0], ev.NumMachines())[:ev.NumMachines()]
-		k.until = slices.Grow(k.until[:0], ev.NumMachines())[:ev.NumMachines()]
-		for m := range k.bounds {
-			k.bounds[m], k.until[m] = 2, math.Inf(-1)
-		}
-	}
-	return k
+	return cell
 }
 
 func (d *deferring) Assign(h, m int) {
