@@ -85,7 +85,7 @@ func (a *approx) appended(m, h int) {
 	t := e.tasks[h].Task
 	next, s := a.append(nil, a.tails[m], a.cell(h, m), t.Deadline)
 	a.tails[m] = next
-	a.chances[m] = append(a.chances[m], QueueChance{s, next.BoundedSkewness()})
+	a.chances[m] = append(a.chances[m], QueueChance{s, e.skewness(next)})
 	a.versions[m] = a.bump()
 	a.compact(m, false)
 }

@@ -26,7 +26,8 @@ type chancer interface {
 
 // QueueChance is what is known of a task waiting or running in a machine queue: its chance of
 // success and the bounded skewness of its completion PMF (003 Eq 6), which the pruner's per-task
-// dropping threshold uses (003 Eq 7).
+// dropping threshold uses (003 Eq 7); NaN for a mapper that says it does not read it
+// (SkewnessReader).
 type QueueChance struct {
 	Success  float64
 	Skewness float64
@@ -202,7 +203,7 @@ func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []Queue
 	}
 	waiting := ms.queue
 	if ms.running {
-		chances = append(chances, QueueChance{r.headSuccess(s, m, at), free.BoundedSkewness()})
+		chances = append(chances, QueueChance{r.headSuccess(s, m, at), e.skewness(free)})
 		waiting = waiting[1:]
 	}
 	link := 0 // under s, links alternate between two buffers: each reads the other's output
@@ -211,7 +212,7 @@ func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []Queue
 			t := e.tasks[h].Task
 			var p float64
 			free, p = r.append(s.linkBuffer(link), free, e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline)
-			chances = append(chances, QueueChance{p, free.BoundedSkewness()})
+			chances = append(chances, QueueChance{p, e.skewness(free)})
 			link++
 		}
 	}
@@ -244,6 +245,15 @@ func (r reference) completion(h, m int) float64 {
 // (chances of exactly 0 or 1 on several machines) are ties under every engine.
 func roundChance(p float64) float64 { return math.Round(p*1e12) / 1e12 }
 func roundTime(t float64) float64   { return math.Round(t*1e9) / 1e9 }
+
+// skewness is QueueChance.Skewness of a task whose completion PMF is d: its bounded skewness,
+// or NaN when the mapper does not read it.
+func (e *engine) skewness(d pmf.PMF) float64 {
+	if !e.skew {
+		return math.NaN()
+	}
+	return d.BoundedSkewness()
+}
 
 func (r reference) queueChances(m int) []QueueChance {
 	_, chances := r.chain(m)
@@ -413,7 +423,7 @@ func (f *fast) settle(m int) {
 		f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
 		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, ms.Type).exec, t.Deadline)
 		f.tails[m] = next
-		f.chances[m] = append(f.chances[m], QueueChance{s, next.BoundedSkewness()})
+		f.chances[m] = append(f.chances[m], QueueChance{s, e.skewness(next)})
 	}
 	f.tails[m].CDFTableInto(&f.tables[m])
 	f.versions[m] = f.bump()

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -97,4 +98,48 @@ func TestFreeFromBoundsTail(t *testing.T) {
 		t.Fatalf("checked %d bounds, %d of them tight on a queue of two or more: too few to tell", checked, tight)
 	}
 	t.Logf("checked %d bounds, %d tight", checked, tight)
+}
+
+// skewnessFree is greedyBest saying it reads no skewness.
+type skewnessFree struct{ mapperFunc }
+
+func (skewnessFree) ReadsSkewness() bool { return false }
+
+// TestSkewnessOnlyForReaders: a mapper that does not say whether it reads QueueChance.Skewness
+// gets each queued task's bounded skewness (the running task's is checked against its completion
+// PMF, Ready); one that says it does not gets NaN, under every engine.
+func TestSkewnessOnlyForReaders(t *testing.T) {
+	for _, engine := range []string{"reference", "fast", "approx"} {
+		cfg := Config{PET: randomPET(rand.New(rand.NewPCG(3, 3)), 2, 1, 6, 10, 1), Machines: machinesOf(0, 0),
+			Tasks: randomTasks(rand.New(rand.NewPCG(4, 4)), 40, 2, 1, 5, 30), Options: DefaultOptions()}
+		cfg.Options.Engine, cfg.Options.ApproxBucket = engine, 1
+		var real, nan int
+		look := func(ev Event) {
+			for m := range ev.NumMachines() {
+				chances := ev.QueueChances(m)
+				for _, c := range chances {
+					if math.IsNaN(c.Skewness) {
+						nan++
+						continue
+					}
+					real++
+				}
+				if len(chances) > 0 && ev.Running(m) && !math.IsNaN(chances[0].Skewness) {
+					if want := ev.Ready(m).BoundedSkewness(); chances[0].Skewness != want {
+						t.Fatalf("%s at %g: the running task's skewness %v, its completion PMF's %v", engine, ev.Now(), chances[0].Skewness, want)
+					}
+				}
+			}
+		}
+		reader := mapperFunc{"reader", Batch, func(ev Event) { look(ev); greedyBest.f(ev) }}
+		run(t, cfg, reader)
+		if real == 0 || nan > 0 {
+			t.Fatalf("%s: a mapper that does not say saw %d skewnesses and %d NaNs", engine, real, nan)
+		}
+		real, nan = 0, 0
+		run(t, cfg, skewnessFree{mapperFunc{"free", Batch, func(ev Event) { look(ev); greedyBest.f(ev) }}})
+		if real > 0 || nan == 0 {
+			t.Fatalf("%s: a mapper that reads none saw %d skewnesses and %d NaNs", engine, real, nan)
+		}
+	}
 }

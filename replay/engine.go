@@ -19,6 +19,23 @@ type Mapper interface {
 	Map(ev Event)
 }
 
+// SkewnessReader is implemented by a Mapper that says whether it reads QueueChance.Skewness.
+// A skewness costs a pass over a chain link, on every chain an engine builds, so the engines
+// leave it out (NaN) for a mapper that says it does not read it; a mapper that does not say gets
+// it.
+type SkewnessReader interface {
+	ReadsSkewness() bool
+}
+
+// ReadsSkewness reports whether m reads QueueChance.Skewness: what it says, or true when it does
+// not say. Mappers that wrap another ask it of the one they wrap.
+func ReadsSkewness(m Mapper) bool {
+	if r, ok := m.(SkewnessReader); ok {
+		return r.ReadsSkewness()
+	}
+	return true
+}
+
 // Config is one replay: the model the mapper believes, the world durations come from, the
 // machines and the trace.
 type Config struct {
@@ -102,6 +119,7 @@ type engine struct {
 	stats    runStats
 	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
 	view     mapping        // the Event of every mapping event, reset at each
+	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
 }
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
@@ -139,7 +157,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if cfg.Truth == nil {
 		cfg.Truth = cfg.PET
 	}
-	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}}
+	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper)}
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
 	}

@@ -10,6 +10,9 @@ type MET struct{ buf *buffers }
 func (MET) Name() string      { return "MET" }
 func (MET) Mode() replay.Mode { return replay.Immediate }
 
+// ReadsSkewness is false, as for the heuristics that embed Params.
+func (MET) ReadsSkewness() bool { return false }
+
 func (h MET) Map(ev replay.Event) {
 	b := orFresh(h.buf)
 	for _, t := range ev.Batch() {

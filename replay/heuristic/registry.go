@@ -33,6 +33,11 @@ type Params struct {
 	ETC bool
 }
 
+// ReadsSkewness is false: no heuristic of this package reads QueueChance.Skewness, so each lets
+// the engine skip it (replay.SkewnessReader), through the Params it embeds or, for the two that
+// embed none (MET, RR), a method of its own.
+func (Params) ReadsSkewness() bool { return false }
+
 // DefaultParams are the [IMPL] defaults of the reference notes.
 func DefaultParams() Params {
 	return Params{KPBPercent: 50, MOCCull: 0.30, MOCCandidates: 3}

@@ -11,7 +11,8 @@ import (
 )
 
 // TestRegistry: every heuristic of SPEC §5.2 that this package implements is listed once, sorted
-// by mode then name, with a source, and its mapper has the registered name and mode.
+// by mode then name, with a source, and its mapper has the registered name and mode and says
+// it reads no skewness.
 func TestRegistry(t *testing.T) {
 	want := []string{"EDF", "MM", "MMU", "MOC", "MSD", "MaxMin", "PAM", "SJF", "Sufferage", // batch
 		"FCFS", "KPB", "MCT", "MET", "MR", "OLB", "RR"} // immediate
@@ -36,6 +37,9 @@ func TestRegistry(t *testing.T) {
 		m := h.New(DefaultParams())
 		if m.Name() != h.Name || m.Mode() != h.Mode {
 			t.Errorf("%s (%v): mapper says %s (%v)", h.Name, h.Mode, m.Name(), m.Mode())
+		}
+		if replay.ReadsSkewness(m) {
+			t.Errorf("%s reads no skewness and should let the engine skip it", h.Name)
 		}
 	}
 	if strings.Join(names, " ") != strings.Join(want, " ") {

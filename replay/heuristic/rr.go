@@ -11,6 +11,9 @@ type RR struct{ mapped int }
 func (*RR) Name() string      { return "RR" }
 func (*RR) Mode() replay.Mode { return replay.Immediate }
 
+// ReadsSkewness is false, as for the heuristics that embed Params.
+func (*RR) ReadsSkewness() bool { return false }
+
 func (r *RR) Map(ev replay.Event) {
 	for _, t := range ev.Batch() {
 		ev.Assign(t, r.mapped%ev.NumMachines())

@@ -87,6 +87,9 @@ func (r renamed) PrunerSeconds() float64 {
 	return 0
 }
 
+// ReadsSkewness passes the question through the rename (replay.SkewnessReader).
+func (r renamed) ReadsSkewness() bool { return replay.ReadsSkewness(r.Mapper) }
+
 // Variant passes the pruning variant through the rename.
 func (r renamed) Variant() string {
 	if p, ok := r.Mapper.(interface{ Variant() string }); ok {

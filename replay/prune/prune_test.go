@@ -108,6 +108,28 @@ func TestDropThresholdEq7(t *testing.T) {
 	}
 }
 
+// TestReadsSkewness: the pruner (under a preset's name too) asks the engine for skewness exactly
+// when its dropping threshold adjusts by it.
+func TestReadsSkewness(t *testing.T) {
+	for _, c := range []struct {
+		variant Variant
+		rho     float64
+		want    bool
+	}{{Both, 0.2, true}, {Drop, 0.2, true}, {Defer, 0.2, false}, {Both, 0, false}, {None, 0.2, false}} {
+		cfg := DefaultConfig()
+		cfg.Variant, cfg.Rho = c.variant, c.rho
+		for _, name := range []string{"MM", "MOCA"} { // a preset answers under its own name
+			m, err := New(name, heuristic.DefaultParams(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := replay.ReadsSkewness(m); got != c.want {
+				t.Errorf("%s%s with rho %v: reads skewness %v, want %v", name, c.variant.Suffix(), c.rho, got, c.want)
+			}
+		}
+	}
+}
+
 // TestDynamicDeferEq10 walks every branch of the deferring rule on hand values.
 func TestDynamicDeferEq10(t *testing.T) {
 	cases := []struct {

@@ -60,6 +60,12 @@ func (p *Pruner) Name() string { return p.inner.Name() + p.cfg.Variant.Suffix() 
 
 func (p *Pruner) Mode() replay.Mode { return p.inner.Mode() }
 
+// ReadsSkewness is whether the dropping threshold adjusts by skewness (000 Eq 7 with ρ ≠ 0), or
+// the wrapped heuristic reads skewness itself (replay.SkewnessReader).
+func (p *Pruner) ReadsSkewness() bool {
+	return p.cfg.Variant.drops() && p.cfg.Rho != 0 || replay.ReadsSkewness(p.inner)
+}
+
 // Variant names the pruning variant, for the run summary.
 func (p *Pruner) Variant() string { return p.cfg.Variant.String() }
 
