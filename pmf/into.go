@@ -1,5 +1,10 @@
 package pmf
 
+import (
+	"fmt"
+	"math"
+)
+
 // Buffer is storage that the *Into functions reuse for the impulses of their results, so that a
 // replay engine keeping a chain per machine allocates nothing once its buffers have grown to the
 // longest chain it meets. A result written into a Buffer shares its storage and stays valid only
@@ -111,12 +116,32 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p)}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendFused(buf, model, prev, exec, shift, deadline, strict)
+	return appendFused(buf, model, prev, exec, math.NaN(), shift, deadline, strict)
+}
+
+// AppendIntoTable is AppendInto with exec's table given (execTable = exec.CDFTable()), as
+// AppendStatsTable is AppendStats: a replay appends each execution-time PMF of its PET to chains
+// many times, and under Evict the table saves a pass over exec per link (its total mass, which
+// the table's last entry holds, summed in the same order). It gives AppendInto's result to the
+// bit.
+func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTable, deadline float64, strict bool) (next PMF, success float64, err error) {
+	if len(execTable.cum) != len(exec.p) {
+		return PMF{}, 0, fmt.Errorf("%w: a table of %d impulses for a PMF of %d", ErrInvalid, len(execTable.cum), len(exec.p))
+	}
+	if model == None || !sameStep(prev.step, exec.step) {
+		return AppendInto(buf, model, prev, exec, deadline, strict) // no mass to save, or exec is merged
+	}
+	prev, exec, shift, err := linkInputs(model, prev, exec)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	return appendFused(buf, model, prev, exec, execTable.cum[len(execTable.cum)-1], shift, deadline, strict)
 }
 
 // appendFused is appendDropAware's prefix form, with the convolution written straight into the
-// result's storage instead of a slice of its own.
-func appendFused(buf *Buffer, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+// result's storage instead of a slice of its own. execMass is exec.Mass(), or NaN to have it
+// summed when it is needed.
+func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev.CopyInto(buf), 0, nil // the task never starts; next is in buf all the same
@@ -156,7 +181,10 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, shift int, deadline f
 		for _, x := range prev.p[:starts+1] {
 			total += x
 		}
-		total *= exec.Mass()
+		if math.IsNaN(execMass) {
+			execMass = exec.Mass()
+		}
+		total *= execMass
 		killed = max(total-success, 0)
 	}
 	for k := starts + 1; k < len(prev.p); k++ {

@@ -58,6 +58,11 @@ func TestIntoMatchesAllocating(t *testing.T) {
 			if gs != ws || !same(got, want) {
 				t.Fatalf("trial %d %v: AppendInto %v success %v, Append %v success %v", trial, model, got, gs, want, ws)
 			}
+			dirty(r, &bufs[1])
+			exec.CDFTableInto(&table)
+			if got, gs, err := AppendIntoTable(&bufs[1], model, prev, exec, table, d, strict); err != nil || gs != ws || !same(got, want) {
+				t.Fatalf("trial %d %v: AppendIntoTable %v success %v (%v), Append %v success %v", trial, model, got, gs, err, want, ws)
+			}
 			// A second link into the other buffer leaves the first result alone.
 			dirty(r, &bufs[1])
 			next, _, err := AppendInto(&bufs[1], model, got, exec, d+exec.Mean(), strict)
