@@ -83,7 +83,7 @@ func (a *approx) appended(m, h int) {
 	}
 	e := a.e
 	t := e.tasks[h].Task
-	next, s := a.append(nil, a.tails[m], a.cell(h, m), t.Deadline)
+	next, s := a.append(nil, a.tails[m], a.cell(h, m), nil, t.Deadline)
 	a.tails[m] = next
 	a.chances[m] = append(a.chances[m], QueueChance{s, e.skewness(next)})
 	a.versions[m] = a.bump()

@@ -78,9 +78,10 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 	}
 	h := ms.queue[0]
 	t := e.tasks[h].Task
-	exec := e.cfg.PET.Cell(t.Type, ms.Type)
+	c := e.cell(t.Type, ms.Type)
+	exec := c.exec
 	start := e.tasks[h].Start
-	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, t.Deadline)
+	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, t.Deadline)
 	if s != nil {
 		s.headFree = free
 	}
@@ -146,7 +147,7 @@ func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 	ms := &e.machines[m]
 	h := ms.queue[0]
 	t := e.tasks[h].Task
-	c := e.cfg.PET.Cell(t.Type, ms.Type).Shift(e.tasks[h].Start)
+	c := e.cell(t.Type, ms.Type).exec.Shift(e.tasks[h].Start)
 	if e.opt.ConditionElapsed {
 		c = s.conditionHead(c, at)
 	}
@@ -154,8 +155,9 @@ func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 }
 
 // append is one link of the chain under the replay's drop model, counted, written into buf
-// (nil: new storage; the reference engine's links are always new).
-func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, deadline float64) (pmf.PMF, float64) {
+// (nil: new storage; the reference engine's links are always new). table is exec's cumulative
+// table when the caller keeps one (nil otherwise), which spares the prefix form a pass over exec.
+func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, table *pmf.CDFTable, deadline float64) (pmf.PMF, float64) {
 	e := r.e
 	e.stats.convolutions++
 	e.stats.multiplications += int64(prev.Len()) * int64(exec.Len())
@@ -165,6 +167,8 @@ func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, deadline float64)
 	switch {
 	case !r.prefix:
 		next, s, err = pmf.AppendPlain(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
+	case buf != nil && table != nil:
+		next, s, err = pmf.AppendIntoTable(buf, e.opt.DropModel, prev, exec, *table, deadline, e.opt.Strict)
 	case buf != nil:
 		next, s, err = pmf.AppendInto(buf, e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	default:
@@ -211,7 +215,8 @@ func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []Queue
 		for _, h := range hs {
 			t := e.tasks[h].Task
 			var p float64
-			free, p = r.append(s.linkBuffer(link), free, e.cfg.PET.Cell(t.Type, ms.Type), t.Deadline)
+			c := e.cell(t.Type, ms.Type)
+			free, p = r.append(s.linkBuffer(link), free, c.exec, &c.table, t.Deadline)
 			chances = append(chances, QueueChance{p, e.skewness(free)})
 			link++
 		}
@@ -227,7 +232,7 @@ func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
 	e.stats.successEvals++
 	free := r.tail(m)
 	t := e.tasks[h].Task
-	return r.append(nil, free, e.cfg.PET.Cell(t.Type, e.machines[m].Type), t.Deadline)
+	return r.append(nil, free, e.cell(t.Type, e.machines[m].Type).exec, nil, t.Deadline)
 }
 
 func (r reference) success(h, m int) float64 {
@@ -289,16 +294,15 @@ type fast struct {
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64       // per machine, changes whenever its queue's tasks change
-	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
-	next     int64         // the next version (and epoch) number
-	memo     []memoEntry   // by handle × machine; version 0 is no entry
-	cells    [][]cellEntry // by task type and machine type
-	floors   []floorCache  // per machine
-	exact    []float64     // queueFloors' answer when it is the exact chances
-	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
-	headBufs []pmf.Buffer  // where heads live
-	drift    []float64     // driftFloors' answer
+	epochs   []int64      // per machine, changes whenever its queue's tasks change
+	same     []int8       // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64        // the next version (and epoch) number
+	memo     []memoEntry  // by handle × machine; version 0 is no entry
+	floors   []floorCache // per machine
+	exact    []float64    // queueFloors' answer when it is the exact chances
+	heads    []pmf.PMF    // per machine, its running task's completion before conditioning, as of its chain
+	headBufs []pmf.Buffer // where heads live
+	drift    []float64    // driftFloors' answer
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -355,16 +359,16 @@ type cellEntry struct {
 
 // cell is the execution-time PMF of task type tt on machine type mt with its cumulative table,
 // read from the PET once per replay.
-func (f *fast) cell(tt, mt int) *cellEntry {
-	for len(f.cells) <= tt {
-		f.cells = append(f.cells, nil)
+func (e *engine) cell(tt, mt int) *cellEntry {
+	for len(e.cells) <= tt {
+		e.cells = append(e.cells, nil)
 	}
-	for len(f.cells[tt]) <= mt {
-		f.cells[tt] = append(f.cells[tt], cellEntry{})
+	for len(e.cells[tt]) <= mt {
+		e.cells[tt] = append(e.cells[tt], cellEntry{})
 	}
-	c := &f.cells[tt][mt]
+	c := &e.cells[tt][mt]
 	if c.exec.Len() == 0 {
-		c.exec = f.e.cfg.PET.Cell(tt, mt)
+		c.exec = e.cfg.PET.Cell(tt, mt)
 		c.table = c.exec.CDFTable()
 	}
 	return c
@@ -421,7 +425,8 @@ func (f *fast) settle(m int) {
 		}
 		t := e.tasks[h].Task
 		f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
-		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], f.cell(t.Type, ms.Type).exec, t.Deadline)
+		c := e.cell(t.Type, ms.Type)
+		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], c.exec, &c.table, t.Deadline)
 		f.tails[m] = next
 		f.chances[m] = append(f.chances[m], QueueChance{s, e.skewness(next)})
 	}
@@ -553,7 +558,7 @@ func (f *fast) stats(h, m int) (float64, float64) {
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
 		t := &f.e.tasks[h].Task
-		c := f.cell(t.Type, f.e.machines[m].Type)
+		c := f.e.cell(t.Type, f.e.machines[m].Type)
 		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], t.Deadline, f.e.opt.Strict)
 	}
 }
@@ -672,7 +677,7 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 		return nil, false
 	}
 	h := ms.queue[0]
-	exec := f.cell(e.tasks[h].Task.Type, ms.Type).exec.Shift(e.tasks[h].Start)
+	exec := f.e.cell(e.tasks[h].Task.Type, ms.Type).exec.Shift(e.tasks[h].Start)
 	if !b.then.known {
 		c := &b.then
 		var ok0, ok1 bool

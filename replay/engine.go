@@ -120,6 +120,7 @@ type engine struct {
 	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
+	cells    [][]cellEntry  // the PET's cells with their tables, by task type and machine type (cell)
 }
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.

@@ -140,7 +140,7 @@ func (v *mapping) Queue(m int) []int {
 }
 
 func (v *mapping) Exec(h, m int) pmf.PMF {
-	return v.e.cfg.PET.Cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type)
+	return v.e.cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type).exec
 }
 
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
@@ -184,7 +184,7 @@ func (e *engine) freeFrom(m int) float64 {
 	if ms.running {
 		h := ms.queue[0]
 		t := &e.tasks[h]
-		s = t.Start + e.cfg.PET.Cell(t.Task.Type, ms.Type).Origin()
+		s = t.Start + e.cell(t.Task.Type, ms.Type).exec.Origin()
 		if evict {
 			s = min(s, t.Task.Deadline)
 		}
@@ -196,7 +196,7 @@ func (e *engine) freeFrom(m int) float64 {
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
 			t := &e.tasks[h].Task
-			end := s + e.cfg.PET.Cell(t.Type, ms.Type).Origin()
+			end := s + e.cell(t.Type, ms.Type).exec.Origin()
 			if !none {
 				end = max(s, min(end, t.Deadline))
 			}
