@@ -121,6 +121,8 @@ type engine struct {
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
 	cells    [][]cellEntry  // the PET's cells with their tables, by task type and machine type (cell)
+	batchDue float64        // no task in the batch has a deadline before this
+	queueDue float64        // no waiting task in a machine queue has a deadline before this
 }
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
@@ -158,7 +160,8 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if cfg.Truth == nil {
 		cfg.Truth = cfg.PET
 	}
-	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper)}
+	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper),
+		batchDue: math.Inf(1), queueDue: math.Inf(1)}
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
 	}
@@ -192,6 +195,9 @@ func (e *engine) readNext() error {
 		return fmt.Errorf("replay: read task %d: %w", e.stats.arrived+1, err)
 	}
 	e.next, e.hasNext = t, ok
+	if ok && (math.IsNaN(t.Arrival) || math.IsNaN(t.Deadline)) {
+		return fmt.Errorf("replay: task %d: arrival %g, deadline %g: both must be numbers", t.ID, t.Arrival, t.Deadline)
+	}
 	if ok && had && less(t, prev) {
 		return fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, prev.ID, prev.Arrival)
 	}
@@ -214,6 +220,7 @@ func (e *engine) arrive() error {
 	}
 	e.stats.arrive(t)
 	e.batch = append(e.batch, h)
+	e.batchDue = min(e.batchDue, t.Deadline)
 	return e.readNext()
 }
 
@@ -274,27 +281,36 @@ func (e *engine) mappingEvent() {
 }
 
 // expire removes unmapped tasks whose deadline has passed and, under evict and pending, queued
-// tasks that have not started and can no longer finish in time.
+// tasks that have not started and can no longer finish in time. The batch and the queues are
+// walked only when a deadline may have passed (batchDue, queueDue): in a crowded replay the
+// batch holds hundreds of tasks, and most events expire none of them.
 func (e *engine) expire() {
-	kept := e.batch[:0]
-	for _, h := range e.batch {
-		if e.now >= e.tasks[h].Task.Deadline {
-			e.tasks[h].inBatch = false
-			e.exit(h, ExpiredUnmapped, e.now)
-			continue
+	if e.now >= e.batchDue {
+		kept := e.batch[:0]
+		e.batchDue = math.Inf(1)
+		for _, h := range e.batch {
+			d := e.tasks[h].Task.Deadline
+			if e.now >= d {
+				e.tasks[h].inBatch = false
+				e.exit(h, ExpiredUnmapped, e.now)
+				continue
+			}
+			kept = append(kept, h)
+			e.batchDue = min(e.batchDue, d)
 		}
-		kept = append(kept, h)
+		e.batch = kept
 	}
-	e.batch = kept
-	if e.opt.DropModel == pmf.None {
+	if e.opt.DropModel == pmf.None || e.now < e.queueDue {
 		return
 	}
+	e.queueDue = math.Inf(1)
 	for m := range e.machines {
 		e.dropExpired(m)
 	}
 }
 
-// dropExpired drops the waiting (not running) tasks of machine m whose deadline has passed.
+// dropExpired drops the waiting (not running) tasks of machine m whose deadline has passed, and
+// lowers queueDue to the deadlines of those it keeps.
 func (e *engine) dropExpired(m int) {
 	ms := &e.machines[m]
 	first := 0
@@ -303,12 +319,14 @@ func (e *engine) dropExpired(m int) {
 	}
 	kept := ms.queue[:first]
 	for _, h := range ms.queue[first:] {
-		if e.now >= e.tasks[h].Task.Deadline {
+		d := e.tasks[h].Task.Deadline
+		if e.now >= d {
 			e.tasks[h].queued = false
 			e.exit(h, DroppedDeadline, e.now)
 			continue
 		}
 		kept = append(kept, h)
+		e.queueDue = min(e.queueDue, d)
 	}
 	ms.queue = kept
 }
@@ -321,6 +339,7 @@ func (e *engine) commit(ev *mapping) {
 			t := &e.tasks[h]
 			t.inBatch, t.queued = false, true
 			t.Machine, t.MapTime = m, e.now
+			e.queueDue = min(e.queueDue, t.Task.Deadline)
 		}
 		e.virtual[m] = hs[:0]
 	}

@@ -241,6 +241,33 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
+// expiredSpy checks, before its mapper runs, that the mapping event shows no task whose
+// deadline has passed: not in the batch, and (except under none) not waiting in a queue.
+type expiredSpy struct {
+	t *testing.T
+	mapperFunc
+}
+
+func (s expiredSpy) Map(ev Event) {
+	for _, h := range ev.Batch() {
+		if d := ev.Task(h).Deadline; d <= ev.Now() {
+			s.t.Fatalf("at %g: task %d in the batch, deadline %g", ev.Now(), ev.Task(h).ID, d)
+		}
+	}
+	for m := range ev.NumMachines() {
+		q := ev.Queue(m)
+		if ev.Running(m) {
+			q = q[1:]
+		}
+		for _, h := range q {
+			if d := ev.Task(h).Deadline; d <= ev.Now() && ev.DropModel() != pmf.None {
+				s.t.Fatalf("at %g: task %d waits on machine %d, deadline %g", ev.Now(), ev.Task(h).ID, m, d)
+			}
+		}
+	}
+	s.mapperFunc.Map(ev)
+}
+
 func TestInvariantsRandomWorkloads(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for trial := range 60 {
@@ -251,7 +278,7 @@ func TestInvariantsRandomWorkloads(t *testing.T) {
 		cfg.Options.QueueSize = 1 + trial%4
 		cfg.Options.Trim = 10
 		cfg.Options.Seed = uint64(trial)
-		for _, m := range []Mapper{greedyBest, toMachine0} {
+		for _, m := range []Mapper{expiredSpy{t, greedyBest}, expiredSpy{t, toMachine0}} {
 			res := run(t, cfg, m)
 			size := cfg.Options.QueueSize
 			if m.Mode() == Immediate {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -93,6 +94,10 @@ func TestSourceErrors(t *testing.T) {
 	cfg.Source = sourceOf([]Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 3, Deadline: 50}})
 	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "sort the trace") {
 		t.Errorf("unsorted source: %v", err)
+	}
+	cfg.Source = sourceOf([]Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 6, Deadline: math.NaN()}})
+	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "must be numbers") {
+		t.Errorf("a NaN deadline: %v", err)
 	}
 	boom := errors.New("disk on fire")
 	n := 0

@@ -75,6 +75,8 @@ func outcomeError(o replay.Outcome, model pmf.Model, pruned bool) string {
 		return "started without a machine"
 	case mapped && o.MapTime < o.Task.Arrival:
 		return "mapped before it arrived"
+	case mapped && o.MapTime >= o.Task.Deadline:
+		return "mapped at or after its deadline" // it expires at the start of that event
 	case started && (o.Start < o.MapTime || o.End < o.Start):
 		return "starts before it is mapped or ends before it starts"
 	case o.Status == replay.OnTime && (!started || o.End > o.Task.Deadline):
