@@ -99,6 +99,10 @@ func TestDropThresholdEq7(t *testing.T) {
 			t.Errorf("pos %d skew %v: %v, want %v", c.pos, c.s, got, c.want)
 		}
 	}
+	p.cfg.Rho = 0 // no adjustment, whatever the skewness: the engine leaves it NaN then
+	if got := p.DropThreshold(0, 0, math.NaN()); got != 0.5 {
+		t.Errorf("rho 0, skewness NaN: %v, want 0.5", got)
+	}
 	p.cfg.Rho = 5 // clamps
 	if got := p.DropThreshold(0, 0, -1); got != 1 {
 		t.Errorf("clamp above: %v", got)
@@ -125,6 +129,42 @@ func TestReadsSkewness(t *testing.T) {
 			}
 			if got := replay.ReadsSkewness(m); got != c.want {
 				t.Errorf("%s%s with rho %v: reads skewness %v, want %v", name, c.variant.Suffix(), c.rho, got, c.want)
+			}
+		}
+	}
+}
+
+// silent hides whether its mapper reads skewness, so the engine computes it.
+type silent struct{ replay.Mapper }
+
+// TestSkippedSkewnessChangesNothing: with and without the skewness adjustment, a pruned
+// heuristic decides exactly as it does when the engine computes every skewness (its mapper
+// silent about reading it), and on the crowded HCW19-like workload it does drop tasks.
+func TestSkippedSkewnessChangesNothing(t *testing.T) {
+	cfg := hcw19Like(t, 300)
+	for _, rho := range []float64{0, 0.2} {
+		for _, name := range []string{"MM", "PAM"} {
+			pc := DefaultConfig()
+			pc.Rho = rho
+			run := func(wrap func(replay.Mapper) replay.Mapper) replay.Summary {
+				m, err := New(name, heuristic.DefaultParams(), pc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := replay.Run(t.Context(), cfg, wrap(m))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Summary
+			}
+			skipped := run(func(m replay.Mapper) replay.Mapper { return m })
+			computed := run(func(m replay.Mapper) replay.Mapper { return silent{m} })
+			if skipped.DroppedPruned == 0 {
+				t.Errorf("%s-P rho %v: nothing dropped by pruning on a crowded workload", name, rho)
+			}
+			computed.Heuristic, computed.Prune = skipped.Heuristic, skipped.Prune
+			if fmt.Sprintf("%+v", skipped) != fmt.Sprintf("%+v", computed) {
+				t.Errorf("%s-P rho %v: skipping skewness changed the run:\n%+v\n%+v", name, rho, skipped, computed)
 			}
 		}
 	}

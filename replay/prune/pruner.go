@@ -143,9 +143,15 @@ func (t Toggle) next(engaged bool, d float64) bool {
 }
 
 // DropThreshold is task h's dropping threshold at position pos of its queue (0 = head), with
-// its completion PMF's bounded skewness s: 000 Eq 7 plus fairness, clamped to [0, 1].
+// its completion PMF's bounded skewness s: 000 Eq 7 plus fairness, clamped to [0, 1]. With ρ = 0
+// the skewness plays no part, and may be NaN (the engine computes it only for a pruner that
+// reads it: ReadsSkewness).
 func (p *Pruner) DropThreshold(taskType, pos int, s float64) float64 {
-	return clamp01(p.cfg.DropThreshold + (-s*p.cfg.Rho)/float64(pos+1) - p.sufferage[taskType])
+	adjust := 0.0
+	if p.cfg.Rho != 0 {
+		adjust = (-s * p.cfg.Rho) / float64(pos+1)
+	}
+	return clamp01(p.cfg.DropThreshold + adjust - p.sufferage[taskType])
 }
 
 // DeferThreshold is the deferring threshold of a task of the given type, fairness included.
