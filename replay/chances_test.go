@@ -76,21 +76,7 @@ func TestFreeFromBoundsTail(t *testing.T) {
 		}
 		mapper := mapperFunc{"checked greedy", Batch, func(ev Event) {
 			check(ev, "before mapping")
-			for _, h := range ev.Batch() {
-				best, bestS := -1, -1.0
-				for m := range ev.NumMachines() {
-					if ev.Free(m) > 0 {
-						if s := ev.Success(h, m); s > bestS {
-							best, bestS = m, s
-						}
-					}
-				}
-				if best < 0 {
-					return
-				}
-				ev.Assign(h, best)
-				check(ev, "after an assignment")
-			}
+			greedy(ev, func(ev Event) { check(ev, "after an assignment") })
 		}}
 		run(t, cfg, mapper)
 	}

@@ -286,49 +286,38 @@ func (e *engine) mappingEvent() {
 // batch holds hundreds of tasks, and most events expire none of them.
 func (e *engine) expire() {
 	if e.now >= e.batchDue {
-		kept := e.batch[:0]
 		e.batchDue = math.Inf(1)
-		for _, h := range e.batch {
-			d := e.tasks[h].Task.Deadline
-			if e.now >= d {
-				e.tasks[h].inBatch = false
-				e.exit(h, ExpiredUnmapped, e.now)
-				continue
-			}
-			kept = append(kept, h)
-			e.batchDue = min(e.batchDue, d)
-		}
-		e.batch = kept
+		e.batch = e.dropPast(e.batch, ExpiredUnmapped, &e.batchDue)
 	}
 	if e.opt.DropModel == pmf.None || e.now < e.queueDue {
 		return
 	}
 	e.queueDue = math.Inf(1)
 	for m := range e.machines {
-		e.dropExpired(m)
+		ms := &e.machines[m]
+		first := 0
+		if ms.running {
+			first = 1 // only waiting tasks expire here
+		}
+		ms.queue = ms.queue[:first+len(e.dropPast(ms.queue[first:], DroppedDeadline, &e.queueDue))]
 	}
 }
 
-// dropExpired drops the waiting (not running) tasks of machine m whose deadline has passed, and
-// lowers queueDue to the deadlines of those it keeps.
-func (e *engine) dropExpired(m int) {
-	ms := &e.machines[m]
-	first := 0
-	if ms.running {
-		first = 1
-	}
-	kept := ms.queue[:first]
-	for _, h := range ms.queue[first:] {
-		d := e.tasks[h].Task.Deadline
-		if e.now >= d {
-			e.tasks[h].queued = false
-			e.exit(h, DroppedDeadline, e.now)
+// dropPast removes from hs, in place, the tasks whose deadline has passed, each leaving the
+// system with status, and lowers *due to the deadlines of the tasks it keeps.
+func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
+	kept := hs[:0]
+	for _, h := range hs {
+		t := &e.tasks[h]
+		if d := t.Task.Deadline; e.now < d {
+			kept = append(kept, h)
+			*due = min(*due, d)
 			continue
 		}
-		kept = append(kept, h)
-		e.queueDue = min(e.queueDue, d)
+		t.inBatch, t.queued = false, false
+		e.exit(h, status, e.now)
 	}
-	ms.queue = kept
+	return kept
 }
 
 // commit moves the event's assignments into the machine queues and starts idle machines.

@@ -79,7 +79,10 @@ var toMachine0 = mapperFunc{"machine0", Immediate, func(ev Event) {
 
 // greedyBest is a small batch mapper for engine tests: each task in arrival order goes to the
 // free machine with the best success chance.
-var greedyBest = mapperFunc{"greedy", Batch, func(ev Event) {
+var greedyBest = mapperFunc{"greedy", Batch, func(ev Event) { greedy(ev, nil) }}
+
+// greedy is greedyBest's mapping, calling after (when set) after each assignment.
+func greedy(ev Event, after func(Event)) {
 	for _, h := range ev.Batch() {
 		best, bestS := -1, -1.0
 		for m := range ev.NumMachines() {
@@ -93,8 +96,11 @@ var greedyBest = mapperFunc{"greedy", Batch, func(ev Event) {
 			return
 		}
 		ev.Assign(h, best)
+		if after != nil {
+			after(ev)
+		}
 	}
-}}
+}
 
 func run(t *testing.T, cfg Config, m Mapper) *Result {
 	t.Helper()
