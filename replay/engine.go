@@ -187,6 +187,29 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	return e, nil
 }
 
+// cellEntry is a PET cell and its cumulative table.
+type cellEntry struct {
+	exec  pmf.PMF
+	table pmf.CDFTable
+}
+
+// cell is the execution-time PMF of task type tt on machine type mt with its cumulative table,
+// read from the PET once per replay.
+func (e *engine) cell(tt, mt int) *cellEntry {
+	for len(e.cells) <= tt {
+		e.cells = append(e.cells, nil)
+	}
+	for len(e.cells[tt]) <= mt {
+		e.cells[tt] = append(e.cells[tt], cellEntry{})
+	}
+	c := &e.cells[tt][mt]
+	if c.exec.Len() == 0 {
+		c.exec = e.cfg.PET.Cell(tt, mt)
+		c.table = c.exec.CDFTable()
+	}
+	return c
+}
+
 // readNext reads the next arrival from the source and checks the order.
 func (e *engine) readNext() error {
 	prev, had := e.next, e.hasNext

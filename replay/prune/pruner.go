@@ -15,16 +15,15 @@ import (
 type Pruner struct {
 	inner     replay.Mapper
 	cfg       Config
-	level     float64          // d_τ
-	engaged   bool             // dropping engaged
-	sufferage map[int]float64  // by task type
-	deferAt   float64          // current deferring threshold before fairness
-	wall      time.Duration    // time spent pruning, for the overhead metrics
-	trace     func(Decision)   // optional observer, for tests and debugging
-	cells     [][]pmf.CDFTable // execution-time tables by task type and machine type, for cutoffs
-	cut       cutoffs          // the deferring filter's bounds, reused
-	view      deferring        // what the heuristic sees, reused so that an event allocates nothing
-	free      []int            // the deferring filter's machines with a free slot, reused
+	level     float64         // d_τ
+	engaged   bool            // dropping engaged
+	sufferage map[int]float64 // by task type
+	deferAt   float64         // current deferring threshold before fairness
+	wall      time.Duration   // time spent pruning, for the overhead metrics
+	trace     func(Decision)  // optional observer, for tests and debugging
+	cut       cutoffs         // the deferring filter's bounds, reused
+	view      deferring       // what the heuristic sees, reused so that an event allocates nothing
+	free      []int           // the deferring filter's machines with a free slot, reused
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -328,7 +327,7 @@ func (d *deferring) Batch() []int {
 		var cut []float64
 		if bounds {
 			var all float64
-			cut, all = d.p.cut.of(d.Event, d.p, h, t.Type, th)
+			cut, all = d.p.cut.of(d.Event, h, t.Type, th)
 			if t.Deadline < all {
 				d.deferTask(h, 0, th) // hopeless on every machine with a free slot
 				continue
@@ -369,13 +368,14 @@ const boundMargin = 1e-9
 // bounded from Event.FreeFrom, is below its deferring threshold), and the earliest of them: before
 // that, it is hopeless on all of them.
 type cutoffs struct {
-	free     []int        // the machines with a free slot
-	earliest []float64    // Event.FreeFrom of each, once a type is asked for
-	byType   [][]float64  // per task type, a cut-off per free machine; empty until asked for
-	all      []float64    // per task type, the earliest of byType's
-	th       []float64    // per task type, the threshold the cut-offs are for
-	quantile [][]quantile // per task type and machine type, at the last threshold asked for
-	nextType []int        // the types asked for in this call, to reset
+	free     []int            // the machines with a free slot
+	earliest []float64        // Event.FreeFrom of each, once a type is asked for
+	byType   [][]float64      // per task type, a cut-off per free machine; empty until asked for
+	all      []float64        // per task type, the earliest of byType's
+	th       []float64        // per task type, the threshold the cut-offs are for
+	quantile [][]quantile     // per task type and machine type, at the last threshold asked for
+	tables   [][]pmf.CDFTable // execution-time tables by task type and machine type, for quantile
+	nextType []int            // the types asked for in this call, to reset
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
@@ -396,7 +396,7 @@ func (c *cutoffs) reset(free []int) {
 
 // of returns the cut-offs of task type tt at threshold th, per free machine and over all of
 // them, computing them on first use in this call (h is a task of that type, to read its cells).
-func (c *cutoffs) of(ev replay.Event, p *Pruner, h, tt int, th float64) ([]float64, float64) {
+func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64) {
 	for len(c.byType) <= tt {
 		c.byType, c.all, c.th = append(c.byType, nil), append(c.all, 0), append(c.th, 0)
 	}
@@ -413,7 +413,7 @@ func (c *cutoffs) of(ev replay.Event, p *Pruner, h, tt int, th float64) ([]float
 	}
 	cut, all := c.byType[tt][:0], math.Inf(1)
 	for i, m := range c.free {
-		x := c.cutoff(ev, p, h, tt, m, th, c.earliest[i])
+		x := c.cutoff(ev, h, tt, m, th, c.earliest[i])
 		cut = append(cut, x)
 		all = min(all, x)
 	}
@@ -427,7 +427,7 @@ func (c *cutoffs) of(ev replay.Event, p *Pruner, h, tt int, th float64) ([]float
 // exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
 // cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
 // a bound the table would not give.
-func (c *cutoffs) cutoff(ev replay.Event, p *Pruner, h, tt, m int, th, at float64) float64 {
+func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 {
 	mt := ev.Machine(m).Type
 	for len(c.quantile) <= tt {
 		c.quantile = append(c.quantile, nil)
@@ -438,7 +438,7 @@ func (c *cutoffs) cutoff(ev replay.Event, p *Pruner, h, tt, m int, th, at float6
 	q := &c.quantile[tt][mt]
 	if q.th != th {
 		exec := ev.Exec(h, m)
-		table := p.cellTable(ev, h, tt, m)
+		table := c.cellTable(ev, h, tt, m)
 		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
 		q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
 		if j < exec.Len() {
@@ -450,15 +450,15 @@ func (c *cutoffs) cutoff(ev replay.Event, p *Pruner, h, tt, m int, th, at float6
 
 // cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
 // once per task type and machine type.
-func (p *Pruner) cellTable(ev replay.Event, h, tt, m int) *pmf.CDFTable {
+func (c *cutoffs) cellTable(ev replay.Event, h, tt, m int) *pmf.CDFTable {
 	mt := ev.Machine(m).Type
-	for len(p.cells) <= tt {
-		p.cells = append(p.cells, nil)
+	for len(c.tables) <= tt {
+		c.tables = append(c.tables, nil)
 	}
-	for len(p.cells[tt]) <= mt {
-		p.cells[tt] = append(p.cells[tt], pmf.CDFTable{})
+	for len(c.tables[tt]) <= mt {
+		c.tables[tt] = append(c.tables[tt], pmf.CDFTable{})
 	}
-	cell := &p.cells[tt][mt]
+	cell := &c.tables[tt][mt]
 	if cell.Step() == 0 {
 		*cell = ev.Exec(h, m).CDFTable()
 	}
