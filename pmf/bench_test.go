@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkConvolve compares the textbook convolution (Convolve, the reference engine's) with
-// the blocked one the fast engine's links use (convolveInto), in impulse multiplications per
+// the vectorised one the fast engine's links use (convolveInto), in impulse multiplications per
 // second.
 func BenchmarkConvolve(b *testing.B) {
 	for _, size := range [][2]int{{64, 256}, {256, 1024}} {
@@ -23,7 +23,7 @@ func BenchmarkConvolve(b *testing.B) {
 			}
 			b.ReportMetric(float64(size[0]*size[1])*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gmul/s")
 		})
-		b.Run(fmt.Sprintf("blocked/%dx%d", size[0], size[1]), func(b *testing.B) {
+		b.Run(fmt.Sprintf("vectorised/%dx%d", size[0], size[1]), func(b *testing.B) {
 			out := make([]float64, size[0]+size[1]-1)
 			for b.Loop() {
 				clear(out)

@@ -37,7 +37,7 @@ func (d PMF) CopyInto(buf *Buffer) PMF {
 	return PMF{origin: d.origin, step: d.step, p: p}
 }
 
-// ConvolveInto is Convolve(a, b) written into buf, to the bit: the blocked kernel sums each
+// ConvolveInto is Convolve(a, b) written into buf, to the bit: the vectorised kernel sums each
 // impulse's terms in the textbook loop's order (convolveInto).
 func ConvolveInto(buf *Buffer, a, b PMF) (PMF, error) {
 	a, b, err := commonStep(a, b)

@@ -174,7 +174,7 @@ func TestCDFFrom(t *testing.T) {
 	}
 }
 
-// TestConvolveIntoMatchesTextbook: the blocked gather convolution gives the textbook scatter
+// TestConvolveIntoMatchesTextbook: the vectorised convolution gives the textbook scalar
 // loop's impulses to the bit, for every prefix length an evicting link may ask for, short and
 // long operands in either order, and zeros inside the operands (which the textbook loop skips).
 func TestConvolveIntoMatchesTextbook(t *testing.T) {
