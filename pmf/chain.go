@@ -85,14 +85,20 @@ func linkInputs(model Model, prev, exec PMF) (PMF, PMF, int, error) {
 	if model == None {
 		return prev, exec, 0, nil
 	}
+	shift, err := linkShift(model, exec.origin, prev.step)
+	return prev, exec, shift, err
+}
+
+// linkShift checks a drop-aware link's model and returns exec's origin in whole steps.
+func linkShift(model Model, origin, step float64) (int, error) {
 	if model != Pending && model != Evict {
-		return PMF{}, PMF{}, 0, errUnknownModel(model)
+		return 0, errUnknownModel(model)
 	}
-	shift, ok := wholeSteps(exec.origin, prev.step)
+	shift, ok := wholeSteps(origin, step)
 	if !ok {
-		return PMF{}, PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
+		return 0, errOffGridOrigin(origin, step)
 	}
-	return prev, exec, shift, nil
+	return shift, nil
 }
 
 func errUnknownModel(m Model) error {

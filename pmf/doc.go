@@ -22,6 +22,11 @@
 // grid point; the mass of killed tasks is placed on the first grid point at or after the deadline
 // (the machine is free no earlier than the deadline and less than one step later).
 //
+// Arithmetic. The convolutions the fast engine's links make (the *Into functions) give the
+// textbook loop's results to the bit: every impulse receives the same products, rounded the same
+// way, added in the same order. On amd64 with AVX2 an assembly kernel computes them 32 impulses at
+// a time (kernel_amd64.s); the purego build tag, or another architecture, leaves the Go form.
+//
 // What the package does not do: it knows nothing of tasks, machines, queues or files. Callers
 // pass deadlines and times as plain float64 in the trace's time unit.
 package pmf

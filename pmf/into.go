@@ -10,16 +10,22 @@ import (
 // longest chain it meets. A result written into a Buffer shares its storage and stays valid only
 // until the next result is written into the same Buffer; a Buffer must not hold an input of the
 // call that writes into it. The zero Buffer is empty and ready to use.
-type Buffer struct{ p []float64 }
+type Buffer struct {
+	p   []float64
+	pad []float64 // convolveInto's scratch
+}
 
 // take returns n zeroed impulses of the buffer's storage, growing it when it is too small.
-func (b *Buffer) take(n int) []float64 {
-	if cap(b.p) < n {
-		b.p = make([]float64, n, n+n/4)
+func (b *Buffer) take(n int) []float64 { return takeZeroed(&b.p, n) }
+
+// takeZeroed returns (*s)[:n] zeroed, growing *s when it is too small.
+func takeZeroed(s *[]float64, n int) []float64 {
+	if cap(*s) < n {
+		*s = make([]float64, n, n+n/4)
 	}
-	s := b.p[:n]
-	clear(s)
-	return s
+	t := (*s)[:n]
+	clear(t)
+	return t
 }
 
 // ImpulseInto is Impulse(t, step) written into buf.
@@ -44,7 +50,7 @@ func ConvolveInto(buf *Buffer, a, b PMF) (PMF, error) {
 	if err != nil {
 		return PMF{}, err
 	}
-	p := convolveInto(buf.take(len(a.p)+len(b.p)-1), a.p, b.p)
+	p := convolveInto(buf.take(len(a.p)+len(b.p)-1), a.p, b.p, &buf.pad)
 	return PMF{origin: a.origin + b.origin, step: a.step, p: p}, nil
 }
 
@@ -113,7 +119,7 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 	}
 	if model == None {
 		n := len(prev.p) + len(exec.p) - 1
-		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p)}
+		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p, &buf.pad)}
 		return next, next.Success(deadline, strict), nil
 	}
 	return appendFused(buf, model, prev, exec, math.NaN(), shift, deadline, strict)
@@ -131,7 +137,7 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTabl
 	if model == None || !sameStep(prev.step, exec.step) {
 		return AppendInto(buf, model, prev, exec, deadline, strict) // no mass to save, or exec is merged
 	}
-	prev, exec, shift, err := linkInputs(model, prev, exec)
+	shift, err := linkShift(model, exec.origin, prev.step) // the steps are one: no merging
 	if err != nil {
 		return PMF{}, 0, err
 	}
@@ -167,7 +173,7 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shi
 		hi = max(hi, evictAt+1)
 	}
 	out := buf.take(hi - lo)
-	conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p)
+	conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
 	success := 0.0
 	for i, x := range conv {
 		if i > ok {

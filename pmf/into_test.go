@@ -188,6 +188,19 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 		}
 		return w
 	}
+	kernels := []struct {
+		name string
+		conv func(out, a, b []float64, n int, pad *[]float64) []float64
+	}{{"scatter", func(out, a, b []float64, n int, _ *[]float64) []float64 { return convolveScatter(out, a, b, n) }}}
+	if avx2 {
+		kernels = append(kernels, struct {
+			name string
+			conv func(out, a, b []float64, n int, pad *[]float64) []float64
+		}{"gather (AVX2)", convolveGather})
+	} else {
+		t.Log("no AVX2 here: the gather kernel is not tested")
+	}
+	var pad []float64
 	for trial := range 3000 {
 		a, b := weights(1+r.IntN(40)), weights(1+r.IntN(40))
 		if trial%7 == 0 {
@@ -196,10 +209,16 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 		want := convolveSlices(a, b)
 		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3} {
 			n = max(0, min(n, len(want)))
-			got := convolveInto(make([]float64, n), a, b)
-			for k := range n {
-				if got[k] != want[k] {
-					t.Fatalf("trial %d (%d×%d, first %d): impulse %d is %v, textbook %v", trial, len(a), len(b), n, k, got[k], want[k])
+			long, short := a, b
+			if len(a) < len(b) {
+				long, short = b, a
+			}
+			for _, k := range kernels {
+				got := k.conv(make([]float64, n), long, short, n, &pad)
+				for i := range n {
+					if got[i] != want[i] {
+						t.Fatalf("%s, trial %d (%d×%d, first %d): impulse %d is %v, textbook %v", k.name, trial, len(a), len(b), n, i, got[i], want[i])
+					}
 				}
 			}
 		}

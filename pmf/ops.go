@@ -8,7 +8,7 @@ import (
 )
 
 // sameStep reports whether two steps are equal up to rounding.
-func sameStep(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(a, b) }
+func sameStep(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(a, b) }
 
 // commonStep returns a and b on one step: the coarser of the two when it is a whole multiple
 // of the finer, with the finer PMF merged onto it (SPEC §3).
@@ -63,26 +63,61 @@ func convolveSlices(a, b []float64) []float64 {
 	return out
 }
 
-// convolveInto adds the first len(out) impulses of the grid convolution of a and b to out, which
-// callers pass zeroed, and returns it. An evicting chain link asks only for the impulses up to
-// the deadline, since what lands after it is killed and only its total is needed.
+// convolveInto writes the first len(out) impulses of the grid convolution of a and b to out,
+// which callers pass zeroed, and returns it; pad is scratch storage for it. An evicting chain link asks
+// only for the impulses up to the deadline, since what lands after it is killed and only its
+// total is needed.
 //
-// It is convolveSlices' loop, each b[j] (b the shorter) scattered over out in turn, with the
-// inner loop gonum's floats.AddScaled: a vectorised out[i] += y·a[i] on amd64 (packed multiplies
-// and adds, never fused), so each impulse receives the same terms in the same order as in
-// convolveSlices and the two agree to the bit, about twice as fast as the scalar loop
-// (BenchmarkConvolve).
-func convolveInto(out, a, b []float64) []float64 {
+// Every impulse out[k] = Σⱼ a[k−j]·b[j] (b the shorter) receives its terms in order of
+// increasing j, each product rounded before it is added, as in convolveSlices, so the two agree
+// to the bit (TestConvolveIntoMatchesTextbook). Where the processor has AVX2 it sums 32
+// impulses at a time in registers (convolveGather), 2 to 3 times as fast as convolveSlices' own
+// scatter with gonum's vectorised inner loop (convolveScatter), which it is elsewhere and for
+// the shortest b.
+func convolveInto(out, a, b []float64, pad *[]float64) []float64 {
 	if len(a) < len(b) {
 		a, b = b, a
 	}
 	n := min(len(out), len(a)+len(b)-1)
+	if avx2 && len(b) >= 4 { // shorter b: the scatter's few passes cost less than the copy
+		return convolveGather(out, a, b, n, pad)
+	}
+	return convolveScatter(out, a, b, n)
+}
+
+// avx2 is whether dot32 can run here, found once.
+var avx2 = hasAVX2()
+
+// convolveScatter is convolveInto with the inner loop gonum's floats.AddScaled: out[i] += y·a[i]
+// in packed multiplies and adds on amd64, never fused.
+func convolveScatter(out, a, b []float64, n int) []float64 {
 	for j, y := range b[:min(len(b), n)] {
 		if y == 0 {
 			continue
 		}
 		m := min(n-j, len(a))
 		floats.AddScaled(out[j:j+m], y, a[:m])
+	}
+	return out
+}
+
+// convolveGather is convolveInto 32 impulses at a time (dot32), on a copy of a with zeros on
+// either side, so that every impulse takes a term for every j: the terms beyond a's ends are +0,
+// and adding +0 leaves a sum of non-negative terms as it was, to the bit. So does the textbook
+// loop's skipping of zero b[j]. out must be zeroed, as for convolveInto.
+func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
+	lb := len(b)
+	blocks := (n + 31) / 32
+	ap := takeZeroed(pad, lb-1+blocks*32+32)
+	ap, last := ap[:len(ap)-32], ap[len(ap)-32:] // ap[lb−1+i] = a[i], zeros elsewhere; last for a last part-block
+	copy(ap[lb-1:], a)
+	k := 0
+	for ; k+32 <= n; k += 32 {
+		dot32(out[k:k+32], ap[k:k+lb+31], b)
+	}
+	if k < n {
+		dot32(last, ap[k:k+lb+31], b)
+		copy(out[k:n], last)
 	}
 	return out
 }

@@ -227,7 +227,13 @@ func lastIndexBefore(origin, step, t float64) int {
 // clampIndex converts a grid index to int, saturating far outside any PMF's support so that a
 // deadline of 1e300 cannot overflow the index arithmetic.
 func clampIndex(x float64) int {
-	return int(math.Max(math.MinInt32, math.Min(math.MaxInt32, x)))
+	switch {
+	case x < math.MinInt32:
+		return math.MinInt32
+	case x > math.MaxInt32:
+		return math.MaxInt32
+	}
+	return int(x)
 }
 
 // sumTo is the total probability of impulses 0..k.
