@@ -108,9 +108,13 @@ func convolveScatter(out, a, b []float64, n int) []float64 {
 func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
 	lb := len(b)
 	blocks := (n + 31) / 32
-	ap := takeZeroed(pad, lb-1+blocks*32+32)
-	ap, last := ap[:len(ap)-32], ap[len(ap)-32:] // ap[lb−1+i] = a[i], zeros elsewhere; last for a last part-block
-	copy(ap[lb-1:], a)
+	if need := lb - 1 + blocks*32 + 32; cap(*pad) < need {
+		*pad = make([]float64, need, need+need/4)
+	}
+	ap := (*pad)[:lb-1+blocks*32]
+	last := (*pad)[len(ap) : len(ap)+32] // for a last part-block
+	clear(ap[:lb-1])                     // ap[lb−1+i] = a[i], zeros elsewhere
+	clear(ap[lb-1+copy(ap[lb-1:], a):])
 	k := 0
 	for ; k+32 <= n; k += 32 {
 		dot32(out[k:k+32], ap[k:k+lb+31], b)
