@@ -64,16 +64,16 @@ func convolveSlices(a, b []float64) []float64 {
 }
 
 // convolveInto writes the first len(out) impulses of the grid convolution of a and b to out,
-// which callers pass zeroed, and returns it; pad is scratch storage for it. An evicting chain link asks
-// only for the impulses up to the deadline, since what lands after it is killed and only its
+// which callers pass zeroed, and returns it; pad is its scratch storage. An evicting chain link
+// asks only for the impulses up to the deadline, since what lands after it is killed and only its
 // total is needed.
 //
 // Every impulse out[k] = Σⱼ a[k−j]·b[j] (b the shorter) receives its terms in order of
 // increasing j, each product rounded before it is added, as in convolveSlices, so the two agree
 // to the bit (TestConvolveIntoMatchesTextbook). Where the processor has AVX2 it sums 32
-// impulses at a time in registers (convolveGather), 2 to 3 times as fast as convolveSlices' own
-// scatter with gonum's vectorised inner loop (convolveScatter), which it is elsewhere and for
-// the shortest b.
+// impulses at a time in registers (convolveGather); elsewhere, and for a b of fewer than four
+// impulses, it is convolveSlices' own scatter with gonum's vectorised inner loop
+// (convolveScatter), which takes 1.5 to 2 times as long (BenchmarkConvolve).
 func convolveInto(out, a, b []float64, pad *[]float64) []float64 {
 	if len(a) < len(b) {
 		a, b = b, a
