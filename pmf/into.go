@@ -16,16 +16,13 @@ type Buffer struct {
 }
 
 // take returns n zeroed impulses of the buffer's storage, growing it when it is too small.
-func (b *Buffer) take(n int) []float64 { return takeZeroed(&b.p, n) }
-
-// takeZeroed returns (*s)[:n] zeroed, growing *s when it is too small.
-func takeZeroed(s *[]float64, n int) []float64 {
-	if cap(*s) < n {
-		*s = make([]float64, n, n+n/4)
+func (b *Buffer) take(n int) []float64 {
+	if cap(b.p) < n {
+		b.p = make([]float64, n, n+n/4)
 	}
-	t := (*s)[:n]
-	clear(t)
-	return t
+	s := b.p[:n]
+	clear(s)
+	return s
 }
 
 // ImpulseInto is Impulse(t, step) written into buf.
