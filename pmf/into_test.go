@@ -188,15 +188,13 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 		}
 		return w
 	}
-	kernels := []struct {
+	type kernel struct {
 		name string
 		conv func(out, a, b []float64, n int, pad *[]float64) []float64
-	}{{"scatter", func(out, a, b []float64, n int, _ *[]float64) []float64 { return convolveScatter(out, a, b, n) }}}
+	}
+	kernels := []kernel{{"scatter", func(out, a, b []float64, n int, _ *[]float64) []float64 { return convolveScatter(out, a, b, n) }}}
 	if avx2 {
-		kernels = append(kernels, struct {
-			name string
-			conv func(out, a, b []float64, n int, pad *[]float64) []float64
-		}{"gather (AVX2)", convolveGather})
+		kernels = append(kernels, kernel{"gather (AVX2)", convolveGather})
 	} else {
 		t.Log("no AVX2 here: the gather kernel is not tested")
 	}
