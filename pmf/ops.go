@@ -104,7 +104,7 @@ func convolveScatter(out, a, b []float64, n int) []float64 {
 // convolveGather is convolveInto 32 impulses at a time (dot32), on a copy of a with zeros on
 // either side, so that every impulse takes a term for every j: the terms beyond a's ends are +0,
 // and adding +0 leaves a sum of non-negative terms as it was, to the bit. So does the textbook
-// loop's skipping of zero b[j]. out must be zeroed, as for convolveInto.
+// loop's skipping of zero b[j]. It writes out's impulses rather than adding to them.
 func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
 	lb := len(b)
 	blocks := (n + 31) / 32
