@@ -68,6 +68,9 @@ func (c CDFTable) moment(j int) float64 {
 // Step is the grid step of the table's PMF.
 func (c CDFTable) Step() float64 { return c.step }
 
+// Mean is the mean of the table's PMF, as PMF.Mean gives it, without the pass over the PMF.
+func (c CDFTable) Mean() float64 { return c.mean }
+
 // CDF returns P(X ≤ t) in one lookup.
 func (c CDFTable) CDF(t float64) float64 {
 	return c.at(lastIndexAtOrBefore(c.origin, c.step, t))

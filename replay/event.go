@@ -37,6 +37,9 @@ type Event interface {
 	Running(m int) bool
 	// Exec is the model's execution-time PMF of task h on machine m.
 	Exec(h, m int) pmf.PMF
+	// ExecMean is Exec(h, m).Mean(), to the bit, without the pass over the PMF: the engine keeps
+	// each PET cell's mean.
+	ExecMean(h, m int) float64
 	// Ready is when machine m becomes free for the first task waiting in its queue before this
 	// event: the running task's completion PMF (conditioned on its elapsed time when that option
 	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine. It may
@@ -141,6 +144,10 @@ func (v *mapping) Queue(m int) []int {
 
 func (v *mapping) Exec(h, m int) pmf.PMF {
 	return v.e.cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type).exec
+}
+
+func (v *mapping) ExecMean(h, m int) float64 {
+	return v.e.cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type).table.Mean()
 }
 
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }

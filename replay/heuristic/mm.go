@@ -66,10 +66,11 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 		index = append(index, i)
 	}
 	b.leads, b.leadIndex = leads, index
+	b.startETC(ev, p)
 	floor := math.Inf(1) // the soonest lead's completion: the answer completes no later
 	for i := range leads {
 		b.leadOf[leads[i].typ] = -1 // ready for the next call
-		leads[i].completion = completion(ev, p, leads[i].task, m)
+		leads[i].completion = b.completionIn(ev, p, leads[i].task, m)
 		floor = math.Min(floor, leads[i].completion)
 	}
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
@@ -77,7 +78,7 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 		if leads[index[k]].completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
-		if c := completion(ev, p, t, m); best.task < 0 || c < best.completion {
+		if c := b.completionIn(ev, p, t, m); best.task < 0 || c < best.completion {
 			best.task, best.completion = t, c
 		}
 	}

@@ -69,3 +69,99 @@ func TestSoonestIsMM(t *testing.T) {
 		t.Errorf("%d evaluations with soonest, %d without: it should spare at least a tenth", soonEvals, plainEvals)
 	}
 }
+
+// mmETCByHand is MM with Params.ETC written out from thesis §3.0 (b) and §3.1 alone, sharing no
+// code with the template: every completion is Ready(m)'s mean plus the mean execution times of
+// m's waiting tasks and of t, summed afresh from the PMFs; per machine with a free slot, the task
+// that chose it with the soonest completion (ties: batch order); rounds until no slot or task is
+// left. It counts in unequal the mean execution times that Event.ExecMean gives other than the
+// PMF's own to the bit.
+type mmETCByHand struct{ unequal *int }
+
+func (mmETCByHand) Name() string      { return "MM" }
+func (mmETCByHand) Mode() replay.Mode { return replay.Batch }
+func (h mmETCByHand) Map(ev replay.Event) {
+	for {
+		var free []int
+		for m := range ev.NumMachines() {
+			if ev.Free(m) > 0 {
+				free = append(free, m)
+			}
+		}
+		tasks := append([]int(nil), ev.Batch()...)
+		if len(free) == 0 || len(tasks) == 0 {
+			return
+		}
+		type choice struct {
+			task, machine int
+			at            float64
+		}
+		var chosen []choice
+		for _, t := range tasks {
+			best := choice{task: t, machine: -1}
+			for _, m := range free {
+				at := ev.Ready(m).Mean()
+				q := ev.Queue(m)
+				if ev.Running(m) {
+					q = q[1:]
+				}
+				for _, h := range q {
+					at += ev.Exec(h, m).Mean()
+				}
+				at += ev.Exec(t, m).Mean()
+				if ev.ExecMean(t, m) != ev.Exec(t, m).Mean() {
+					*h.unequal++
+				}
+				if best.machine < 0 || at < best.at {
+					best.machine, best.at = m, at
+				}
+			}
+			chosen = append(chosen, best)
+		}
+		for _, m := range free {
+			best := -1
+			for i, c := range chosen {
+				if c.machine == m && (best < 0 || c.at < chosen[best].at) {
+					best = i
+				}
+			}
+			if best >= 0 {
+				ev.Assign(chosen[best].task, m)
+			}
+		}
+	}
+}
+
+// TestMMETCMatchesHandSum: MM with Params.ETC, which sums each machine's queue once per phase 1
+// and reads mean execution times from the engine's tables (Event.ExecMean), makes exactly the
+// decisions of MM summing everything afresh for every task, under every drop model.
+func TestMMETCMatchesHandSum(t *testing.T) {
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	r := rand.New(rand.NewPCG(33, 34))
+	for trial := range 30 {
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+			Tasks:    replaytest.RandomTasks(r, 200, 3, 1+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
+		cfg.Options.DropModel = models[trial%len(models)]
+		cfg.Options.QueueSize = 1 + r.IntN(4)
+		p := DefaultParams()
+		p.ETC = true
+		var outcomes [2][]replay.Outcome
+		unequal := 0
+		for i, m := range []replay.Mapper{mmETCByHand{&unequal}, MM{Params: p, buf: new(buffers)}} {
+			res, err := replay.Run(t.Context(), cfg, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcomes[i] = res.Outcomes
+		}
+		if unequal > 0 {
+			t.Fatalf("trial %d: ExecMean differed from the PMF's mean %d times", trial, unequal)
+		}
+		for k, a := range outcomes[0] {
+			if b := outcomes[1][k]; a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || a.End != b.End {
+				t.Fatalf("trial %d %v: exit %d differs:\nby hand %+v\nMM ETC  %+v", trial, cfg.Options.DropModel, k, a, b)
+			}
+		}
+	}
+}

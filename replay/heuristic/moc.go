@@ -53,7 +53,7 @@ func (h MOC) Map(ev replay.Event) {
 			return
 		}
 		b.phase1 = phase1Machines(ev, h.Params, b.phase1)
-		b.pairs = maxSuccess(ev, h.Params, tasks, b.phase1, b.pairs)
+		b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		pairs := open(ev, b.pairs, skipped)
 		assigned := false
 		for _, m := range free {

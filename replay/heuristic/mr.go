@@ -25,7 +25,7 @@ func (h MR) Map(ev replay.Event) {
 	for _, t := range ev.Batch() {
 		best := fastest(ev, t, percentOf(h.KPBPercent, ev.NumMachines()), b)
 		slices.Sort(best)
-		b.pairs = maxSuccess(ev, h.Params, []int{t}, best, b.pairs)
+		b.pairs = maxSuccess(ev, h.Params, b, []int{t}, best)
 		ev.Assign(t, b.pairs[0].machine)
 	}
 }
@@ -36,9 +36,11 @@ const boundSlack = 1e-9
 // maxSuccess is the phase 1 of MR and MOC: for each task, the machine among machines with the
 // highest success chance; ties go to the smaller expected completion (computed only for ties),
 // then to the lower index. A machine whose bound (Event.SuccessBound) is below the best chance
-// found so far can be neither the best nor tied with it, so its chance is not computed.
-func maxSuccess(ev replay.Event, p Params, tasks, machines []int, pairs []pair) []pair {
-	pairs = pairs[:0]
+// found so far can be neither the best nor tied with it, so its chance is not computed. The
+// pairs are in b.pairs's storage.
+func maxSuccess(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	pairs := b.pairs[:0]
+	b.startETC(ev, p)
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1}
 		for _, m := range machines {
@@ -51,9 +53,9 @@ func maxSuccess(ev replay.Event, p Params, tasks, machines []int, pairs []pair) 
 				best = pair{task: t, machine: m, success: s, completion: math.NaN()}
 			case s == best.success:
 				if math.IsNaN(best.completion) {
-					best.completion = completion(ev, p, t, best.machine)
+					best.completion = b.completionIn(ev, p, t, best.machine)
 				}
-				if c := completion(ev, p, t, m); c < best.completion {
+				if c := b.completionIn(ev, p, t, m); c < best.completion {
 					best = pair{task: t, machine: m, success: s, completion: c}
 				}
 			}

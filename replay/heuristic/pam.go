@@ -34,7 +34,7 @@ func (h PAM) Map(ev replay.Event) {
 		if !ok {
 			return
 		}
-		b.pairs = maxSuccess(ev, h.Params, tasks, free, b.pairs)
+		b.pairs = maxSuccess(ev, h.Params, b, tasks, free)
 		pairs := b.pairs
 		kept := pairs[:0]
 		for _, p := range pairs {
@@ -44,7 +44,7 @@ func (h PAM) Map(ev replay.Event) {
 					continue
 				}
 			}
-			p.completion = completion(ev, h.Params, p.task, p.machine)
+			p.completion = b.completionIn(ev, h.Params, p.task, p.machine) // no queue has moved since maxSuccess
 			kept = append(kept, p)
 		}
 		if len(kept) == 0 {
@@ -55,7 +55,7 @@ func (h PAM) Map(ev replay.Event) {
 				if a.completion != b.completion {
 					return a.completion < b.completion
 				}
-				return ev.Exec(a.task, m).Mean() < ev.Exec(b.task, m).Mean()
+				return ev.ExecMean(a.task, m) < ev.ExecMean(b.task, m)
 			})
 			if best >= 0 {
 				ev.Assign(kept[best].task, m)

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"math"
+	"slices"
 
 	"github.com/hcreplay/hcreplay/replay"
 )
@@ -23,6 +24,7 @@ type buffers struct {
 	pairs               []pair
 	skipped             map[int]bool
 	mean                []float64 // fastest's
+	etc                 []float64 // etcFree by machine, for completionIn
 	cand                []pair    // MOC's candidates
 	order               []int     // and their tasks
 	perm, ordering      []int     // MOC's permutations of them
@@ -99,16 +101,34 @@ func waiting(ev replay.Event, m int) []int {
 	return q
 }
 
-// completion is the expected time task t completes if appended to machine m (thesis §3.0). By
+// startETC readies completionIn for a phase 1 on the queues as they are now. Call it again once
+// any queue has moved (an Assign).
+func (b *buffers) startETC(ev replay.Event, p Params) {
+	if !p.ETC {
+		return
+	}
+	n := ev.NumMachines()
+	b.etc = slices.Grow(b.etc[:0], n)[:n]
+	for m := range b.etc {
+		b.etc[m] = math.NaN() // not asked yet
+	}
+}
+
+// completionIn is the expected time task t completes if appended to machine m (thesis §3.0). By
 // default it is the mean of the engine's drop-aware completion PMF, reading (a); with
 // Params.ETC it is the ETC-style sum of reading (b), Ready(m)'s mean plus the mean execution
 // times of the waiting tasks and of t, which counts every queued task in full even when the drop
-// model would skip or kill it. Under drop model none the two agree.
-func completion(ev replay.Event, p Params, t, m int) float64 {
-	if p.ETC {
-		return etcFree(ev, m) + ev.Exec(t, m).Mean()
+// model would skip or kill it. Under drop model none the two agree. The ETC sum up to t is
+// computed once per machine since b.startETC: a phase 1 asks about many tasks on queues that do
+// not move meanwhile, and each sum builds Ready(m).
+func (b *buffers) completionIn(ev replay.Event, p Params, t, m int) float64 {
+	if !p.ETC {
+		return ev.Completion(t, m)
 	}
-	return ev.Completion(t, m)
+	if math.IsNaN(b.etc[m]) {
+		b.etc[m] = etcFree(ev, m)
+	}
+	return b.etc[m] + ev.ExecMean(t, m)
 }
 
 // etcFree is when machine m finishes its queue in the ETC style: Ready(m)'s mean plus the mean
@@ -116,7 +136,7 @@ func completion(ev replay.Event, p Params, t, m int) float64 {
 func etcFree(ev replay.Event, m int) float64 {
 	free := ev.Ready(m).Mean()
 	for _, h := range waiting(ev, m) {
-		free += ev.Exec(h, m).Mean()
+		free += ev.ExecMean(h, m)
 	}
 	return free
 }
@@ -136,10 +156,11 @@ func freeAt(ev replay.Event, p Params, m int) float64 {
 // and the second-best completion that Sufferage needs; in b.pairs's storage.
 func minCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	pairs := b.pairs[:0]
+	b.startETC(ev, p)
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
 		for _, m := range machines {
-			c := completion(ev, p, t, m)
+			c := b.completionIn(ev, p, t, m)
 			switch {
 			case best.machine < 0 || c < best.completion:
 				best.machine, best.completion, best.second = m, c, best.completion
