@@ -43,15 +43,19 @@ func orFresh(b *buffers) *buffers {
 
 // round is what a round of a batch heuristic starts from: the batch without the tasks skipped
 // earlier in the event (skipped may be nil) and the machines with a free slot, in b's storage;
-// ok is false when either is empty and the event's mapping is over.
+// ok is false when either is empty and the event's mapping is over. The free slots are looked
+// at first: in a crowded replay most events (arrivals) find none, and the batch is long.
 func (b *buffers) round(ev replay.Event, skipped map[int]bool) (tasks, free []int, ok bool) {
+	b.free = freeMachines(ev, b.free)
+	if len(b.free) == 0 {
+		return nil, b.free, false
+	}
 	tasks = ev.Batch()
 	if len(skipped) > 0 {
 		b.tasks = unskipped(tasks, skipped, b.tasks)
 		tasks = b.tasks
 	}
-	b.free = freeMachines(ev, b.free)
-	return tasks, b.free, len(tasks) > 0 && len(b.free) > 0
+	return tasks, b.free, len(tasks) > 0
 }
 
 // skippedSet is b's empty set of skipped tasks.
