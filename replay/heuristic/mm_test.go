@@ -105,8 +105,8 @@ func (h mmETCByHand) Map(ev replay.Event) {
 				if ev.Running(m) {
 					q = q[1:]
 				}
-				for _, h := range q {
-					at += ev.Exec(h, m).Mean()
+				for _, w := range q {
+					at += ev.Exec(w, m).Mean()
 				}
 				at += ev.Exec(t, m).Mean()
 				if ev.ExecMean(t, m) != ev.Exec(t, m).Mean() {
