@@ -73,8 +73,8 @@ func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
 	case k >= len(d.p):
 		return ImpulseInto(buf, d.Time(k), d.step)
 	}
-	// As FromWeights normalises d.p[k:], to the bit: the sum in index order, then each impulse
-	// divided by it.
+	// d.p[k:] normalised as FromWeights would, without its checks of weights that a PMF's own
+	// impulses pass: the sum in index order, then each impulse divided by it.
 	sum := 0.0
 	for _, x := range d.p[k:] {
 		sum += x

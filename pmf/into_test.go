@@ -29,9 +29,10 @@ func dirty(r *rand.Rand, b *Buffer) {
 
 // TestIntoMatchesAllocating: each *Into function gives its allocating counterpart's result to
 // the bit, whatever its reused buffer held before, and a result stays intact while other
-// buffers are written. Condition is separate code (FromWeights); Append and CDFTable are their
-// *Into with fresh storage, so for them this checks the reuse alone (TestAppendMatchesPlain checks
-// the link against the textbook one, TestAppendStatsMatchesAppend the table's use against it).
+// buffers are written. Append, CDFTable, Condition and FromWeights are their *Into with fresh
+// storage, so for them this checks the reuse alone (TestAppendMatchesPlain checks the link
+// against the textbook one, TestAppendStatsMatchesAppend the table's use against it, TestCondition
+// and TestConditionWeights conditioning by hand and impulse by impulse).
 func TestIntoMatchesAllocating(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var bufs [2]Buffer

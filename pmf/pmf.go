@@ -44,15 +44,7 @@ func New(origin, step float64, p []float64) (PMF, error) {
 // a caller can tell a histogram whose tails were cut off (HCW19 cells sum to 0.996–0.999) from
 // one that is broken. A negative deficit means the weights summed to more than 1.
 func FromWeights(origin, step float64, w []float64) (d PMF, deficit float64, err error) {
-	sum, err := checkWeights(origin, step, w)
-	if err != nil {
-		return PMF{}, 0, err
-	}
-	p := make([]float64, len(w))
-	for i, x := range w {
-		p[i] = x / sum
-	}
-	return trimmed(origin, step, p), 1 - sum, nil
+	return FromWeightsInto(new(Buffer), origin, step, w)
 }
 
 // Impulse returns the PMF with all its mass at time t, on a grid of the given step.
@@ -291,20 +283,7 @@ func (d PMF) Shift(t float64) PMF {
 // still running at time t. When no mass lies after t (the task has overrun everything its PMF
 // allows), the result is an impulse on the first grid point after t, the earliest time the task
 // could still finish on this grid.
-func (d PMF) Condition(t float64) PMF {
-	k := d.lastAtOrBefore(t) + 1
-	if k <= 0 {
-		return d
-	}
-	if k >= len(d.p) {
-		return PMF{origin: d.Time(k), step: d.step, p: []float64{1}}
-	}
-	w, _, err := FromWeights(d.Time(k), d.step, d.p[k:])
-	if err != nil {
-		return PMF{origin: d.Time(k), step: d.step, p: []float64{1}}
-	}
-	return w
-}
+func (d PMF) Condition(t float64) PMF { return d.ConditionInto(new(Buffer), t) }
 
 // ConditionWeights says how Condition(t) weighs d's impulses: it keeps those after t, of total
 // mass kept, each divided by norm (1 when it keeps every impulse as it is). ok is false when it
