@@ -15,26 +15,26 @@ import (
 // in robustness and save in work (000 Fig 14).
 type approx struct {
 	*fast
-	bucket     int
-	crop       bool
-	cells      map[[2]int]pmf.PMF      // compacted PET cells, by (task type, machine type)
-	cellTables map[[2]int]pmf.CDFTable // their cumulative tables
+	bucket int
+	crop   bool
+	cells  map[[2]int]cellEntry // compacted PET cells with their tables, by (task type, machine type)
 }
 
 func newApprox(e *engine) chancer {
 	f := newFast(e).(*fast)
 	f.reuse = false // the crop moves with the batch's latest deadline
 	return &approx{fast: f, bucket: max(1, e.opt.ApproxBucket), crop: e.opt.ApproxCrop,
-		cells: map[[2]int]pmf.PMF{}, cellTables: map[[2]int]pmf.CDFTable{}}
+		cells: map[[2]int]cellEntry{}}
 }
 
-// cell is the compacted execution-time PMF of task h on machine m.
-func (a *approx) cell(h, m int) pmf.PMF {
+// cell is the compacted execution-time PMF of task h on machine m, with its cumulative table.
+func (a *approx) cell(h, m int) cellEntry {
 	e := a.e
 	key := [2]int{e.tasks[h].Task.Type, e.machines[m].Type}
 	c, ok := a.cells[key]
 	if !ok {
-		c = e.cfg.PET.Cell(key[0], key[1]).Merge(a.bucket)
+		c.exec = e.cfg.PET.Cell(key[0], key[1]).Merge(a.bucket)
+		c.table = c.exec.CDFTable()
 		a.cells[key] = c
 	}
 	return c
@@ -83,7 +83,7 @@ func (a *approx) appended(m, h int) {
 	}
 	e := a.e
 	t := e.tasks[h].Task
-	next, s := a.append(nil, a.tails[m], a.cell(h, m), nil, t.Deadline)
+	next, s := a.append(nil, a.tails[m], a.cell(h, m).exec, nil, t.Deadline)
 	a.tails[m] = next
 	a.chances[m] = append(a.chances[m], QueueChance{s, e.skewness(next)})
 	a.versions[m] = a.bump()
@@ -102,19 +102,13 @@ func (a *approx) stats(h, m int) (float64, float64) {
 	return a.memoized(h, m, func() (float64, float64, error) {
 		e := a.e
 		t := e.tasks[h].Task
-		exec := a.cell(h, m)
-		s, err := pmf.SuccessAlg1(exec, a.tails[m], t.Deadline, e.opt.Strict)
+		c := a.cell(h, m)
+		s, err := pmf.SuccessAlg1(c.exec, a.tails[m], t.Deadline, e.opt.Strict)
 		if err != nil {
 			return 0, 0, err
 		}
-		e.stats.multiplications += int64(exec.Len())
-		key := [2]int{t.Type, e.machines[m].Type}
-		table, ok := a.cellTables[key]
-		if !ok {
-			table = exec.CDFTable()
-			a.cellTables[key] = table
-		}
-		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, exec, table, a.tables[m], t.Deadline, e.opt.Strict)
+		e.stats.multiplications += int64(c.exec.Len())
+		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, c.exec, c.table, a.tables[m], t.Deadline, e.opt.Strict)
 		return s, mean, err
 	})
 }

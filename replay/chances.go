@@ -155,8 +155,9 @@ func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 }
 
 // append is one link of the chain under the replay's drop model, counted, written into buf
-// (nil: new storage; the reference engine's links are always new). table is exec's cumulative
-// table when the caller keeps one (nil otherwise), which spares the prefix form a pass over exec.
+// with the help of exec's cumulative table, which spares the prefix form a pass over exec; or,
+// with buf nil, in new storage and without the table (the reference engine's links are always
+// new, as are approx's, on compacted cells the engine keeps no table of).
 func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, table *pmf.CDFTable, deadline float64) (pmf.PMF, float64) {
 	e := r.e
 	e.stats.convolutions++
@@ -167,10 +168,8 @@ func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, table *pmf.CDFTab
 	switch {
 	case !r.prefix:
 		next, s, err = pmf.AppendPlain(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
-	case buf != nil && table != nil:
-		next, s, err = pmf.AppendIntoTable(buf, e.opt.DropModel, prev, exec, *table, deadline, e.opt.Strict)
 	case buf != nil:
-		next, s, err = pmf.AppendInto(buf, e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
+		next, s, err = pmf.AppendIntoTable(buf, e.opt.DropModel, prev, exec, *table, deadline, e.opt.Strict)
 	default:
 		next, s, err = pmf.Append(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	}
@@ -231,8 +230,7 @@ func (r reference) appendTask(h, m int) (pmf.PMF, float64) {
 	e := r.e
 	e.stats.successEvals++
 	free := r.tail(m)
-	t := e.tasks[h].Task
-	return r.append(nil, free, e.cell(t.Type, e.machines[m].Type).exec, nil, t.Deadline)
+	return r.append(nil, free, e.taskCell(h, m).exec, nil, e.tasks[h].Task.Deadline)
 }
 
 func (r reference) success(h, m int) float64 {
@@ -534,9 +532,8 @@ func (f *fast) stats(h, m int) (float64, float64) {
 // against computes task h's chance and expected completion against machine m's cached table.
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
-		t := &f.e.tasks[h].Task
-		c := f.e.cell(t.Type, f.e.machines[m].Type)
-		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], t.Deadline, f.e.opt.Strict)
+		c := f.e.taskCell(h, m)
+		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], f.e.tasks[h].Task.Deadline, f.e.opt.Strict)
 	}
 }
 

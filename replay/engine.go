@@ -210,6 +210,11 @@ func (e *engine) cell(tt, mt int) *cellEntry {
 	return c
 }
 
+// taskCell is the cell of task h's type on machine m's type.
+func (e *engine) taskCell(h, m int) *cellEntry {
+	return e.cell(e.tasks[h].Task.Type, e.machines[m].Type)
+}
+
 // readNext reads the next arrival from the source and checks the order.
 func (e *engine) readNext() error {
 	prev, had := e.next, e.hasNext

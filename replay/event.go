@@ -37,9 +37,9 @@ type Event interface {
 	Running(m int) bool
 	// Exec is the model's execution-time PMF of task h on machine m.
 	Exec(h, m int) pmf.PMF
-	// ExecMean is Exec(h, m).Mean(), to the bit, without the pass over the PMF: the engine keeps
-	// each PET cell's mean.
-	ExecMean(h, m int) float64
+	// ExecTable is Exec(h, m)'s cumulative table, which the engine keeps for every PET cell: its
+	// Mean is Exec(h, m).Mean() to the bit, without the pass over the PMF.
+	ExecTable(h, m int) pmf.CDFTable
 	// Ready is when machine m becomes free for the first task waiting in its queue before this
 	// event: the running task's completion PMF (conditioned on its elapsed time when that option
 	// is on, cut at its deadline under evict), or an impulse at Now for an idle machine. It may
@@ -142,13 +142,8 @@ func (v *mapping) Queue(m int) []int {
 	return out
 }
 
-func (v *mapping) Exec(h, m int) pmf.PMF {
-	return v.e.cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type).exec
-}
-
-func (v *mapping) ExecMean(h, m int) float64 {
-	return v.e.cell(v.e.tasks[h].Task.Type, v.e.machines[m].Type).table.Mean()
-}
+func (v *mapping) Exec(h, m int) pmf.PMF           { return v.e.taskCell(h, m).exec }
+func (v *mapping) ExecTable(h, m int) pmf.CDFTable { return v.e.taskCell(h, m).table }
 
 func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
 func (v *mapping) Tail(m int) pmf.PMF               { return v.e.chances.tail(m) }
@@ -191,7 +186,7 @@ func (e *engine) freeFrom(m int) float64 {
 	if ms.running {
 		h := ms.queue[0]
 		t := &e.tasks[h]
-		s = t.Start + e.cell(t.Task.Type, ms.Type).exec.Origin()
+		s = t.Start + e.taskCell(h, m).exec.Origin()
 		if evict {
 			s = min(s, t.Task.Deadline)
 		}
@@ -202,10 +197,9 @@ func (e *engine) freeFrom(m int) float64 {
 	}
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
-			t := &e.tasks[h].Task
-			end := s + e.cell(t.Type, ms.Type).exec.Origin()
+			end := s + e.taskCell(h, m).exec.Origin()
 			if !none {
-				end = max(s, min(end, t.Deadline))
+				end = max(s, min(end, e.tasks[h].Task.Deadline))
 			}
 			s = end
 		}

@@ -82,6 +82,32 @@ func (s scenario) expect(t *testing.T, label string, m replay.Mapper, wants []wa
 
 func same(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 
+// sameDecisions replays cfg through oracle and through m, and fails the test, naming the run by
+// label, unless both give the same exits in the same order: task, status, machine, mapping time
+// and end. It returns both results.
+func sameDecisions(t *testing.T, label string, cfg replay.Config, oracle, m replay.Mapper) (want, got *replay.Result) {
+	t.Helper()
+	var res [2]*replay.Result
+	for i, mapper := range []replay.Mapper{oracle, m} {
+		r, err := replay.Run(t.Context(), cfg, mapper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res[i] = r
+	}
+	want, got = res[0], res[1]
+	if len(want.Outcomes) != len(got.Outcomes) {
+		t.Fatalf("%s: %d exits, oracle %d", label, len(got.Outcomes), len(want.Outcomes))
+	}
+	for k, a := range want.Outcomes {
+		b := got.Outcomes[k]
+		if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) || a.End != b.End {
+			t.Fatalf("%s: exit %d differs:\noracle %+v\ngot    %+v", label, k, a, b)
+		}
+	}
+	return want, got
+}
+
 // machines makes n machines, machine j of type j.
 func machines(n int) []replay.Machine {
 	ms := make([]replay.Machine, n)

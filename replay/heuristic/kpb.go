@@ -44,7 +44,7 @@ func fastest(ev replay.Event, t, k int, buf *buffers) []int {
 	buf.mean = slices.Grow(buf.mean[:0], len(ms))[:len(ms)]
 	mean := buf.mean
 	for m := range ms {
-		mean[m] = ev.ExecMean(t, m)
+		mean[m] = ev.ExecTable(t, m).Mean()
 	}
 	slices.SortStableFunc(ms, func(a, b int) int { return cmp.Compare(mean[a], mean[b]) })
 	return ms[:k]

@@ -44,25 +44,10 @@ func TestSoonestIsMM(t *testing.T) {
 		cfg.Options.QueueSize = 1 + r.IntN(4)
 		p := DefaultParams()
 		p.Phase1All, p.GlobalPhase2, p.ETC = r.IntN(5) == 0, r.IntN(4) == 0, r.IntN(5) == 0
-		run := func(m replay.Mapper, evals *int64) *replay.Result {
-			res, err := replay.Run(t.Context(), cfg, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			*evals += res.Summary.SuccessEvals
-			return res
-		}
-		want, got := run(mmPlain{p}, &plainEvals), run(MM{Params: p, buf: new(buffers)}, &soonEvals)
 		label := fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p)
-		if len(want.Outcomes) != len(got.Outcomes) {
-			t.Fatalf("%s: %d outcomes, plain %d", label, len(got.Outcomes), len(want.Outcomes))
-		}
-		for k := range want.Outcomes {
-			a, b := want.Outcomes[k], got.Outcomes[k]
-			if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) || a.End != b.End {
-				t.Fatalf("%s: exit %d differs:\nplain   %+v\nsoonest %+v", label, k, a, b)
-			}
-		}
+		plain, soon := sameDecisions(t, label, cfg, mmPlain{p}, MM{Params: p, buf: new(buffers)})
+		plainEvals += plain.Summary.SuccessEvals
+		soonEvals += soon.Summary.SuccessEvals
 	}
 	t.Logf("success evaluations: plain %d, soonest %d", plainEvals, soonEvals)
 	if soonEvals*10 > plainEvals*9 {
@@ -74,8 +59,8 @@ func TestSoonestIsMM(t *testing.T) {
 // code with the template: every completion is Ready(m)'s mean plus the mean execution times of
 // m's waiting tasks and of t, summed afresh from the PMFs; per machine with a free slot, the task
 // that chose it with the soonest completion (ties: batch order); rounds until no slot or task is
-// left. It counts in unequal the mean execution times that Event.ExecMean gives other than the
-// PMF's own to the bit.
+// left. It counts in unequal the mean execution times that Event.ExecTable gives other than
+// the PMF's own to the bit.
 type mmETCByHand struct{ unequal *int }
 
 func (mmETCByHand) Name() string      { return "MM" }
@@ -109,7 +94,7 @@ func (h mmETCByHand) Map(ev replay.Event) {
 					at += ev.Exec(w, m).Mean()
 				}
 				at += ev.Exec(t, m).Mean()
-				if ev.ExecMean(t, m) != ev.Exec(t, m).Mean() {
+				if ev.ExecTable(t, m).Mean() != ev.Exec(t, m).Mean() {
 					*h.unequal++
 				}
 				if best.machine < 0 || at < best.at {
@@ -133,7 +118,7 @@ func (h mmETCByHand) Map(ev replay.Event) {
 }
 
 // TestMMETCMatchesHandSum: MM with Params.ETC, which sums each machine's queue once per phase 1
-// and reads mean execution times from the engine's tables (Event.ExecMean), makes exactly the
+// and reads mean execution times from the engine's tables (Event.ExecTable), makes exactly the
 // decisions of MM summing everything afresh for every task, under every drop model.
 func TestMMETCMatchesHandSum(t *testing.T) {
 	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
@@ -146,22 +131,10 @@ func TestMMETCMatchesHandSum(t *testing.T) {
 		cfg.Options.QueueSize = 1 + r.IntN(4)
 		p := DefaultParams()
 		p.ETC = true
-		var outcomes [2][]replay.Outcome
 		unequal := 0
-		for i, m := range []replay.Mapper{mmETCByHand{&unequal}, MM{Params: p, buf: new(buffers)}} {
-			res, err := replay.Run(t.Context(), cfg, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			outcomes[i] = res.Outcomes
-		}
+		sameDecisions(t, fmt.Sprintf("trial %d %v", trial, cfg.Options.DropModel), cfg, mmETCByHand{&unequal}, MM{Params: p, buf: new(buffers)})
 		if unequal > 0 {
-			t.Fatalf("trial %d: ExecMean differed from the PMF's mean %d times", trial, unequal)
-		}
-		for k, a := range outcomes[0] {
-			if b := outcomes[1][k]; a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || a.End != b.End {
-				t.Fatalf("trial %d %v: exit %d differs:\nby hand %+v\nMM ETC  %+v", trial, cfg.Options.DropModel, k, a, b)
-			}
+			t.Fatalf("trial %d: ExecTable's mean differed from the PMF's mean %d times", trial, unequal)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (h PAM) Map(ev replay.Event) {
 				if a.completion != b.completion {
 					return a.completion < b.completion
 				}
-				return ev.ExecMean(a.task, m) < ev.ExecMean(b.task, m)
+				return ev.ExecTable(a.task, m).Mean() < ev.ExecTable(b.task, m).Mean()
 			})
 			if best >= 0 {
 				ev.Assign(kept[best].task, m)

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -139,19 +140,7 @@ func TestBuffersCarryNothing(t *testing.T) {
 				cfg.Options.QueueSize = 1 + r.IntN(4)
 				p := DefaultParams()
 				p.Phase1All, p.GlobalPhase2, p.ETC = trial%3 == 1, r.IntN(3) == 0, r.IntN(4) == 0
-				var outcomes [2][]replay.Outcome
-				for i, m := range []replay.Mapper{h.New(p), freshEach{h, p}} {
-					res, err := replay.Run(t.Context(), cfg, m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					outcomes[i] = res.Outcomes
-				}
-				for k, a := range outcomes[0] {
-					if b := outcomes[1][k]; a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || a.End != b.End {
-						t.Fatalf("trial %d %+v: exit %d differs:\nreused %+v\nfresh  %+v", trial, p, k, a, b)
-					}
-				}
+				sameDecisions(t, fmt.Sprintf("trial %d %+v, fresh buffers (oracle) vs reused", trial, p), cfg, freshEach{h, p}, h.New(p))
 			}
 		})
 	}

@@ -132,7 +132,7 @@ func (b *buffers) completionIn(ev replay.Event, p Params, t, m int) float64 {
 	if math.IsNaN(b.etc[m]) {
 		b.etc[m] = etcFree(ev, m)
 	}
-	return b.etc[m] + ev.ExecMean(t, m)
+	return b.etc[m] + ev.ExecTable(t, m).Mean()
 }
 
 // etcFree is when machine m finishes its queue in the ETC style: Ready(m)'s mean plus the mean
@@ -140,7 +140,7 @@ func (b *buffers) completionIn(ev replay.Event, p Params, t, m int) float64 {
 func etcFree(ev replay.Event, m int) float64 {
 	free := ev.Ready(m).Mean()
 	for _, h := range waiting(ev, m) {
-		free += ev.ExecMean(h, m)
+		free += ev.ExecTable(h, m).Mean()
 	}
 	return free
 }
@@ -177,13 +177,13 @@ func minCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int)
 	return pairs
 }
 
-// twoPhase runs the batch template of thesis §3.1 with phase1 (minCompletion, or MM's
-// soonestFirst) as phase 1. Each round,
-// phase 1 pairs every batch task with a machine; phase 2 assigns either, per machine (global
-// false), to every machine with a free slot the pair that better prefers among those that chose
-// it (thesis §3.1: "for each machine with a free slot …"), or, globally, the single pair that
-// better prefers over all machines (MMU as written; 004 Alg. 2). Rounds repeat, phase 1
-// recomputed against the grown queues, until the batch is empty or no machine has a free slot.
+// twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1 (twoPhaseWith:
+// with another, MM's soonestFirst). Each round, phase 1 pairs every batch task with a machine;
+// phase 2 assigns either, per machine (global false), to every machine with a free slot the pair
+// that better prefers among those that chose it (thesis §3.1: "for each machine with a free slot
+// …"), or, globally, the single pair that better prefers over all machines (MMU as written; 004
+// Alg. 2). Rounds repeat, phase 1 recomputed against the grown queues, until the batch is empty
+// or no machine has a free slot.
 func twoPhase(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool) {
 	twoPhaseWith(ev, p, b, global, better, minCompletion)
 }

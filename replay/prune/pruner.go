@@ -368,14 +368,13 @@ const boundMargin = 1e-9
 // bounded from Event.FreeFrom, is below its deferring threshold), and the earliest of them: before
 // that, it is hopeless on all of them.
 type cutoffs struct {
-	free     []int            // the machines with a free slot
-	earliest []float64        // Event.FreeFrom of each, once a type is asked for
-	byType   [][]float64      // per task type, a cut-off per free machine; empty until asked for
-	all      []float64        // per task type, the earliest of byType's
-	th       []float64        // per task type, the threshold the cut-offs are for
-	quantile [][]quantile     // per task type and machine type, at the last threshold asked for
-	tables   [][]pmf.CDFTable // execution-time tables by task type and machine type, for quantile
-	nextType []int            // the types asked for in this call, to reset
+	free     []int        // the machines with a free slot
+	earliest []float64    // Event.FreeFrom of each, once a type is asked for
+	byType   [][]float64  // per task type, a cut-off per free machine; empty until asked for
+	all      []float64    // per task type, the earliest of byType's
+	th       []float64    // per task type, the threshold the cut-offs are for
+	quantile [][]quantile // per task type and machine type, at the last threshold asked for
+	nextType []int        // the types asked for in this call, to reset
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
@@ -437,8 +436,7 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 	}
 	q := &c.quantile[tt][mt]
 	if q.th != th {
-		exec := ev.Exec(h, m)
-		table := c.cellTable(ev, h, tt, m)
+		exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
 		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
 		q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
 		if j < exec.Len() {
@@ -446,23 +444,6 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 		}
 	}
 	return at + q.at
-}
-
-// cellTable is the cumulative table of task h's (of type tt) execution time on machine m, built
-// once per task type and machine type.
-func (c *cutoffs) cellTable(ev replay.Event, h, tt, m int) *pmf.CDFTable {
-	mt := ev.Machine(m).Type
-	for len(c.tables) <= tt {
-		c.tables = append(c.tables, nil)
-	}
-	for len(c.tables[tt]) <= mt {
-		c.tables[tt] = append(c.tables[tt], pmf.CDFTable{})
-	}
-	cell := &c.tables[tt][mt]
-	if cell.Step() == 0 {
-		*cell = ev.Exec(h, m).CDFTable()
-	}
-	return cell
 }
 
 func (d *deferring) Assign(h, m int) {
