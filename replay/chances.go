@@ -20,6 +20,7 @@ type chancer interface {
 	success(h, m int) float64
 	successBound(h, m int) float64
 	completion(h, m int) float64
+	completionBound(h, m int) float64
 	queueChances(m int) []QueueChance
 	queueFloors(m int) []float64
 }
@@ -52,6 +53,9 @@ func (r reference) release(int)       {}
 // successBound knows nothing cheaper than certainty: the reference computes every chance it is
 // asked for, so that it stays the oracle of the faster engines' bounds.
 func (r reference) successBound(int, int) float64 { return 1 }
+
+// completionBound knows nothing cheaper than no bound, for the same reason.
+func (r reference) completionBound(int, int) float64 { return math.Inf(-1) }
 
 // queueFloors knows no floor, for the same reason.
 func (r reference) queueFloors(int) []float64 { return nil }
@@ -581,6 +585,28 @@ func (f *fast) successBound(h, m int) float64 {
 	}
 	s, _ := f.memoized(h, m, f.against(h, m))
 	return roundChance(s)
+}
+
+// completionBound is a lower bound on task h's expected completion on machine m that costs no
+// chain: the exact completion when m's chain is up to date, and otherwise its completion against
+// the table m had while its queue held the tasks it holds now, less any appended since (settle).
+// By successBound's argument, each appended task and the passing of time map every free time of
+// m to a later one, which can only delay h's own completion: every link of the chain, and h's
+// link after it, maps a later start to a later end. That needs the chain's grid to stay where it
+// was, which the running task's start pins: an idle machine's grid starts at now, and moves with
+// it, so a task killed at the first grid point after its deadline may be killed up to a step
+// sooner than on the old grid. So an idle machine gets a bound only from a table of this event
+// (its queue then holds only this event's assignments, and its chain is short). Nor under
+// pending, for successBound's reason: pmf's TestAppendPendingNotMonotone.
+func (f *fast) completionBound(h, m int) float64 {
+	if f.valid[m] {
+		return f.completion(h, m)
+	}
+	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
+		return math.Inf(-1)
+	}
+	_, mean := f.memoized(h, m, f.against(h, m))
+	return roundTime(mean)
 }
 
 // queueFloors returns lower bounds on machine m's queued tasks' chances (Event.QueueFloors):

@@ -62,6 +62,11 @@ type Event interface {
 	SuccessBound(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
+	// CompletionBound is a lower bound on Completion(h, m) that costs no convolution: the
+	// expected completion against an earlier table of the same queue, which time and the tasks
+	// appended since can only have raised, or -Inf when the engine knows none. A heuristic
+	// decides "no sooner than the best so far" from it without the machine's chain.
+	CompletionBound(h, m int) float64
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
 	// changing the queue.
@@ -151,6 +156,7 @@ func (v *mapping) FreeFrom(m int) float64           { return v.e.freeFrom(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
+func (v *mapping) CompletionBound(h, m int) float64 { return v.e.chances.completionBound(h, m) }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
 func (v *mapping) Exits() []Exit                    { return v.e.exited }

@@ -21,11 +21,11 @@ func (Sufferage) Name() string      { return "Sufferage" }
 func (Sufferage) Mode() replay.Mode { return replay.Batch }
 
 func (h Sufferage) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool {
+	twoPhaseWith(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool {
 		sa, sb := a.second-a.completion, b.second-b.completion
 		if sa != sb {
 			return sa > sb
 		}
 		return a.completion < b.completion
-	})
+	}, minTwoCompletions)
 }

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -31,6 +32,7 @@ type buffers struct {
 	chains              chainBuffers
 	leads               []lead // soonest's, with each task's lead and each type's
 	leadIndex, leadOf   []int
+	bounds              []bounded // completions', by machine
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
@@ -156,25 +158,77 @@ func freeAt(ev replay.Event, p Params, m int) float64 {
 }
 
 // minCompletion is the common phase 1 of the completion-based heuristics: for each task, the
-// machine among machines where it is expected to complete first (ties: lower machine index),
-// and the second-best completion that Sufferage needs; in b.pairs's storage.
+// machine among machines where it is expected to complete first (ties: lower machine index), in
+// b.pairs's storage. Pair.second is left +Inf: minTwoCompletions fills it.
 func minCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	return completions(ev, p, b, tasks, machines, false)
+}
+
+// minTwoCompletions is minCompletion with each pair's second-best completion, which Sufferage
+// needs.
+func minTwoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	return completions(ev, p, b, tasks, machines, true)
+}
+
+// completions is minCompletion, with the second-best completions when second is set. It asks
+// for a task's exact completion only on the machines where it might beat the best (or second
+// best) found so far: it takes each machine's lower bound first (Event.CompletionBound, which
+// costs no chain), asks in the order of the bounds, and stops at the first bound clearly above
+// the best. The machines it does not ask about complete later than the answer, so the answer,
+// ties included, is what asking about every machine would give; a machine whose queue did not
+// move since the last event then costs no chain. With Params.ETC every completion is cheap and
+// all are asked.
+func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, second bool) []pair {
 	pairs := b.pairs[:0]
 	b.startETC(ev, p)
 	for _, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
-		for _, m := range machines {
-			c := b.completionIn(ev, p, t, m)
-			switch {
-			case best.machine < 0 || c < best.completion:
-				best.machine, best.completion, best.second = m, c, best.completion
-			case c < best.second:
-				best.second = c
+		for _, c := range b.byBound(ev, p, t, machines, len(tasks) == 1) {
+			limit := best.completion
+			if second {
+				limit = best.second
 			}
+			if c.bound > limit+completionSlack(limit) {
+				break // this machine and the rest complete later than the answer
+			}
+			x := b.completionIn(ev, p, t, c.machine)
+			switch {
+			case best.machine < 0 || x < best.completion || x == best.completion && c.machine < best.machine:
+				best.machine, best.completion, best.second = c.machine, x, best.completion
+			case x < best.second:
+				best.second = x
+			}
+		}
+		if !second {
+			best.second = math.Inf(1)
 		}
 		pairs = append(pairs, best)
 	}
 	return pairs
+}
+
+// bounded is a machine and a lower bound on a task's completion there.
+type bounded struct {
+	machine int
+	bound   float64
+}
+
+// byBound lists machines with task t's lower bound on each, lowest first (ties: lower index),
+// in b.bounds's storage. With Params.ETC, or a single machine, the bounds are -Inf, in machine
+// order: there is nothing to save.
+func (b *buffers) byBound(ev replay.Event, p Params, t int, machines []int, bound bool) []bounded {
+	b.bounds = b.bounds[:0]
+	if !bound || p.ETC || len(machines) == 1 {
+		for _, m := range machines {
+			b.bounds = append(b.bounds, bounded{m, math.Inf(-1)})
+		}
+		return b.bounds
+	}
+	for _, m := range machines {
+		b.bounds = append(b.bounds, bounded{m, ev.CompletionBound(t, m)})
+	}
+	slices.SortStableFunc(b.bounds, func(x, y bounded) int { return cmp.Compare(x.bound, y.bound) })
+	return b.bounds
 }
 
 // twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1 (twoPhaseWith:

@@ -2,6 +2,7 @@ package prune
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -12,12 +13,15 @@ import (
 )
 
 // boundsSpy checks the fast engine's bounds at every mapping event, before the mapper it wraps
-// runs: first every bound is read (SuccessBound of each batch task on each machine, QueueFloors of
-// each machine), then the exact chances, which must lie on the right side of them. Reading the
+// runs: first every bound is read (SuccessBound and CompletionBound of each batch task on each
+// machine, QueueFloors of each machine), then the exact chances and completions, which must lie
+// on the right side of them. Reading the
 // bounds first matters: an exact chance brings the machine's cache up to date, after which its
 // bounds are exact too. The exact chance of a batch task is asked at every other event only, so
 // that some bounds come from tables older than the last one (successBound's older epoch). loose
 // counts bounds that differ from the exact chance, so that the test knows the stale paths ran.
+// The completions' lower bounds are counted as done (checked), early (strictly below) and
+// unknown (-Inf).
 type boundsSpy struct {
 	replay.Mapper
 	t                  *testing.T
@@ -25,6 +29,8 @@ type boundsSpy struct {
 	upper, floor       int // bounds checked
 	looseUp, looseDown int // bounds strictly on their side of the exact chance
 	known              int // upper bounds below 1
+	done, early        int // lower bounds on completions checked, and strictly below
+	unknown            int // of those, -Inf
 	events             int
 }
 
@@ -32,10 +38,12 @@ func (s *boundsSpy) Map(ev replay.Event) {
 	s.events++
 	batch := ev.Batch()
 	upper := make([][]float64, ev.NumMachines())
+	lower := make([][]float64, ev.NumMachines())
 	floors := make([][]float64, ev.NumMachines())
 	for m := range ev.NumMachines() {
 		for _, h := range batch {
 			upper[m] = append(upper[m], ev.SuccessBound(h, m))
+			lower[m] = append(lower[m], ev.CompletionBound(h, m))
 		}
 		floors[m] = append([]float64(nil), ev.QueueFloors(m)...)
 	}
@@ -54,6 +62,17 @@ func (s *boundsSpy) Map(ev replay.Event) {
 			}
 			if upper[m][i] > exact+1e-12 {
 				s.looseUp++
+			}
+			done := ev.Completion(h, m)
+			if lower[m][i] > done+1e-9 {
+				s.t.Fatalf("%s at %g: task %d on machine %d: CompletionBound %v above its completion %v", s.label, ev.Now(), ev.Task(h).ID, m, lower[m][i], done)
+			}
+			s.done++
+			switch {
+			case math.IsInf(lower[m][i], -1):
+				s.unknown++
+			case lower[m][i] < done-1e-9:
+				s.early++
 			}
 		}
 		chances := ev.QueueChances(m)
@@ -77,11 +96,12 @@ func (s *boundsSpy) Map(ev replay.Event) {
 }
 
 // TestBoundsHold: under every drop model, on random workloads and on the HCW19-like one, the fast
-// engine's SuccessBound is never below the chance it bounds and QueueFloors never above, at any
-// event of a PAM-P or MM replay; and both take their stale paths often. Under pending the
-// engine must offer no upper bound (time can raise a chance there: pmf's
-// TestAppendPendingNotMonotone), but its floors from the mixture argument (driftFloors) hold and
-// must be used.
+// engine's SuccessBound is never below the chance it bounds, CompletionBound never above the
+// completion, and QueueFloors never above the chance, at any event of a PAM-P, MM or MCT replay;
+// and all take their stale paths often. Under pending the engine must offer no upper bound on
+// chances nor lower bound on completions (time can raise a chance there, and a later start free
+// the machine sooner: pmf's TestAppendPendingNotMonotone), but its floors from the mixture
+// argument (driftFloors) hold and must be used.
 func TestBoundsHold(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 0))
 	type run struct {
@@ -102,7 +122,7 @@ func TestBoundsHold(t *testing.T) {
 	var total boundsSpy
 	pendingFloors := 0
 	for _, x := range runs {
-		for _, name := range []string{"PAM", "MM"} {
+		for _, name := range []string{"PAM", "MM", "MCT"} {
 			m, err := New(name, heuristic.DefaultParams(), DefaultConfig())
 			if err != nil {
 				t.Fatal(err)
@@ -112,17 +132,21 @@ func TestBoundsHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			if x.cfg.Options.DropModel == pmf.Pending {
-				if spy.known > 0 {
-					t.Fatalf("%s: under pending the engine offered %d upper bounds below 1", spy.label, spy.known)
+				if spy.known > 0 || spy.unknown < spy.done {
+					t.Fatalf("%s: under pending the engine offered %d upper bounds below 1 and %d lower bounds above -Inf",
+						spy.label, spy.known, spy.done-spy.unknown)
 				}
 				pendingFloors += spy.looseDown
 			}
 			total.upper, total.floor = total.upper+spy.upper, total.floor+spy.floor
 			total.looseUp, total.looseDown = total.looseUp+spy.looseUp, total.looseDown+spy.looseDown
+			total.done, total.early = total.done+spy.done, total.early+spy.early
 		}
 	}
-	t.Logf("%d upper bounds (%d loose), %d floors (%d loose, %d of them under pending)", total.upper, total.looseUp, total.floor, total.looseDown, pendingFloors)
-	if total.looseUp < 100 || total.looseDown < 100 || pendingFloors < 20 {
-		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d loose floors (%d under pending)", total.looseUp, total.looseDown, pendingFloors)
+	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d floors (%d loose, %d of them under pending)",
+		total.upper, total.looseUp, total.done, total.early, total.floor, total.looseDown, pendingFloors)
+	if total.looseUp < 100 || total.early < 100 || total.looseDown < 100 || pendingFloors < 20 {
+		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d loose floors (%d under pending)",
+			total.looseUp, total.early, total.looseDown, pendingFloors)
 	}
 }
