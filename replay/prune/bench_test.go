@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -48,20 +49,24 @@ func hcw19Like(b testing.TB, tasks int) replay.Config {
 
 // BenchmarkReplay reports tasks replayed per second for the batch heuristics with and without
 // pruning, per engine (approx with bucket 4 and cropping), on 1,000 tasks of the HCW19-like 34k
-// workload. The reference engine takes a minute or two for all of them; BenchmarkEngineRatio
-// gives the fast/reference ratio of PAM-P measured in one run.
+// workload; and, as engine "fast-etc", the fast engine with the heuristics' ETC-style expected
+// completions (Params.ETC, reading (b) of thesis §3.0). The reference engine takes a minute or
+// two for all of them; BenchmarkEngineRatio gives the fast/reference ratio of PAM-P measured in
+// one run.
 func BenchmarkReplay(b *testing.B) {
 	cfg := hcw19Like(b, 1000)
-	for _, engine := range []string{"fast", "reference", "approx"} {
+	for _, engine := range []string{"fast", "reference", "approx", "fast-etc"} {
 		for _, name := range []string{"MM", "MSD", "MMU", "MOC", "PAM", "MCT"} {
 			for _, v := range []Variant{None, Both} {
 				b.Run(fmt.Sprintf("%s/%s%s", engine, name, v.Suffix()), func(b *testing.B) {
 					c := cfg
-					c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = engine, 4, true
+					c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = strings.TrimSuffix(engine, "-etc"), 4, true
+					hp := heuristic.DefaultParams()
+					hp.ETC = strings.HasSuffix(engine, "-etc")
 					for b.Loop() {
 						pc := DefaultConfig()
 						pc.Variant = v
-						m, err := New(name, heuristic.DefaultParams(), pc)
+						m, err := New(name, hp, pc)
 						if err != nil {
 							b.Fatal(err)
 						}
