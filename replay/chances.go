@@ -597,12 +597,16 @@ func (f *fast) successBound(h, m int) float64 {
 // it, so a task killed at the first grid point after its deadline may be killed up to a step
 // sooner than on the old grid. So an idle machine gets a bound only from a table of this event
 // (its queue then holds only this event's assignments, and its chain is short). Nor under
-// pending, for successBound's reason: pmf's TestAppendPendingNotMonotone.
+// pending, for successBound's reason: pmf's TestAppendPendingNotMonotone. Nor under approx
+// (reuse off), whose tables are of compacted cells that only its own methods know.
 func (f *fast) completionBound(h, m int) float64 {
+	if !f.reuse {
+		return math.Inf(-1)
+	}
 	if f.valid[m] {
 		return f.completion(h, m)
 	}
-	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
+	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
 		return math.Inf(-1)
 	}
 	_, mean := f.memoized(h, m, f.against(h, m))
