@@ -15,13 +15,12 @@ import (
 // boundsSpy checks the fast engine's bounds at every mapping event, before the mapper it wraps
 // runs: first every bound is read (SuccessBound and CompletionBound of each batch task on each
 // machine, QueueFloors of each machine), then the exact chances and completions, which must lie
-// on the right side of them. Reading the
-// bounds first matters: an exact chance brings the machine's cache up to date, after which its
-// bounds are exact too. The exact chance of a batch task is asked at every other event only, so
-// that some bounds come from tables older than the last one (successBound's older epoch). loose
-// counts bounds that differ from the exact chance, so that the test knows the stale paths ran.
-// The completions' lower bounds are counted as done (checked), early (strictly below) and
-// unknown (-Inf).
+// on the right side of them. Reading the bounds first matters: an exact chance brings the
+// machine's cache up to date, after which its bounds are exact too. The exact chance of a batch
+// task is asked at every other event only, so that some bounds come from tables older than the
+// last one (successBound's older epoch). loose counts bounds that differ from the exact chance,
+// so that the test knows the stale paths ran. The completions' lower bounds are counted as done
+// (checked), early (strictly below) and unknown (-Inf).
 type boundsSpy struct {
 	replay.Mapper
 	t                  *testing.T
