@@ -1,9 +1,6 @@
 package pmf
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // The success chance of a task appended behind a predecessor is Σₖ e(k)·F_C(δ − tₖ): the
 // chance that its execution takes tₖ and the machine was free by δ − tₖ. The two functions
@@ -65,26 +62,12 @@ func (c CDFTable) moment(j int) float64 {
 	return c.origin*c.cum[j] + c.step*c.cumK[j]
 }
 
-// Step is the grid step of the table's PMF.
-func (c CDFTable) Step() float64 { return c.step }
-
 // Mean is the mean of the table's PMF, as PMF.Mean gives it, without the pass over the PMF.
 func (c CDFTable) Mean() float64 { return c.mean }
 
 // CDF returns P(X ≤ t) in one lookup.
 func (c CDFTable) CDF(t float64) float64 {
 	return c.at(lastIndexAtOrBefore(c.origin, c.step, t))
-}
-
-// CDFFrom returns CDF(t) and a time from which the CDF has held that value up to t: the grid
-// point at or before t (−Inf before the first impulse), so that a caller can tell, for a smaller
-// t' at or after it, that CDF(t') is still the same without looking again.
-func (c CDFTable) CDFFrom(t float64) (p, from float64) {
-	j := lastIndexAtOrBefore(c.origin, c.step, t)
-	if j < 0 {
-		return 0, math.Inf(-1)
-	}
-	return c.at(j), c.origin + float64(min(j, len(c.cum)-1))*c.step
 }
 
 // at returns P(X ≤ origin + j·step).
