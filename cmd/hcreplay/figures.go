@@ -378,7 +378,7 @@ func drawFigure(a *report.Aggregate, f figure, reportDir, out string) error {
 func copyFile(fsys fs.FS, from, to string) error {
 	in, err := fsys.Open(from)
 	if err != nil {
-		return err
+		return fmt.Errorf("copy %s to %s: %w", from, to, err)
 	}
 	defer in.Close()
 	return atomicfile.Write(to, func(w io.Writer) error {

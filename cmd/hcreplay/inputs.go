@@ -59,8 +59,8 @@ type traceInput struct {
 // trial is one arrival trace of a spec, read only when it is replayed.
 type trial struct {
 	src   trace.Source
-	index int // in the spec's expansion: seeds its deadline rule
-	in    traceInput
+	index int    // in the spec's expansion: seeds its deadline rule
+	seed  uint64 // traceInput.Seed
 	pet   *petbuild.PET
 	opt   trace.ReadOptions
 	rule  *trace.DeadlineRule
@@ -98,7 +98,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	}
 	ts := make([]trial, len(srcs))
 	for i, src := range srcs {
-		ts[i] = trial{src: src, index: i, in: in, pet: pet, opt: opt, rule: rule, means: means, warn: warn}
+		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn}
 	}
 	return ts, nil
 }
@@ -131,7 +131,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 
 func (t trial) isDat() bool { return strings.HasSuffix(strings.ToLower(t.src.Name), ".dat") }
 
-func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.in.Seed, uint64(t.index))) }
+func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.seed, uint64(t.index))) }
 
 func errNoDeadline(name string) error {
 	return fmt.Errorf("%s: some tasks have no deadline: give a rule with --deadline (tight, prop:ALPHA, urgency, slack:BETA)", name)
@@ -161,7 +161,7 @@ func (t trial) stream() (src *streamSource, tasks []replay.Task, n int, err erro
 		r.Close()
 		return nil, nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
 	}
-	return &streamSource{trial: t, r: r, execIndex: execIndex, rng: t.rng()}, nil, n, nil
+	return &streamSource{trial: t, r: r, execIndex: execIndex, draws: t.rng()}, nil, n, nil
 }
 
 // streamable is stream's first pass: the number of tasks, and whether the file can be replayed
@@ -196,7 +196,7 @@ type streamSource struct {
 	trial
 	r         *trace.TaskReader
 	execIndex []int
-	rng       *rand.Rand
+	draws     *rand.Rand // the deadline rule's, from trial.rng
 }
 
 func (s *streamSource) Next() (replay.Task, bool, error) {
@@ -208,7 +208,7 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 		return replay.Task{}, false, badInput(err)
 	}
 	if s.rule != nil && !t.HasDeadline() {
-		if t.Deadline, err = s.rule.Deadline(t.Type, t.Arrival, s.means, s.rng); err != nil {
+		if t.Deadline, err = s.rule.Deadline(t.Type, t.Arrival, s.means, s.draws); err != nil {
 			return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))
 		}
 	}

@@ -190,6 +190,7 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 		return nil, err
 	}
 	var res *replay.Result
+	var runErr error // the replay's own error, which is not one of writing the file
 	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
 		var csvOut io.Writer
 		var csvFile *os.File
@@ -212,8 +213,8 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 				werr = w.Write(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
 			}
 		}
-		if res, err = replay.Run(ctx, cfg, mapper); err != nil {
-			return err
+		if res, runErr = replay.Run(ctx, cfg, mapper); runErr != nil {
+			return runErr
 		}
 		if werr != nil {
 			return werr
@@ -229,6 +230,9 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 		}
 		return nil
 	})
+	if runErr != nil {
+		return nil, runErr
+	}
 	if err != nil {
 		return nil, err
 	}
