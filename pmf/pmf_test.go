@@ -392,17 +392,6 @@ func TestNextAfter(t *testing.T) {
 			t.Errorf("NextAfter(%g) = %g, want %g", c.at, got, c.want)
 		}
 	}
-	same := func(a, b PMF) bool {
-		if a.Origin() != b.Origin() || a.Len() != b.Len() {
-			return false
-		}
-		for k := range a.Len() {
-			if a.Prob(k) != b.Prob(k) {
-				return false
-			}
-		}
-		return true
-	}
 	for at := 5.0; at < 25; at += 0.25 {
 		next := d.NextAfter(at)
 		for u := at; u < math.Min(next, 30); u += 0.125 {

@@ -29,7 +29,7 @@ func (s *randomSource) Next() (Task, bool, error) {
 }
 
 // askEverything is a batch mapper that allocates nothing and asks every question heuristics and
-// the pruner ask: for each batch task, its chance, bound and expected completion on every
+// the pruner ask: for each batch task, its bounds, chance and expected completion on every
 // machine with a free slot, then an assignment to the machine where it completes first, or a
 // deferral when its chance there is poor; then every queue's chances, floors and tail, with a
 // drop of a waiting task whose chance is very poor.
@@ -40,9 +40,10 @@ func askEverything(ev Event) {
 			if ev.Free(m) <= 0 {
 				continue
 			}
-			bound, chance := ev.SuccessBound(h, m), ev.Success(h, m)
+			_, _ = ev.SuccessBound(h, m), ev.CompletionBound(h, m)
+			chance := ev.Success(h, m)
 			if done := ev.Completion(h, m); best < 0 || done < bestDone {
-				best, bestDone, bestChance = m, done, min(bound, chance)
+				best, bestDone, bestChance = m, done, chance
 			}
 		}
 		switch {

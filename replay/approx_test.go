@@ -11,8 +11,9 @@ import (
 // TestApproxAnswersMatchItsTail: whatever the approximate engine has memoised, its expected
 // completion of a task on a machine is the mean of the task appended to the tail it reports for
 // that machine at that moment (pmf.Append, not the engine's tables), for every bucket and with
-// cropping, which moves with the batch's latest deadline from one event to the next; and the
-// lower bound it offers (Event.CompletionBound, asked first) is no higher.
+// cropping, which moves with the batch's latest deadline from one event to the next; and that
+// it offers no lower bound (Event.CompletionBound is -Inf, asked first): its tables are of
+// compacted cells, which the fast engine's bound would misread.
 func TestApproxAnswersMatchItsTail(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	checked := 0
@@ -26,8 +27,8 @@ func TestApproxAnswersMatchItsTail(t *testing.T) {
 				for m := range ev.NumMachines() {
 					bound := ev.CompletionBound(h, m)
 					got := ev.Completion(h, m)
-					if bound > got+1e-9 {
-						t.Fatalf("workload %d at %g: task %d on machine %d: bound %v above the completion %v", i, ev.Now(), ev.Task(h).ID, m, bound, got)
+					if !math.IsInf(bound, -1) {
+						t.Fatalf("workload %d at %g: task %d on machine %d: bound %v (completion %v), want none", i, ev.Now(), ev.Task(h).ID, m, bound, got)
 					}
 					task := ev.Task(h)
 					exec := cfg.PET.Cell(task.Type, ev.Machine(m).Type).Merge(cfg.Options.ApproxBucket)

@@ -92,14 +92,15 @@ type skewnessFree struct{ mapperFunc }
 func (skewnessFree) ReadsSkewness() bool { return false }
 
 // TestSkewnessOnlyForReaders: a mapper that does not say whether it reads QueueChance.Skewness
-// gets each queued task's bounded skewness (the running task's is checked against its completion
-// PMF, Ready); one that says it does not gets NaN, under every engine.
+// gets each queued task's bounded skewness: the running task's is that of its completion PMF
+// (Ready), each waiting task's that of the chain from Ready through it, built here with
+// pmf.Append. One that says it does not gets NaN, under every engine.
 func TestSkewnessOnlyForReaders(t *testing.T) {
 	for _, engine := range []string{"reference", "fast", "approx"} {
 		cfg := Config{PET: randomPET(rand.New(rand.NewPCG(3, 3)), 2, 1, 6, 10, 1), Machines: machinesOf(0, 0),
 			Tasks: randomTasks(rand.New(rand.NewPCG(4, 4)), 40, 2, 1, 5, 30), Options: DefaultOptions()}
 		cfg.Options.Engine, cfg.Options.ApproxBucket = engine, 1
-		var real, nan int
+		var real, nan, waiting int
 		look := func(ev Event) {
 			for m := range ev.NumMachines() {
 				chances := ev.QueueChances(m)
@@ -110,17 +111,32 @@ func TestSkewnessOnlyForReaders(t *testing.T) {
 					}
 					real++
 				}
-				if len(chances) > 0 && ev.Running(m) && !math.IsNaN(chances[0].Skewness) {
-					if want := ev.Ready(m).BoundedSkewness(); chances[0].Skewness != want {
+				if len(chances) == 0 || math.IsNaN(chances[0].Skewness) {
+					continue
+				}
+				free, q := ev.Ready(m), ev.Queue(m)
+				if ev.Running(m) {
+					if want := free.BoundedSkewness(); chances[0].Skewness != want {
 						t.Fatalf("%s at %g: the running task's skewness %v, its completion PMF's %v", engine, ev.Now(), chances[0].Skewness, want)
 					}
+					chances, q = chances[1:], q[1:]
+				}
+				for i, h := range q {
+					var err error
+					if free, _, err = pmf.Append(ev.DropModel(), free, ev.Exec(h, m), ev.Task(h).Deadline, ev.Strict()); err != nil {
+						t.Fatal(err)
+					}
+					if want := free.BoundedSkewness(); math.Abs(chances[i].Skewness-want) > 1e-9 {
+						t.Fatalf("%s at %g: waiting task %d's skewness %v, its chain's %v", engine, ev.Now(), i, chances[i].Skewness, want)
+					}
+					waiting++
 				}
 			}
 		}
 		reader := mapperFunc{"reader", Batch, func(ev Event) { look(ev); greedyBest.f(ev) }}
 		run(t, cfg, reader)
-		if real == 0 || nan > 0 {
-			t.Fatalf("%s: a mapper that does not say saw %d skewnesses and %d NaNs", engine, real, nan)
+		if real == 0 || nan > 0 || waiting < 50 {
+			t.Fatalf("%s: a mapper that does not say saw %d skewnesses (%d of waiting tasks checked) and %d NaNs", engine, real, waiting, nan)
 		}
 		real, nan = 0, 0
 		run(t, cfg, skewnessFree{mapperFunc{"free", Batch, func(ev Event) { look(ev); greedyBest.f(ev) }}})

@@ -20,7 +20,7 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 		var rows []string
 		for i := range 120 {
 			at := float64(i) * 0.7
-			row := []string{fmt.Sprint(i), []string{"0", "1"}[i*7%3%2], ftoa(at)}
+			row := []string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at)}
 			if withDeadline {
 				row = append(row, ftoa(at+6+float64(i%5)))
 			}

@@ -29,6 +29,7 @@ func (e *boundedEvent) CompletionBound(h, m int) float64 { return e.bound[h][m] 
 // chains they save).
 func TestCompletionsSkipOnlyLosers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
+	skipped := 0 // single-task cases that asked fewer machines than there are
 	for trial := range 2000 {
 		machines := r.Perm(6)[:1+r.IntN(6)]
 		slices.Sort(machines)
@@ -86,6 +87,12 @@ func TestCompletionsSkipOnlyLosers(t *testing.T) {
 			if ev.asked > may {
 				t.Fatalf("trial %d, second %v: %d exact completions asked, only %d machines not ruled out", trial, second, ev.asked, may)
 			}
+			if len(tasks) == 1 && ev.asked < len(machines) {
+				skipped++
+			}
 		}
+	}
+	if skipped < 500 {
+		t.Fatalf("only %d single-task cases skipped a machine", skipped)
 	}
 }
