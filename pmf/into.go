@@ -102,7 +102,7 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 		k += float64(j) * x
 		t.cum[j], t.cumK[j] = s, k
 	}
-	t.origin, t.step, t.mean = d.origin, d.step, d.Mean()
+	t.origin, t.step, t.mean = d.origin, d.step, d.origin+d.step*k // d.Mean(), to the bit: the same sum
 }
 
 // AppendInto is Append with next's impulses written into buf, always (even when next equals

@@ -147,7 +147,8 @@ func TestIntoReusesStorage(t *testing.T) {
 }
 
 // TestCDFTableCDF: the table's CDF, one lookup, is the PMF's own sum of its impulses up to t, at
-// random times on and off the grid, before, inside and after the support.
+// random times on and off the grid, before, inside and after the support; its mean is the PMF's
+// to the bit.
 func TestCDFTableCDF(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 2000 {
@@ -165,6 +166,9 @@ func TestCDFTableCDF(t *testing.T) {
 		}
 		if got := c.CDF(at); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("trial %d: CDF(%v) = %v, the impulses up to it sum to %v", trial, at, got, want)
+		}
+		if c.Mean() != d.Mean() { // to the bit, as Mean's doc promises
+			t.Fatalf("trial %d: the table's mean %v, the PMF's %v", trial, c.Mean(), d.Mean())
 		}
 	}
 }
