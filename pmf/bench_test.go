@@ -111,3 +111,21 @@ func BenchmarkAppendStats(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendMeanBound is AppendMeanBound beside BenchmarkAppendStats's kept rows: the same
+// PMFs and deadline.
+func BenchmarkAppendMeanBound(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 5))
+	exec := randomPMF(r, 2, 2, 150)
+	et := exec.CDFTable()
+	for _, n := range []int{1, 40, 300} {
+		prev := randomPMF(r, 1000, 2, n)
+		pt := prev.CDFTable()
+		d := prev.Mean() + exec.Mean()
+		b.Run(fmt.Sprintf("prev%d", n), func(b *testing.B) {
+			for b.Loop() {
+				_ = AppendMeanBound(Evict, et, pt, d)
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package pmf
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // The success chance of a task appended behind a predecessor is Σₖ e(k)·F_C(δ − tₖ): the
 // chance that its execution takes tₖ and the machine was free by δ − tₖ. The two functions
@@ -187,4 +190,66 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 		killed = 0 // rounding: no mass was killed
 	}
 	return success, passed + done + killedAt*killed, nil
+}
+
+// AppendMeanBound is a lower bound on the mean that AppendStatsTable reports for a task with
+// execution-time table exec behind a machine whose free-time table is prev, at the cost of a
+// few lookups whatever the PMFs' lengths: what lets a heuristic rule out most candidates without
+// the pass over each one's execution time. Under none and pending it is that mean itself, which
+// needs no pass. Under evict the task, started at s < δ, frees the machine at min(s + X, K), K
+// the first grid point at or after δ, so the mean is E[prev] + Σ_{s<δ} p(s)·g(K − s) with
+// g(u) = E[min(X, u)] (X's mass taken as 1). g is concave, equal to u up to X's shortest time
+// x₀ and to E[X] from its longest x₁ on; between them it lies above its chord. So the bound is
+// the sum with g replaced by u, the chord and E[X] on the three ranges of K − s: three partial
+// sums of prev. It is the mean itself when no start s < δ has K − s strictly between x₀ and x₁
+// (each start leaves room for every run or for none), in particular when the deadline is past
+// every outcome. It does not depend on strictness: a run that ends exactly at δ frees the
+// machine at δ whether it counts as met or killed.
+func AppendMeanBound(model Model, exec, prev CDFTable, deadline float64) float64 {
+	switch model {
+	case None:
+		return prev.mean + exec.mean
+	case Pending, Evict:
+	default:
+		return math.Inf(-1)
+	}
+	before := lastIndexBefore(prev.origin, prev.step, deadline)
+	capIdx := min(before, len(prev.cum)-1)
+	if capIdx < 0 {
+		return prev.mean
+	}
+	if model == Pending {
+		return prev.mean + prev.cum[capIdx]*exec.mean
+	}
+	x0, ok := wholeSteps(exec.origin, prev.step)
+	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
+		return math.Inf(-1)
+	}
+	x1 := x0 + len(exec.cum) - 1
+	// Prev's index i starts the task j = k−i steps before K. By index: i ≤ iC has j ≥ x₁
+	// (g = E[X]); i ≥ iA has j ≤ x₀ (g = j·step, times X's mass q); the chord covers those
+	// between.
+	k := before + 1
+	iC := min(k-x1, capIdx)
+	iA := max(k-x0, iC+1)
+	cum := func(i int) (float64, float64) { // Σ_{l≤i} p(l), Σ_{l≤i} l·p(l)
+		if i < 0 {
+			return 0, 0
+		}
+		i = min(i, capIdx)
+		return prev.cum[i], prev.cumK[i]
+	}
+	pC, kC := cum(iC)
+	pCB, kCB := cum(iA - 1)
+	pAll, kAll := cum(capIdx)
+	pA, kA := pAll-pCB, kAll-kCB
+	pB, kB := pCB-pC, kCB-kC
+	h, q := prev.step, exec.cum[len(exec.cum)-1]
+	sum := exec.mean*pC + h*q*(float64(k)*pA-kA)
+	if pB != 0 {
+		g0 := float64(x0) * h * q
+		slope := (exec.mean - g0) / float64(x1-x0)
+		sum += (g0+slope*float64(k-x0))*pB - slope*kB
+	}
+	return prev.mean + sum
 }
