@@ -196,6 +196,14 @@ type cellEntry struct {
 // cell is the execution-time PMF of task type tt on machine type mt with its cumulative table,
 // read from the PET once per replay.
 func (e *engine) cell(tt, mt int) *cellEntry {
+	if tt < len(e.cells) && mt < len(e.cells[tt]) && e.cells[tt][mt].exec.Len() > 0 {
+		return &e.cells[tt][mt]
+	}
+	return e.readCell(tt, mt)
+}
+
+// readCell is cell the first time a cell is asked for.
+func (e *engine) readCell(tt, mt int) *cellEntry {
 	for len(e.cells) <= tt {
 		e.cells = append(e.cells, nil)
 	}
