@@ -64,8 +64,10 @@ type Event interface {
 	Completion(h, m int) float64
 	// CompletionBound is a lower bound on Completion(h, m) that costs no convolution: the
 	// expected completion against an earlier table of the same queue, which time and the tasks
-	// appended since can only have raised, or -Inf when the engine knows none. A heuristic
-	// decides "no sooner than the best so far" from it without the machine's chain.
+	// appended since can only have raised; once m's chain is up to date, a bound from its table
+	// that costs a few lookups instead of the pass over h's execution time Completion makes
+	// (pmf.AppendMeanBound); or -Inf when the engine knows none. A heuristic decides "no sooner
+	// than the best so far" from it without the machine's chain, or without the pass.
 	CompletionBound(h, m int) float64
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or

@@ -43,8 +43,10 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 // deadline plays no part. So among tasks of one type, the one with the earliest deadline (the
 // lead) bounds the others from below, and a type whose lead completes clearly later than the
 // soonest lead cannot hold the answer. Only the tasks of the other types are asked about, in
-// batch order. "Clearly" is completionSlack, which keeps the rounding of two evaluations from
-// passing for an order between them.
+// batch order, and of those only the ones whose lower bound (Event.CompletionBound) is not
+// clearly above the best so far; leadFloor spares most leads the same way. "Clearly" is
+// completionSlack, which keeps the rounding of two evaluations from passing for an order
+// between them.
 func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 	// One lead per type present, in order of first appearance: its earliest deadline, first in
 	// batch order. b.leadOf finds a type's lead, b.leadIndex each task's.
@@ -66,30 +68,77 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 		index = append(index, i)
 	}
 	b.leads, b.leadIndex = leads, index
-	b.startETC(ev, p)
-	floor := math.Inf(1) // the soonest lead's completion: the answer completes no later
 	for i := range leads {
 		b.leadOf[leads[i].typ] = -1 // ready for the next call
-		leads[i].completion = b.completionIn(ev, p, leads[i].task, m)
-		floor = math.Min(floor, leads[i].completion)
 	}
+	b.startETC(ev, p)
+	floor := leadFloor(ev, p, leads, m, b) // the soonest lead's completion: the answer completes no later
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
 	for k, t := range tasks {
-		if leads[index[k]].completion > floor+completionSlack(floor) {
+		l := &leads[index[k]]
+		if l.completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
-		if c := b.completionIn(ev, p, t, m); best.task < 0 || c < best.completion {
+		c := l.completion
+		if t != l.task {
+			limit := min(floor, best.completion) // the answer completes no later
+			if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
+				continue
+			}
+			c = b.completionIn(ev, p, t, m)
+		}
+		if best.task < 0 || c < best.completion {
 			best.task, best.completion = t, c
 		}
 	}
 	return best
 }
 
+// leadFloor sets each lead's completion on machine m and returns the soonest. A lead whose lower
+// bound (Event.CompletionBound) is clearly above the soonest exact one so far is not asked: its
+// completion is left at that bound, which is enough for soonest to pass its type over. The first
+// lead is asked first, which brings m's chain up to date, after which the fast engine's bounds
+// cost a few lookups each; then the others in order of their bounds, until the next bound is
+// clearly above the soonest completion.
+func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float64 {
+	for i := range leads {
+		leads[i].exact = p.ETC
+	}
+	floor := math.Inf(1)
+	ask := func(l *lead) {
+		l.completion, l.exact = b.completionIn(ev, p, l.task, m), true
+		floor = math.Min(floor, l.completion)
+	}
+	if p.ETC { // every answer costs a lookup: no bound would save anything
+		for i := range leads {
+			ask(&leads[i])
+		}
+		return floor
+	}
+	ask(&leads[0])
+	for i := range leads[1:] {
+		leads[1+i].completion = ev.CompletionBound(leads[1+i].task, m)
+	}
+	for {
+		next := -1
+		for i := range leads {
+			if !leads[i].exact && (next < 0 || leads[i].completion < leads[next].completion) {
+				next = i
+			}
+		}
+		if next < 0 || leads[next].completion > floor+completionSlack(floor) {
+			return floor
+		}
+		ask(&leads[next])
+	}
+}
+
 // lead is the task of a type that soonest asks about first: the earliest deadline of its type.
 type lead struct {
 	typ, task  int
 	deadline   float64
-	completion float64
+	completion float64 // exact, or a lower bound clearly above the soonest (leadFloor)
+	exact      bool
 }
 
 // completionSlack is how far apart two expected completions near c must be for soonest to take

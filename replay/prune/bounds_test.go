@@ -29,6 +29,7 @@ type boundsSpy struct {
 	looseUp, looseDown int // bounds strictly on their side of the exact chance
 	known              int // upper bounds below 1
 	done, early        int // lower bounds on completions checked, and strictly below
+	current, below     int // the same from a current table (pmf.AppendMeanBound)
 	events             int
 }
 
@@ -68,6 +69,26 @@ func (s *boundsSpy) Map(ev replay.Event) {
 			s.done++
 			if !math.IsInf(lower[m][i], -1) && lower[m][i] < done-1e-9 {
 				s.early++
+			}
+		}
+		// With m's chain up to date, the bounds of the tasks not asked come from its current table
+		// (pmf.AppendMeanBound), exact under none and pending.
+		ev.Tail(m)
+		for _, h := range batch {
+			if (h+s.events)%4 != 0 {
+				continue
+			}
+			bound := ev.CompletionBound(h, m)
+			done := ev.Completion(h, m)
+			if bound > done+1e-9 {
+				s.t.Fatalf("%s at %g: task %d on machine %d: current CompletionBound %v above its completion %v", s.label, ev.Now(), ev.Task(h).ID, m, bound, done)
+			}
+			s.current++
+			if bound < done-1e-9 {
+				s.below++
+				if ev.DropModel() != pmf.Evict {
+					s.t.Fatalf("%s at %g: task %d on machine %d: current CompletionBound %v below its completion %v: not the mean itself", s.label, ev.Now(), ev.Task(h).ID, m, bound, done)
+				}
 			}
 		}
 		chances := ev.QueueChances(m)
@@ -136,12 +157,13 @@ func TestBoundsHold(t *testing.T) {
 			total.upper, total.floor = total.upper+spy.upper, total.floor+spy.floor
 			total.looseUp, total.looseDown = total.looseUp+spy.looseUp, total.looseDown+spy.looseDown
 			total.done, total.early = total.done+spy.done, total.early+spy.early
+			total.current, total.below = total.current+spy.current, total.below+spy.below
 		}
 	}
-	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d floors (%d loose, %d of them under pending)",
-		total.upper, total.looseUp, total.done, total.early, total.floor, total.looseDown, pendingFloors)
-	if total.looseUp < 100 || total.early < 100 || total.looseDown < 100 || pendingFloors < 20 {
-		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d loose floors (%d under pending)",
-			total.looseUp, total.early, total.looseDown, pendingFloors)
+	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d from current tables (%d below), %d floors (%d loose, %d of them under pending)",
+		total.upper, total.looseUp, total.done, total.early, total.current, total.below, total.floor, total.looseDown, pendingFloors)
+	if total.looseUp < 100 || total.early < 100 || total.below < 100 || total.looseDown < 100 || pendingFloors < 20 {
+		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d below from current tables, %d loose floors (%d under pending)",
+			total.looseUp, total.early, total.below, total.looseDown, pendingFloors)
 	}
 }
