@@ -80,6 +80,13 @@ type taskState struct {
 	serial   int64   // arrival order: unique for the whole replay, unlike handles
 }
 
+// taskKey is a task's type and deadline, kept apart from its taskState so that a scan of the
+// batch for them reads 16 bytes a task rather than a whole record.
+type taskKey struct {
+	typ      int
+	deadline float64
+}
+
 // machineState is one machine: its queue (head first; the head runs when running is set).
 type machineState struct {
 	Machine
@@ -101,6 +108,7 @@ type engine struct {
 	opt      Options
 	mapper   Mapper
 	tasks    []taskState // by handle; records of tasks that left are reused (spare)
+	keys     []taskKey   // by handle, what heuristics scan the batch for (Event.TypeAndDeadline)
 	spare    []int       // handles free for the next arrivals
 	source   TaskSource
 	next     Task // the next arrival, when hasNext
@@ -249,7 +257,9 @@ func (e *engine) arrive() error {
 		e.spare = e.spare[:n-1]
 	} else {
 		e.tasks = append(e.tasks, taskState{})
+		e.keys = append(e.keys, taskKey{})
 	}
+	e.keys[h] = taskKey{t.Type, t.Deadline}
 	e.tasks[h] = taskState{
 		Outcome: Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()},
 		inBatch: true, serial: int64(e.stats.arrived), marked: -1,

@@ -242,7 +242,8 @@ func cmpFloat(a, b float64) int {
 }
 
 // expiredSpy checks, before its mapper runs, that the mapping event shows no task whose
-// deadline has passed: not in the batch, and (except under none) not waiting in a queue.
+// deadline has passed: not in the batch, and (except under none) not waiting in a queue; and
+// that TypeAndDeadline agrees with Task for every batch task, handles reused or not.
 type expiredSpy struct {
 	t *testing.T
 	mapperFunc
@@ -252,6 +253,9 @@ func (s expiredSpy) Map(ev Event) {
 	for _, h := range ev.Batch() {
 		if d := ev.Task(h).Deadline; d <= ev.Now() {
 			s.t.Fatalf("at %g: task %d in the batch, deadline %g", ev.Now(), ev.Task(h).ID, d)
+		}
+		if typ, d := ev.TypeAndDeadline(h); typ != ev.Task(h).Type || d != ev.Task(h).Deadline {
+			s.t.Fatalf("at %g: task %d of type %d, deadline %g: TypeAndDeadline says %d, %g", ev.Now(), ev.Task(h).ID, ev.Task(h).Type, ev.Task(h).Deadline, typ, d)
 		}
 	}
 	for m := range ev.NumMachines() {

@@ -22,6 +22,9 @@ type Event interface {
 	Batch() []int
 	// Task describes task h.
 	Task(h int) Task
+	// TypeAndDeadline is Task(h)'s type and deadline, from storage that holds only these: a
+	// heuristic that scans a long batch for them at every event reads far less memory.
+	TypeAndDeadline(h int) (taskType int, deadline float64)
 	// NumMachines is the number of machines; machines are 0..NumMachines()-1.
 	NumMachines() int
 	// Machine describes machine m.
@@ -111,8 +114,12 @@ type mapping struct {
 	queues   [][]int // Queue's answers, per machine, rewritten at each call
 }
 
-func (v *mapping) Now() float64          { return v.e.now }
-func (v *mapping) Task(h int) Task       { return v.e.tasks[h].Task }
+func (v *mapping) Now() float64    { return v.e.now }
+func (v *mapping) Task(h int) Task { return v.e.tasks[h].Task }
+func (v *mapping) TypeAndDeadline(h int) (int, float64) {
+	k := v.e.keys[h]
+	return k.typ, k.deadline
+}
 func (v *mapping) NumMachines() int      { return len(v.e.machines) }
 func (v *mapping) Machine(m int) Machine { return v.e.machines[m].Machine }
 func (v *mapping) Running(m int) bool    { return v.e.machines[m].running }

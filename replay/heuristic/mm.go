@@ -52,18 +52,18 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 	// batch order. b.leadOf finds a type's lead, b.leadIndex each task's.
 	leads, index := b.leads[:0], b.leadIndex[:0]
 	for _, t := range tasks {
-		task := ev.Task(t)
-		for len(b.leadOf) <= task.Type {
+		typ, deadline := ev.TypeAndDeadline(t)
+		for len(b.leadOf) <= typ {
 			b.leadOf = append(b.leadOf, -1)
 		}
-		i := b.leadOf[task.Type]
+		i := b.leadOf[typ]
 		switch {
 		case i < 0:
 			i = len(leads)
-			b.leadOf[task.Type] = i
-			leads = append(leads, lead{typ: task.Type, task: t, deadline: task.Deadline})
-		case task.Deadline < leads[i].deadline:
-			leads[i].task, leads[i].deadline = t, task.Deadline
+			b.leadOf[typ] = i
+			leads = append(leads, lead{typ: typ, task: t, deadline: deadline})
+		case deadline < leads[i].deadline:
+			leads[i].task, leads[i].deadline = t, deadline
 		}
 		index = append(index, i)
 	}

@@ -25,7 +25,9 @@ func (MMU) Mode() replay.Mode { return replay.Batch }
 
 func (h MMU) Map(ev replay.Event) {
 	twoPhase(ev, h.Params, h.buf, true, func(a, b pair) bool {
-		ua, ub := urgency(ev.Task(a.task).Deadline, a.completion), urgency(ev.Task(b.task).Deadline, b.completion)
+		_, da := ev.TypeAndDeadline(a.task)
+		_, db := ev.TypeAndDeadline(b.task)
+		ua, ub := urgency(da, a.completion), urgency(db, b.completion)
 		if ua != ub {
 			return ua > ub
 		}

@@ -22,7 +22,8 @@ func (h MSD) Map(ev replay.Event) {
 // completion.
 func soonestDeadline(ev replay.Event) func(a, b pair) bool {
 	return func(a, b pair) bool {
-		da, db := ev.Task(a.task).Deadline, ev.Task(b.task).Deadline
+		_, da := ev.TypeAndDeadline(a.task)
+		_, db := ev.TypeAndDeadline(b.task)
 		if da != db {
 			return da < db
 		}

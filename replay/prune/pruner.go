@@ -318,8 +318,8 @@ func (d *deferring) Batch() []int {
 	}
 	kept := batch[:0]
 	for _, h := range batch {
-		t := d.Task(h)
-		th := d.p.DeferThreshold(t.Type)
+		typ, deadline := d.TypeAndDeadline(h)
+		th := d.p.DeferThreshold(typ)
 		if th == 0 {
 			kept = append(kept, h)
 			continue
@@ -327,15 +327,15 @@ func (d *deferring) Batch() []int {
 		var cut []float64
 		if bounds {
 			var all float64
-			cut, all = d.p.cut.of(d.Event, h, t.Type, th)
-			if t.Deadline < all {
+			cut, all = d.p.cut.of(d.Event, h, typ, th)
+			if deadline < all {
 				d.deferTask(h, 0, th) // hopeless on every machine with a free slot
 				continue
 			}
 		}
 		best := 0.0
 		for i, m := range free {
-			if bounds && (t.Deadline < cut[i] || d.SuccessBound(h, m) < th-boundMargin) {
+			if bounds && (deadline < cut[i] || d.SuccessBound(h, m) < th-boundMargin) {
 				continue // best stays at or below th on this machine
 			}
 			best = math.Max(best, d.Success(h, m))
