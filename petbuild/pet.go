@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/hcreplay/hcreplay/pmf"
 )
@@ -54,6 +55,13 @@ type PET struct {
 	taskIndex    map[string]int
 	machineIndex map[string]int
 	cells        []Cell // row-major: cells[task*len(machineTypes)+machine]
+	tables       []cellTable
+}
+
+// cellTable is a cell's cumulative table, built on first use (CellTable).
+type cellTable struct {
+	once  sync.Once
+	table pmf.CDFTable
 }
 
 // New builds a PET from its type names and cells, given row-major by task type
@@ -93,6 +101,7 @@ func New(taskTypes, machineTypes []string, timeUnit string, cells []Cell) (*PET,
 		taskIndex:    ti,
 		machineIndex: mi,
 		cells:        append([]Cell(nil), cells...),
+		tables:       make([]cellTable, len(cells)),
 	}, nil
 }
 
@@ -198,6 +207,16 @@ func (p *PET) MachineIndices(names []string) ([]int, error) {
 // Cell is the execution-time PMF of task type task on machine type machine. It panics on an
 // index out of range, like a slice.
 func (p *PET) Cell(task, machine int) pmf.PMF { return p.at(task, machine).PMF }
+
+// CellTable is Cell(task, machine)'s cumulative table (pmf.PMF.CDFTable), built the first time
+// it is asked for and kept, so that the replays of one matrix (every heuristic, every trial)
+// share it instead of each building its own. Safe for concurrent use; the table is read-only.
+func (p *PET) CellTable(task, machine int) pmf.CDFTable {
+	c := p.at(task, machine)
+	t := &p.tables[task*len(p.machineTypes)+machine]
+	t.once.Do(func() { t.table = c.PMF.CDFTable() })
+	return t.table
+}
 
 // Provenance is where cell (task, machine) came from.
 func (p *PET) Provenance(task, machine int) Provenance { return p.at(task, machine).Provenance }

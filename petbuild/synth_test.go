@@ -2,8 +2,10 @@ package petbuild
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -129,5 +131,43 @@ func TestDefaultMeans(t *testing.T) {
 	}
 	if swaps < 14 { // at least half of the 28 machine pairs
 		t.Errorf("only %d of 28 machine pairs change order between types", swaps)
+	}
+}
+
+// TestCellTable: each cell's kept table is the cell's own cumulative table (its CDF at every
+// impulse the running sum of the cell's probabilities, its mean the cell's to the bit), asked
+// for from several goroutines at once, as parallel replays of one matrix do.
+func TestCellTable(t *testing.T) {
+	s, err := Synthesize(rand.New(rand.NewPCG(4, 0)), SynthOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.PET
+	errs := make(chan string, 4*p.NumTaskTypes()*p.NumMachineTypes())
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i := range p.NumTaskTypes() {
+				for j := range p.NumMachineTypes() {
+					d, table := p.Cell(i, j), p.CellTable(i, j)
+					if table.Mean() != d.Mean() {
+						errs <- fmt.Sprintf("(%d,%d): table mean %v, cell mean %v", i, j, table.Mean(), d.Mean())
+					}
+					sum := 0.0
+					for k := range d.Len() {
+						sum += d.Prob(k)
+						if got := table.CDF(d.Time(k)); math.Abs(got-sum) > 1e-12 {
+							errs <- fmt.Sprintf("(%d,%d): CDF(%v) = %v, want %v", i, j, d.Time(k), got, sum)
+							break
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

@@ -329,11 +329,18 @@ func TestSamplingMatchesProbabilities(t *testing.T) {
 			t.Errorf("P(%v) = %v, sampled %d/%d", d.Time(k), d.Prob(k), counts[d.Time(k)], n)
 		}
 	}
-	// Sample and Sampler agree draw for draw on equal streams.
+	// Sample and Sampler agree draw for draw on equal streams, and so does a Sampler given d's
+	// table; one given another PMF's table builds d's own.
+	other := mustNew(t, 5, 2, []float64{0.5, 0.5})
+	withTable, wrongTable := NewSamplerTable(d, d.CDFTable()), NewSamplerTable(d, other.CDFTable())
 	r1, r2 := rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(1, 1))
 	for range 1000 {
-		if a, b := d.Sample(r1), s.Sample(r2); a != b {
-			t.Fatalf("Sample %v != Sampler %v", a, b)
+		u := r2.Float64()
+		a := d.Sample(r1)
+		for _, b := range []float64{s.At(u), withTable.At(u), wrongTable.At(u)} {
+			if a != b {
+				t.Fatalf("Sample %v != Sampler %v", a, b)
+			}
 		}
 	}
 }

@@ -15,6 +15,15 @@ type Sampler struct {
 // NewSampler precomputes the cumulative probabilities of d.
 func NewSampler(d PMF) Sampler { return Sampler{d: d, cum: d.CDFTable().cum} }
 
+// NewSamplerTable is NewSampler with d's table given (t = d.CDFTable()), for a caller that
+// keeps it anyway; a table of another length is not d's, and is rebuilt.
+func NewSamplerTable(d PMF, t CDFTable) Sampler {
+	if len(t.cum) != len(d.p) {
+		return NewSampler(d)
+	}
+	return Sampler{d: d, cum: t.cum}
+}
+
 // Sample draws one time using r.
 func (s Sampler) Sample(r *rand.Rand) float64 { return s.At(r.Float64()) }
 
