@@ -193,8 +193,13 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shi
 	for k := starts + 1; k < len(prev.p); k++ {
 		out[k-lo] += prev.p[k]
 	}
+	first := shift - lo // out is zero below the convolution, the pass-through mass and the killed mass
+	if starts+1 < len(prev.p) {
+		first = min(first, starts+1-lo)
+	}
 	if killed > 0 {
 		out[evictAt-lo] += killed
+		first = min(first, evictAt-lo)
 	}
-	return trimmed(prev.origin+float64(lo)*prev.step, prev.step, out), success, nil
+	return trimmedFrom(prev.origin+float64(lo)*prev.step, prev.step, out, first), success, nil
 }

@@ -87,8 +87,11 @@ func checkWeights(origin, step float64, w []float64) (float64, error) {
 }
 
 // trimmed drops zero impulses at both ends of p, adjusting the origin; p is owned by the result.
-func trimmed(origin, step float64, p []float64) PMF {
-	lo, hi := 0, len(p)
+func trimmed(origin, step float64, p []float64) PMF { return trimmedFrom(origin, step, p, 0) }
+
+// trimmedFrom is trimmed for a p known to be zero below index from.
+func trimmedFrom(origin, step float64, p []float64, from int) PMF {
+	lo, hi := min(from, len(p)), len(p)
 	for lo < hi && p[lo] == 0 {
 		lo++
 	}
