@@ -25,8 +25,8 @@ func (e *boundedEvent) CompletionBound(h, m int) float64 { return e.bound[h][m] 
 // task the machine, completion and second-best completion of a brute-force scan of every
 // machine in index order; and, for a single task, ask for exact completions only on the
 // machines whose bound does not clearly exceed the best (or second best) completion (a batch of
-// several tasks is asked about on every machine: their bounds would cost about as much as the
-// chains they save).
+// several tasks is asked about on every machine, but for completions' later, MM's, which takes
+// the bounds of every task after the first).
 func TestCompletionsSkipOnlyLosers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	skipped := 0 // single-task cases that asked fewer machines than there are
@@ -51,12 +51,16 @@ func TestCompletionsSkipOnlyLosers(t *testing.T) {
 			}
 			ev.done, ev.bound = append(ev.done, done), append(ev.bound, bound)
 		}
-		for _, second := range []bool{false, true} {
+		for _, mode := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+			second, later := mode[0], mode[1]
 			ev.asked = 0
 			var pairs []pair
-			if second {
+			switch {
+			case later:
+				pairs = completions(ev, Params{}, new(buffers), tasks, machines, second, true)
+			case second:
 				pairs = minTwoCompletions(ev, Params{}, new(buffers), tasks, machines)
-			} else {
+			default:
 				pairs = minCompletion(ev, Params{}, new(buffers), tasks, machines)
 			}
 			may := 0 // machines whose bound does not rule them out
@@ -76,18 +80,19 @@ func TestCompletionsSkipOnlyLosers(t *testing.T) {
 					want.second, limit = secondDone, secondDone
 				}
 				if pairs[i] != want {
-					t.Fatalf("trial %d, second %v: task %d on %v: got %+v, want %+v", trial, second, h, machines, pairs[i], want)
+					t.Fatalf("trial %d, second %v, later %v: task %d on %v: got %+v, want %+v", trial, second, later, h, machines, pairs[i], want)
 				}
 				for _, m := range machines {
-					if len(tasks) > 1 || len(machines) == 1 || ev.bound[h][m] <= limit+completionSlack(limit) {
+					asksAll := len(tasks) > 1 && !(later && i > 0)
+					if asksAll || len(machines) == 1 || ev.bound[h][m] <= limit+completionSlack(limit) {
 						may++
 					}
 				}
 			}
 			if ev.asked > may {
-				t.Fatalf("trial %d, second %v: %d exact completions asked, only %d machines not ruled out", trial, second, ev.asked, may)
+				t.Fatalf("trial %d, second %v, later %v: %d exact completions asked, only %d machines not ruled out", trial, second, later, ev.asked, may)
 			}
-			if len(tasks) == 1 && ev.asked < len(machines) {
+			if (len(tasks) == 1 || later) && ev.asked < len(tasks)*len(machines) {
 				skipped++
 			}
 		}

@@ -26,10 +26,11 @@ func (h MM) Map(ev replay.Event) {
 // soonestFirst is MM's phase 1. When phase 1 looks at a single machine, as it does whenever one
 // slot has just freed in a crowded system, both phases reduce to the task expected to complete
 // first there, ties to the first in batch order; soonestFirst then returns that pair alone, and
-// finds it without asking about every task (soonest). Otherwise it is minCompletion.
+// finds it without asking about every task (soonest). Otherwise it is minCompletion, with the
+// bounds of every task after the first (completions' later).
 func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	if len(machines) != 1 || len(tasks) == 0 {
-		return minCompletion(ev, p, b, tasks, machines)
+		return completions(ev, p, b, tasks, machines, false, true)
 	}
 	return append(b.pairs[:0], soonest(ev, p, tasks, machines[0], b))
 }

@@ -161,13 +161,13 @@ func freeAt(ev replay.Event, p Params, m int) float64 {
 // machine among machines where it is expected to complete first (ties: lower machine index), in
 // b.pairs's storage. Pair.second is left +Inf: minTwoCompletions fills it.
 func minCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	return completions(ev, p, b, tasks, machines, false)
+	return completions(ev, p, b, tasks, machines, false, false)
 }
 
 // minTwoCompletions is minCompletion with each pair's second-best completion, which Sufferage
 // needs.
 func minTwoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	return completions(ev, p, b, tasks, machines, true)
+	return completions(ev, p, b, tasks, machines, true, false)
 }
 
 // completions is minCompletion, with the second-best completions when second is set. For a
@@ -179,13 +179,16 @@ func minTwoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []
 // about every machine would give; a machine whose queue did not move since the last event then
 // costs no chain. Several tasks are asked about on every machine: one of them usually needs each
 // machine's chain anyway, and the bounds then cost more than they save (MSD's A/B: 0.9×). With
+// later set, the tasks after the first take the bounds all the same: the first brings every
+// machine's chain up to date, after which a bound costs a few lookups (Event.CompletionBound).
+// That pays a little for MM (A/B 1.01–1.04×) but not for MSD or MMU (0.91×, 0.92×). With
 // Params.ETC every completion is cheap and all are asked.
-func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, second bool) []pair {
+func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, second, later bool) []pair {
 	pairs := b.pairs[:0]
 	b.startETC(ev, p)
-	for _, t := range tasks {
+	for i, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
-		for _, c := range b.byBound(ev, p, t, machines, len(tasks) == 1) {
+		for _, c := range b.byBound(ev, p, t, machines, len(tasks) == 1 || later && i > 0) {
 			limit := best.completion
 			if second {
 				limit = best.second
