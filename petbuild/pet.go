@@ -212,9 +212,9 @@ func (p *PET) Cell(task, machine int) pmf.PMF { return p.at(task, machine).PMF }
 // it is asked for and kept, so that the replays of one matrix (every heuristic, every trial)
 // share it instead of each building its own. Safe for concurrent use; the table is read-only.
 func (p *PET) CellTable(task, machine int) pmf.CDFTable {
-	c := p.at(task, machine)
-	t := &p.tables[task*len(p.machineTypes)+machine]
-	t.once.Do(func() { t.table = c.PMF.CDFTable() })
+	i := p.index(task, machine)
+	t := &p.tables[i]
+	t.once.Do(func() { t.table = p.cells[i].PMF.CDFTable() })
 	return t.table
 }
 
@@ -223,11 +223,14 @@ func (p *PET) Provenance(task, machine int) Provenance { return p.at(task, machi
 
 // at is cell (task, machine) in place: callers copy out the part they need (Cell is asked for
 // in every chain link of a replay, and a whole Cell is a hundred bytes).
-func (p *PET) at(task, machine int) *Cell {
+func (p *PET) at(task, machine int) *Cell { return &p.cells[p.index(task, machine)] }
+
+// index is where cell (task, machine) is in cells and tables; it panics out of range.
+func (p *PET) index(task, machine int) int {
 	if task < 0 || task >= len(p.taskTypes) || machine < 0 || machine >= len(p.machineTypes) {
 		panic(fmt.Sprintf("petbuild: cell (%d, %d) out of range %d×%d", task, machine, len(p.taskTypes), len(p.machineTypes)))
 	}
-	return &p.cells[task*len(p.machineTypes)+machine]
+	return task*len(p.machineTypes) + machine
 }
 
 // Cells returns a copy of all cells, row-major by task type; New(p.TaskTypes(),

@@ -21,6 +21,9 @@ import (
 // last one (successBound's older epoch). loose counts bounds that differ from the exact chance,
 // so that the test knows the stale paths ran. The completions' lower bounds are counted as done
 // (checked) and early (strictly below, from a stale table; -Inf, no bound, is not counted).
+// Then, with each machine's chain brought up to date (Tail), the completion bounds of a quarter
+// of the tasks not asked come from its current table: counted as current and below (strictly
+// below, which only evict allows: under none and pending they are the completion itself).
 type boundsSpy struct {
 	replay.Mapper
 	t                  *testing.T
@@ -113,11 +116,12 @@ func (s *boundsSpy) Map(ev replay.Event) {
 
 // TestBoundsHold: under every drop model, on random workloads and on the HCW19-like one, the fast
 // engine's SuccessBound is never below the chance it bounds, CompletionBound never above the
-// completion, and QueueFloors never above the chance, at any event of a PAM-P, MM or MCT replay;
-// and all take their stale paths often. Under pending the engine must offer no upper bound on
-// chances nor lower bound on completions (time can raise a chance there, and a later start free
-// the machine sooner: pmf's TestAppendPendingNotMonotone), but its floors from the mixture
-// argument (driftFloors) hold and must be used.
+// completion (from a stale table or a current one), and QueueFloors never above the chance, at
+// any event of a PAM-P, MM or MCT replay; and all take their loose paths often. Under pending the
+// engine must offer no upper bound on chances nor lower bound on completions from an older
+// table (time can raise a chance there, and a later start free the machine sooner: pmf's
+// TestAppendPendingNotMonotone), but its floors from the mixture argument (driftFloors) hold and
+// must be used.
 func TestBoundsHold(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 0))
 	type run struct {
