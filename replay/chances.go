@@ -537,7 +537,7 @@ func (f *fast) stats(h, m int) (float64, float64) {
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
 		c := f.e.taskCell(h, m)
-		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], f.e.tasks[h].Task.Deadline, f.e.opt.Strict)
+		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
 	}
 }
 
@@ -623,7 +623,7 @@ func (f *fast) currentBound(h, m int) float64 {
 		return roundTime(f.memo[i].mean)
 	}
 	c := f.e.taskCell(h, m)
-	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, c.table, f.tables[m], f.e.tasks[h].Task.Deadline))
+	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, c.table, f.tables[m], f.e.keys[h].deadline))
 }
 
 // queueFloors returns lower bounds on machine m's queued tasks' chances (Event.QueueFloors):

@@ -74,17 +74,18 @@ func (s *sliceSource) Next() (Task, bool, error) {
 type taskState struct {
 	Outcome
 	queued   bool    // in a machine queue (running or waiting)
-	inBatch  bool    // in the batch queue
 	duration float64 // actual duration once started
-	marked   int64   // the mapping event that assigned or deferred it
 	serial   int64   // arrival order: unique for the whole replay, unlike handles
 }
 
-// taskKey is a task's type and deadline, kept apart from its taskState so that a scan of the
-// batch for them reads 16 bytes a task rather than a whole record.
+// taskKey is what scans of the batch read of a task, kept apart from its taskState so that they
+// read 24 bytes a task rather than a record several cache lines long: its type and deadline,
+// whether it is in the batch, and the mapping event that assigned or deferred it.
 type taskKey struct {
-	typ      int
 	deadline float64
+	marked   int64
+	typ      int32
+	inBatch  bool
 }
 
 // machineState is one machine: its queue (head first; the head runs when running is set).
@@ -108,7 +109,7 @@ type engine struct {
 	opt      Options
 	mapper   Mapper
 	tasks    []taskState // by handle; records of tasks that left are reused (spare)
-	keys     []taskKey   // by handle, what heuristics scan the batch for (Event.TypeAndDeadline)
+	keys     []taskKey   // by handle, what scans of the batch and the cell lookups read
 	spare    []int       // handles free for the next arrivals
 	source   TaskSource
 	next     Task // the next arrival, when hasNext
@@ -244,7 +245,7 @@ func cellTable(pet PET, tt, mt int, d pmf.PMF) pmf.CDFTable {
 
 // taskCell is the cell of task h's type on machine m's type.
 func (e *engine) taskCell(h, m int) *cellEntry {
-	return e.cell(e.tasks[h].Task.Type, e.machines[m].Type)
+	return e.cell(int(e.keys[h].typ), e.machines[m].Type)
 }
 
 // readNext reads the next arrival from the source and checks the order.
@@ -275,10 +276,10 @@ func (e *engine) arrive() error {
 		e.tasks = append(e.tasks, taskState{})
 		e.keys = append(e.keys, taskKey{})
 	}
-	e.keys[h] = taskKey{t.Type, t.Deadline}
+	e.keys[h] = taskKey{deadline: t.Deadline, marked: -1, typ: int32(t.Type), inBatch: true}
 	e.tasks[h] = taskState{
 		Outcome: Outcome{Task: t, Machine: -1, MapTime: math.NaN(), Start: math.NaN(), Predicted: math.NaN()},
-		inBatch: true, serial: int64(e.stats.arrived), marked: -1,
+		serial:  int64(e.stats.arrived),
 	}
 	e.stats.arrive(t)
 	e.batch = append(e.batch, h)
@@ -376,7 +377,7 @@ func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
 			*due = min(*due, d)
 			continue
 		}
-		t.inBatch, t.queued = false, false
+		e.keys[h].inBatch, t.queued = false, false
 		e.exit(h, status, e.now)
 	}
 	return kept
@@ -388,7 +389,7 @@ func (e *engine) commit(ev *mapping) {
 		e.machines[m].queue = append(e.machines[m].queue, hs...)
 		for _, h := range hs {
 			t := &e.tasks[h]
-			t.inBatch, t.queued = false, true
+			e.keys[h].inBatch, t.queued = false, true
 			t.Machine, t.MapTime = m, e.now
 			e.queueDue = min(e.queueDue, t.Task.Deadline)
 		}
@@ -397,7 +398,7 @@ func (e *engine) commit(ev *mapping) {
 	if ev.assigned > 0 || len(ev.deferred) > 0 {
 		kept := e.batch[:0]
 		for _, h := range e.batch {
-			if e.tasks[h].inBatch {
+			if e.keys[h].inBatch {
 				kept = append(kept, h)
 			}
 		}

@@ -118,7 +118,7 @@ func (v *mapping) Now() float64    { return v.e.now }
 func (v *mapping) Task(h int) Task { return v.e.tasks[h].Task }
 func (v *mapping) TypeAndDeadline(h int) (int, float64) {
 	k := v.e.keys[h]
-	return k.typ, k.deadline
+	return int(k.typ), k.deadline
 }
 func (v *mapping) NumMachines() int      { return len(v.e.machines) }
 func (v *mapping) Machine(m int) Machine { return v.e.machines[m].Machine }
@@ -129,7 +129,7 @@ func (v *mapping) Strict() bool          { return v.e.opt.Strict }
 func (v *mapping) Batch() []int {
 	out := v.batch[:0]
 	for _, h := range v.e.batch {
-		if v.e.tasks[h].inBatch && !v.marked(h) {
+		if k := v.e.keys[h]; k.inBatch && k.marked != v.e.stats.mappingEvents {
 			out = append(out, h)
 		}
 	}
@@ -139,9 +139,9 @@ func (v *mapping) Batch() []int {
 
 // marked reports whether task h was assigned or deferred in this event. Tasks carry the number
 // of the event that marked them, so no per-event set has to be cleared.
-func (v *mapping) marked(h int) bool { return v.e.tasks[h].marked == v.e.stats.mappingEvents }
+func (v *mapping) marked(h int) bool { return v.e.keys[h].marked == v.e.stats.mappingEvents }
 
-func (v *mapping) setMark(h int) { v.e.tasks[h].marked = v.e.stats.mappingEvents }
+func (v *mapping) setMark(h int) { v.e.keys[h].marked = v.e.stats.mappingEvents }
 
 func (v *mapping) Free(m int) int {
 	if v.e.opt.QueueSize == math.MaxInt {
@@ -172,7 +172,7 @@ func (v *mapping) Exits() []Exit                    { return v.e.exited }
 
 func (v *mapping) Assign(h, m int) {
 	t := &v.e.tasks[h]
-	if !t.inBatch || v.marked(h) {
+	if !v.e.keys[h].inBatch || v.marked(h) {
 		panic(fmt.Sprintf("replay: %s assigned task %d, which is not in the batch", v.e.mapper.Name(), t.Task.ID))
 	}
 	if v.Free(m) <= 0 {
@@ -223,7 +223,7 @@ func (e *engine) freeFrom(m int) float64 {
 }
 
 func (v *mapping) Defer(h int) {
-	if !v.e.tasks[h].inBatch || v.marked(h) {
+	if !v.e.keys[h].inBatch || v.marked(h) {
 		return
 	}
 	v.setMark(h)
