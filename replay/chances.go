@@ -216,10 +216,9 @@ func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []Queue
 	link := 0 // under s, links alternate between two buffers: each reads the other's output
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
-			t := e.tasks[h].Task
 			var p float64
-			c := e.cell(t.Type, ms.Type)
-			free, p = r.append(s.linkBuffer(link), free, c.exec, &c.table, t.Deadline)
+			c := e.taskCell(h, m)
+			free, p = r.append(s.linkBuffer(link), free, c.exec, &c.table, e.keys[h].deadline)
 			chances = append(chances, QueueChance{p, e.skewness(free)})
 			link++
 		}
@@ -402,10 +401,9 @@ func (f *fast) settle(m int) {
 		} else {
 			h = e.virtual[m][i-len(ms.queue)]
 		}
-		t := e.tasks[h].Task
 		f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
-		c := e.cell(t.Type, ms.Type)
-		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], c.exec, &c.table, t.Deadline)
+		c := e.taskCell(h, m)
+		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], c.exec, &c.table, e.keys[h].deadline)
 		f.tails[m] = next
 		f.chances[m] = append(f.chances[m], QueueChance{s, e.skewness(next)})
 	}
