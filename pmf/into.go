@@ -2,7 +2,6 @@ package pmf
 
 import (
 	"fmt"
-	"math"
 )
 
 // Buffer is storage that the *Into functions reuse for the impulses of their results, so that a
@@ -119,7 +118,7 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveInto(buf.take(n), prev.p, exec.p, &buf.pad)}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendFused(buf, model, prev, exec, math.NaN(), shift, deadline, strict)
+	return appendFused(buf, model, prev, exec, nil, shift, deadline, strict)
 }
 
 // AppendIntoTable is AppendInto with exec's table given (execTable = exec.CDFTable()), as
@@ -138,13 +137,18 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTabl
 	if err != nil {
 		return PMF{}, 0, err
 	}
-	return appendFused(buf, model, prev, exec, execTable.cum[len(execTable.cum)-1], shift, deadline, strict)
+	return appendFused(buf, model, prev, exec, execTable.cum, shift, deadline, strict)
 }
 
 // appendFused is appendDropAware's prefix form, with the convolution written straight into the
-// result's storage instead of a slice of its own. execMass is exec.Mass(), or NaN to have it
-// summed when it is needed.
-func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shift int, deadline float64, strict bool) (PMF, float64, error) {
+// result's storage instead of a slice of its own. execCum is exec's cumulative table (its
+// running sums, CDFTable.cum), or nil to have what is needed of it summed.
+//
+// Behind a single impulse of mass 1 (a task that starts when it is mapped or when its
+// predecessor ends) the convolution is exec itself, each impulse 0 + 1·e(k) = e(k), and the
+// success chance the running sum of its impulses up to the deadline, which execCum holds to the
+// bit: the link is then a copy and a lookup instead of a convolution and a pass.
+func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev.CopyInto(buf), 0, nil // the task never starts; next is in buf all the same
@@ -170,13 +174,20 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shi
 		hi = max(hi, evictAt+1)
 	}
 	out := buf.take(hi - lo)
-	conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
 	success := 0.0
-	for i, x := range conv {
-		if i > ok {
-			break
+	if execCum != nil && len(prev.p) == 1 && prev.p[0] == 1 {
+		copy(out[shift-lo:shift-lo+n], exec.p)
+		if ok >= 0 {
+			success = execCum[ok]
 		}
-		success += x
+	} else {
+		conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
+		for i, x := range conv {
+			if i > ok {
+				break
+			}
+			success += x
+		}
 	}
 	killed := 0.0
 	if model == Evict && n < convLen {
@@ -184,7 +195,10 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execMass float64, shi
 		for _, x := range prev.p[:starts+1] {
 			total += x
 		}
-		if math.IsNaN(execMass) {
+		execMass := 0.0
+		if execCum != nil {
+			execMass = execCum[len(execCum)-1]
+		} else {
 			execMass = exec.Mass()
 		}
 		total *= execMass

@@ -221,3 +221,47 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendIntoTableBehindImpulse: behind a single impulse (a task started at a known time),
+// AppendIntoTable copies exec and reads the success chance from its table instead of
+// convolving. Append, which convolves and sums, must agree to the bit, and the textbook link
+// (AppendPlain) as TestAppendMatchesPlain has it: the same success chance and every impulse
+// within 1e-14; on and off the grid, with deadlines before, inside and after exec's support.
+func TestAppendIntoTableBehindImpulse(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	var buf Buffer
+	for trial := range 3000 {
+		step := []float64{1, 0.5, 2}[trial%3]
+		start := float64(r.IntN(200)) * step
+		if trial%5 == 0 {
+			start += 0.3 * step // off the grid: the impulse's own lattice
+		}
+		prev := Impulse(start, step)
+		exec := randomPMF(r, float64(r.IntN(8))*step, step, 1+r.IntN(80))
+		d := start - 2*step + r.Float64()*(exec.Max()+4*step)
+		if trial%7 == 0 {
+			d = start + float64(r.IntN(90))*step // on the grid
+		}
+		strict := trial%2 == 1
+		for _, model := range []Model{Pending, Evict} {
+			want, ws, err := Append(model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirty(r, &buf)
+			got, gs, err := AppendIntoTable(&buf, model, prev, exec, exec.CDFTable(), d, strict)
+			if err != nil || gs != ws || !same(got, want) {
+				t.Fatalf("trial %d %v: AppendIntoTable %v success %v (%v), Append %v success %v", trial, model, got, gs, err, want, ws)
+			}
+			plain, ps, err := AppendPlain(model, prev, exec, d, strict)
+			if err != nil || ps != gs || plain.Origin() != got.Origin() || plain.Len() != got.Len() {
+				t.Fatalf("trial %d %v: AppendIntoTable %v success %v, AppendPlain %v success %v (%v)", trial, model, got, gs, plain, ps, err)
+			}
+			for k := range got.Len() {
+				if math.Abs(got.Prob(k)-plain.Prob(k)) > 1e-14 {
+					t.Fatalf("trial %d %v: impulse %d: %v vs AppendPlain's %v", trial, model, k, got.Prob(k), plain.Prob(k))
+				}
+			}
+		}
+	}
+}

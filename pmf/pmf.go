@@ -282,6 +282,9 @@ func (d PMF) Shift(t float64) PMF {
 	return PMF{origin: d.origin + t, step: d.step, p: d.p}
 }
 
+// StartsAfter reports whether every outcome of d is after t, so that d.Condition(t) is d itself.
+func (d PMF) StartsAfter(t float64) bool { return d.lastAtOrBefore(t) < 0 }
+
 // Condition returns the distribution of X given X > t: the completion time of a task that is
 // still running at time t. When no mass lies after t (the task has overrun everything its PMF
 // allows), the result is an impulse on the first grid point after t, the earliest time the task

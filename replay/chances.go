@@ -145,17 +145,21 @@ func (s *chainScratch) conditionHead(d pmf.PMF, at float64) pmf.PMF {
 }
 
 // headSuccess is the running task's chance of success given what is known at time at, its
-// conditioned PMF built in s (nil: in new storage).
+// conditioned PMF built in s (nil: in new storage). The fast engine (s set) reads a chance that
+// conditioning leaves alone, as that of a task started at or after at, from the cell's table.
 func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 	e := r.e
 	ms := &e.machines[m]
 	h := ms.queue[0]
-	t := e.tasks[h].Task
-	c := e.cell(t.Type, ms.Type).exec.Shift(e.tasks[h].Start)
-	if e.opt.ConditionElapsed {
-		c = s.conditionHead(c, at)
+	c := e.taskCell(h, m)
+	exec, deadline := c.exec.Shift(e.tasks[h].Start), e.keys[h].deadline
+	if e.opt.ConditionElapsed && !exec.StartsAfter(at) {
+		return s.conditionHead(exec, at).Success(deadline, e.opt.Strict)
 	}
-	return c.Success(t.Deadline, e.opt.Strict)
+	if s != nil {
+		return exec.SuccessTable(c.table, deadline, e.opt.Strict)
+	}
+	return exec.Success(deadline, e.opt.Strict)
 }
 
 // append is one link of the chain under the replay's drop model, counted, written into buf
