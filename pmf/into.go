@@ -149,7 +149,8 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTabl
 // success chance the running sum of its impulses up to the deadline, which execCum holds to the
 // bit: the link is then a copy and a lookup instead of a convolution and a pass.
 func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, shift int, deadline float64, strict bool) (PMF, float64, error) {
-	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
+	before := prev.lastBefore(deadline)
+	starts := min(before, len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev.CopyInto(buf), 0, nil // the task never starts; next is in buf all the same
 	}
@@ -167,7 +168,7 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, sh
 
 	// next on prev's grid, from index lo (≤ 0 when shift < 0) to hi (exclusive); trimmed drops
 	// the zeros at the ends, so hi may be generous.
-	evictAt := prev.lastBefore(deadline) + 1
+	evictAt := before + 1
 	lo := min(0, shift)
 	hi := max(len(prev.p), shift+n)
 	if model == Evict {

@@ -204,7 +204,7 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 			a = weights(1 + r.IntN(3))
 		}
 		want := convolveSlices(a, b)
-		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3} {
+		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3, 8, 16, 40} { // whole and part blocks of 8, 16 and 32
 			n = max(0, min(n, len(want)))
 			long, short := a, b
 			if len(a) < len(b) {

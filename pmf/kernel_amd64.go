@@ -7,6 +7,14 @@ package pmf
 //go:noescape
 func dot32(out, a, b []float64)
 
+// dot16 and dot8 are dot32 for 16 and 8 impulses, for a convolution's last part-block.
+//
+//go:noescape
+func dot16(out, a, b []float64)
+
+//go:noescape
+func dot8(out, a, b []float64)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 

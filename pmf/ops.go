@@ -101,10 +101,13 @@ func convolveScatter(out, a, b []float64, n int) []float64 {
 	return out
 }
 
-// convolveGather is convolveInto 32 impulses at a time (dot32), on a copy of a with zeros on
-// either side, so that every impulse takes a term for every j: the terms beyond a's ends are +0,
-// and adding +0 leaves a sum of non-negative terms as it was, to the bit. So does the textbook
-// loop's skipping of zero b[j]. It writes out's impulses rather than adding to them.
+// convolveGather is convolveInto 32 impulses at a time (dot32), with the last part-block 8 or
+// 16 at a time when it is that short (dot8, dot16: a chain's links often keep only a few
+// impulses before their deadline), on a copy of a with zeros on either side, so that every
+// impulse takes a term for every j: the terms beyond a's ends are +0, and adding +0 leaves a sum
+// of non-negative terms as it was, to the bit. So does the textbook loop's skipping of zero b[j].
+// Only a's first n impulses are copied: the first n outputs read no others. It writes out's
+// impulses rather than adding to them.
 func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
 	lb := len(b)
 	blocks := (n + 31) / 32
@@ -114,14 +117,36 @@ func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
 	ap := (*pad)[:lb-1+blocks*32]
 	last := (*pad)[len(ap) : len(ap)+32] // for a last part-block
 	clear(ap[:lb-1])                     // ap[lb−1+i] = a[i], zeros elsewhere
-	clear(ap[lb-1+copy(ap[lb-1:], a):])
+	clear(ap[lb-1+copy(ap[lb-1:], a[:min(len(a), n)]):])
 	k := 0
 	for ; k+32 <= n; k += 32 {
 		dot32(out[k:k+32], ap[k:k+lb+31], b)
 	}
-	if k < n {
-		dot32(last, ap[k:k+lb+31], b)
-		copy(out[k:n], last)
+	r := n - k
+	if r == 0 {
+		return out
+	}
+	w := 32
+	switch {
+	case r <= 8:
+		w = 8
+	case r <= 16:
+		w = 16
+	}
+	dst := last[:w]
+	if r == w {
+		dst = out[k : k+w]
+	}
+	switch w {
+	case 8:
+		dot8(dst, ap[k:k+lb+7], b)
+	case 16:
+		dot16(dst, ap[k:k+lb+15], b)
+	default:
+		dot32(dst, ap[k:k+lb+31], b)
+	}
+	if r != w {
+		copy(out[k:n], dst)
 	}
 	return out
 }
