@@ -126,6 +126,7 @@ type engine struct {
 	step     float64
 	exits    exitLog
 	stats    runStats
+	began    time.Time      // when the engine was made: mapping events are timed as offsets from it
 	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
@@ -170,7 +171,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 		cfg.Truth = cfg.PET
 	}
 	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper),
-		batchDue: math.Inf(1), queueDue: math.Inf(1)}
+		batchDue: math.Inf(1), queueDue: math.Inf(1), began: time.Now()}
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
 	}
@@ -331,9 +332,9 @@ func (e *engine) mappingEvent() {
 	e.chances.begin()
 	ev := &e.view
 	ev.assigned, ev.deferred = 0, ev.deferred[:0]
-	start := time.Now()
+	start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
 	e.mapper.Map(ev)
-	e.stats.mapperWall += time.Since(start)
+	e.stats.mapperWall += time.Since(e.began) - start
 	e.commit(ev)
 	// The tasks that left have been reported (Event.Exits): their handles can serve new arrivals.
 	for _, x := range e.exited {
@@ -386,6 +387,9 @@ func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
 // commit moves the event's assignments into the machine queues and starts idle machines.
 func (e *engine) commit(ev *mapping) {
 	for m, hs := range e.virtual {
+		if len(hs) == 0 {
+			continue
+		}
 		e.machines[m].queue = append(e.machines[m].queue, hs...)
 		for _, h := range hs {
 			t := &e.tasks[h]
