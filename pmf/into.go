@@ -102,6 +102,7 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 		t.cum[j], t.cumK[j] = s, k
 	}
 	t.origin, t.step, t.mean = d.origin, d.step, d.origin+d.step*k // d.Mean(), to the bit: the same sum
+	t.steps, t.whole = wholeSteps(d.origin, d.step)
 }
 
 // AppendInto is Append with next's impulses written into buf, always (even when next equals
@@ -133,9 +134,12 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTabl
 	if model == None || !sameStep(prev.step, exec.step) {
 		return AppendInto(buf, model, prev, exec, deadline, strict) // no mass to save, or exec is merged
 	}
-	shift, err := linkShift(model, exec.origin, prev.step) // the steps are one: no merging
-	if err != nil {
-		return PMF{}, 0, err
+	if model != Pending && model != Evict {
+		return PMF{}, 0, errUnknownModel(model)
+	}
+	shift, ok := execTable.originSteps(prev.step) // the steps are one: no merging
+	if !ok {
+		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
 	return appendFused(buf, model, prev, exec, execTable.cum, shift, deadline, strict)
 }

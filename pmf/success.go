@@ -47,6 +47,17 @@ type CDFTable struct {
 	cum          []float64 // cum[j] = P(X ≤ origin + j·step)
 	cumK         []float64 // cumK[j] = Σ_{i≤j} i·p(i): partial first moments, in steps
 	mean         float64
+	steps        int  // origin in whole steps, when whole: wholeSteps(origin, step), kept
+	whole        bool // because a link or a bound needs it for every task it is asked about
+}
+
+// originSteps is wholeSteps(c.origin, step): read from the table when step is the table's own,
+// which spares a division for every question asked against the table.
+func (c *CDFTable) originSteps(step float64) (int, bool) {
+	if step == c.step {
+		return c.steps, c.whole
+	}
+	return wholeSteps(c.origin, step)
 }
 
 // CDFTable returns the cumulative table of d.
@@ -150,7 +161,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev CDFTable, deadline 
 	if !sameStep(exec.step, prev.step) {
 		return 0, 0, fmt.Errorf("%w: steps %g and %g differ", ErrInvalid, exec.step, prev.step)
 	}
-	shift, ok := wholeSteps(exec.origin, prev.step)
+	shift, ok := execTable.originSteps(prev.step)
 	if !ok {
 		return 0, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
@@ -242,7 +253,7 @@ func AppendMeanBound(model Model, exec, prev CDFTable, deadline float64) float64
 	if model == Pending {
 		return prev.mean + prev.cum[capIdx]*exec.mean
 	}
-	x0, ok := wholeSteps(exec.origin, prev.step)
+	x0, ok := exec.originSteps(prev.step)
 	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
 		return math.Inf(-1)
 	}
