@@ -72,6 +72,10 @@ type Event interface {
 	// (pmf.AppendMeanBound); or -Inf when the engine knows none. A heuristic decides "no sooner
 	// than the best so far" from it without the machine's chain, or without the pass.
 	CompletionBound(h, m int) float64
+	// CompletionBounds is CompletionBound(h, m) for each task h of hs, in order, written into
+	// out's storage (grown as needed) and returned: one call for a heuristic that bounds many
+	// tasks on one machine.
+	CompletionBounds(hs []int, m int, out []float64) []float64
 	// QueueChances is the chance of success and the skewness of the completion PMF of each task
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
 	// changing the queue.
@@ -166,6 +170,9 @@ func (v *mapping) Success(h, m int) float64         { return v.e.chances.success
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
 func (v *mapping) CompletionBound(h, m int) float64 { return v.e.chances.completionBound(h, m) }
+func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
+	return v.e.chances.completionBounds(hs, m, out)
+}
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
 func (v *mapping) Exits() []Exit                    { return v.e.exited }

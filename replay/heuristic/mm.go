@@ -99,8 +99,9 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 // bound (Event.CompletionBound) is clearly above the soonest exact one so far is not asked: its
 // completion is left at that bound, which is enough for soonest to pass its type over. The first
 // lead is asked first, which brings m's chain up to date, after which the fast engine's bounds
-// cost a few lookups each; then the others in order of their bounds, until the next bound is
-// clearly above the soonest completion.
+// cost a few lookups each, taken for all the other leads in one call (Event.CompletionBounds);
+// then the others are asked in order of their bounds, until the next bound is clearly above the
+// soonest completion.
 func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float64 {
 	for i := range leads {
 		leads[i].exact = p.ETC
@@ -117,8 +118,13 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 		return floor
 	}
 	ask(&leads[0])
-	for i := range leads[1:] {
-		leads[1+i].completion = ev.CompletionBound(leads[1+i].task, m)
+	b.leadTasks = b.leadTasks[:0]
+	for _, l := range leads[1:] {
+		b.leadTasks = append(b.leadTasks, l.task)
+	}
+	b.leadBounds = ev.CompletionBounds(b.leadTasks, m, b.leadBounds)
+	for i, bound := range b.leadBounds {
+		leads[1+i].completion = bound
 	}
 	for {
 		next := -1

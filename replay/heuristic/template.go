@@ -32,6 +32,8 @@ type buffers struct {
 	chains              chainBuffers
 	leads               []lead // soonest's, with each task's lead and each type's
 	leadIndex, leadOf   []int
+	leadTasks           []int     // leadFloor's leads after the first
+	leadBounds          []float64 // and their bounds
 	bounds              []bounded // completions', by machine
 }
 

@@ -23,7 +23,8 @@ import (
 // (checked) and early (strictly below, from a stale table; -Inf, no bound, is not counted).
 // Then, with each machine's chain brought up to date (Tail), the completion bounds of a quarter
 // of the tasks not asked come from its current table: counted as current and below (strictly
-// below, which only evict allows: under none and pending they are the completion itself).
+// below, which only evict allows: under none and pending they are the completion itself). Both
+// times, CompletionBounds must give every bound CompletionBound gave (batched).
 type boundsSpy struct {
 	replay.Mapper
 	t                  *testing.T
@@ -33,6 +34,7 @@ type boundsSpy struct {
 	known              int // upper bounds below 1
 	done, early        int // lower bounds on completions checked, and strictly below
 	current, below     int // the same from a current table (pmf.AppendMeanBound)
+	batched            int // bounds checked against CompletionBounds
 	events             int
 }
 
@@ -47,6 +49,7 @@ func (s *boundsSpy) Map(ev replay.Event) {
 			upper[m] = append(upper[m], ev.SuccessBound(h, m))
 			lower[m] = append(lower[m], ev.CompletionBound(h, m))
 		}
+		s.sameBounds(ev, batch, m, lower[m]) // before QueueFloors, which may bring m's chain up to date
 		floors[m] = append([]float64(nil), ev.QueueFloors(m)...)
 	}
 	for m := range ev.NumMachines() {
@@ -77,6 +80,11 @@ func (s *boundsSpy) Map(ev replay.Event) {
 		// With m's chain up to date, the bounds of the tasks not asked come from its current table
 		// (pmf.AppendMeanBound), exact under none and pending.
 		ev.Tail(m)
+		current := make([]float64, 0, len(batch))
+		for _, h := range batch {
+			current = append(current, ev.CompletionBound(h, m))
+		}
+		s.sameBounds(ev, batch, m, current)
 		for _, h := range batch {
 			if (h+s.events)%4 != 0 {
 				continue
@@ -112,6 +120,21 @@ func (s *boundsSpy) Map(ev replay.Event) {
 		}
 	}
 	s.Mapper.Map(ev)
+}
+
+// sameBounds checks that CompletionBounds gives, in one call, what CompletionBound gave task by
+// task (want), to the bit: soonest takes its leads' bounds that way.
+func (s *boundsSpy) sameBounds(ev replay.Event, batch []int, m int, want []float64) {
+	got := ev.CompletionBounds(batch, m, []float64{math.NaN()}) // storage to overwrite
+	if len(got) != len(want) {
+		s.t.Fatalf("%s at %g: machine %d: %d bounds for %d tasks", s.label, ev.Now(), m, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			s.t.Fatalf("%s at %g: task %d on machine %d: CompletionBounds %v, CompletionBound %v", s.label, ev.Now(), ev.Task(batch[i]).ID, m, got[i], want[i])
+		}
+	}
+	s.batched += len(want)
 }
 
 // TestBoundsHold: under every drop model, on random workloads and on the HCW19-like one, the fast
@@ -162,11 +185,12 @@ func TestBoundsHold(t *testing.T) {
 			total.looseUp, total.looseDown = total.looseUp+spy.looseUp, total.looseDown+spy.looseDown
 			total.done, total.early = total.done+spy.done, total.early+spy.early
 			total.current, total.below = total.current+spy.current, total.below+spy.below
+			total.batched += spy.batched
 		}
 	}
-	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d from current tables (%d below), %d floors (%d loose, %d of them under pending)",
-		total.upper, total.looseUp, total.done, total.early, total.current, total.below, total.floor, total.looseDown, pendingFloors)
-	if total.looseUp < 100 || total.early < 100 || total.below < 100 || total.looseDown < 100 || pendingFloors < 20 {
+	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d from current tables (%d below), %d floors (%d loose, %d of them under pending), %d bounds in one call",
+		total.upper, total.looseUp, total.done, total.early, total.current, total.below, total.floor, total.looseDown, pendingFloors, total.batched)
+	if total.looseUp < 100 || total.early < 100 || total.below < 100 || total.looseDown < 100 || pendingFloors < 20 || total.batched < 1000 {
 		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d below from current tables, %d loose floors (%d under pending)",
 			total.looseUp, total.early, total.below, total.looseDown, pendingFloors)
 	}
