@@ -1,8 +1,6 @@
 package pmf
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // Buffer is storage that the *Into functions reuse for the impulses of their results, so that a
 // replay engine keeping a chain per machine allocates nothing once its buffers have grown to the

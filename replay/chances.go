@@ -630,11 +630,17 @@ func (f *fast) completionBound(h, m int) float64 {
 // bound that is the mean itself (under none and pending, and under evict when no run can be
 // killed) then reads as the completion, give or take the last rounded digit.
 func (f *fast) currentBound(h, m int) float64 {
-	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+	return f.tableBound(h, m, f.e.machines[m].Type, f.versions[m], &f.tables[m])
+}
+
+// tableBound is currentBound with what every task shares given: machine m's type, and the
+// version and table of its chain.
+func (f *fast) tableBound(h, m, mt int, version int64, table *pmf.CDFTable) float64 {
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == version {
 		return roundTime(f.memo[i].mean)
 	}
-	c := f.e.taskCell(h, m)
-	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, c.table, f.tables[m], f.e.keys[h].deadline))
+	k := &f.e.keys[h]
+	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, f.e.cell(int(k.typ), mt).table, *table, k.deadline))
 }
 
 // completionBounds is completionBound(h, m) for each task h of hs, in out's storage. With m's
@@ -648,15 +654,9 @@ func (f *fast) completionBounds(hs []int, m int, out []float64) []float64 {
 		}
 		return out
 	}
-	e := f.e
-	n, version, table, model, mt := len(f.valid), f.versions[m], f.tables[m], e.opt.DropModel, e.machines[m].Type
+	mt, version, table := f.e.machines[m].Type, f.versions[m], &f.tables[m]
 	for _, h := range hs {
-		if i := h*n + m; i < len(f.memo) && f.memo[i].version == version {
-			out = append(out, roundTime(f.memo[i].mean))
-			continue
-		}
-		k := &e.keys[h]
-		out = append(out, roundTime(pmf.AppendMeanBound(model, e.cell(int(k.typ), mt).table, table, k.deadline)))
+		out = append(out, f.tableBound(h, m, mt, version, table))
 	}
 	return out
 }

@@ -133,7 +133,7 @@ func (v *mapping) Strict() bool          { return v.e.opt.Strict }
 func (v *mapping) Batch() []int {
 	out := v.batch[:0]
 	for _, h := range v.e.batch {
-		if k := v.e.keys[h]; k.inBatch && k.marked != v.e.stats.mappingEvents {
+		if v.e.keys[h].inBatch && !v.marked(h) {
 			out = append(out, h)
 		}
 	}
