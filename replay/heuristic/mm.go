@@ -128,16 +128,13 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 	}
 	ask(&leads[first])
 	b.leadTasks = b.leadTasks[:0]
-	for i, l := range leads {
-		if i != first {
-			b.leadTasks = append(b.leadTasks, l.task)
-		}
+	for _, l := range leads {
+		b.leadTasks = append(b.leadTasks, l.task)
 	}
-	b.leadBounds = ev.CompletionBounds(b.leadTasks, m, b.leadBounds)
-	rest := b.leadBounds
+	b.leadBounds = ev.CompletionBounds(b.leadTasks, m, b.leadBounds) // the first's is its memoised completion
 	for i := range leads {
 		if i != first {
-			leads[i].completion, rest = rest[0], rest[1:]
+			leads[i].completion = b.leadBounds[i]
 		}
 	}
 	for {

@@ -32,7 +32,7 @@ type buffers struct {
 	chains              chainBuffers
 	leads               []lead // soonest's, with each task's lead and each type's
 	leadIndex, leadOf   []int
-	leadTasks           []int     // leadFloor's leads but the one it asks first
+	leadTasks           []int     // leadFloor's leads' tasks
 	leadBounds          []float64 // and their bounds
 	bounds              []bounded // completions', by machine
 }

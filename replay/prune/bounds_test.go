@@ -191,7 +191,7 @@ func TestBoundsHold(t *testing.T) {
 	t.Logf("%d upper bounds (%d loose), %d lower bounds on completions (%d early), %d from current tables (%d below), %d floors (%d loose, %d of them under pending), %d bounds in one call",
 		total.upper, total.looseUp, total.done, total.early, total.current, total.below, total.floor, total.looseDown, pendingFloors, total.batched)
 	if total.looseUp < 100 || total.early < 100 || total.below < 100 || total.looseDown < 100 || pendingFloors < 20 || total.batched < 1000 {
-		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d below from current tables, %d loose floors (%d under pending)",
-			total.looseUp, total.early, total.below, total.looseDown, pendingFloors)
+		t.Fatalf("the stale paths hardly ran: %d loose upper bounds, %d early lower bounds, %d below from current tables, %d loose floors (%d under pending), %d bounds in one call",
+			total.looseUp, total.early, total.below, total.looseDown, pendingFloors, total.batched)
 	}
 }
