@@ -43,53 +43,61 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 // pending) and run longer before it is killed (under evict); under none and with Params.ETC the
 // deadline plays no part. So among tasks of one type, the one with the earliest deadline (the
 // lead) bounds the others from below, and a type whose lead completes clearly later than the
-// soonest lead cannot hold the answer. Only the tasks of the other types are asked about, in
-// batch order, and of those only the ones whose lower bound (Event.CompletionBound) is not
-// clearly above the best so far; leadFloor spares most leads the same way. "Clearly" is
-// completionSlack, which keeps the rounding of two evaluations from passing for an order
-// between them.
+// soonest lead cannot hold the answer. Only the tasks of the other types are asked about, type
+// by type (usually one type is left: the batch is walked once, not twice), and of those only the
+// ones whose lower bound (Event.CompletionBound) is not clearly above the best so far; leadFloor
+// spares most leads the same way. "Clearly" is completionSlack, which keeps the rounding of two
+// evaluations from passing for an order between them. Ties go to the earlier batch position
+// whichever type is walked first, and a task passed over completes clearly later than the
+// answer, so the order of the walk changes the questions asked, never the answer.
 func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 	// One lead per type present, in order of first appearance: its earliest deadline, first in
-	// batch order. b.leadOf finds a type's lead, b.leadIndex each task's.
-	leads, index := b.leads[:0], b.leadIndex[:0]
-	for _, t := range tasks {
+	// batch order. b.leadOf finds a type's lead; each lead chains the batch positions of its
+	// type's tasks through b.sameType, so that only the types that can hold the answer are
+	// walked again.
+	leads, next := b.leads[:0], b.sameType[:0]
+	for k, t := range tasks {
 		typ, deadline := ev.TypeAndDeadline(t)
 		for len(b.leadOf) <= typ {
 			b.leadOf = append(b.leadOf, -1)
 		}
-		i := b.leadOf[typ]
-		switch {
-		case i < 0:
-			i = len(leads)
-			b.leadOf[typ] = i
-			leads = append(leads, lead{typ: typ, task: t, deadline: deadline})
-		case deadline < leads[i].deadline:
-			leads[i].task, leads[i].deadline = t, deadline
+		if i := b.leadOf[typ]; i < 0 {
+			b.leadOf[typ] = len(leads)
+			leads = append(leads, lead{typ: typ, task: t, deadline: deadline, first: k, last: k})
+		} else {
+			l := &leads[i]
+			next[l.last], l.last = k, k
+			if deadline < l.deadline {
+				l.task, l.deadline = t, deadline
+			}
 		}
-		index = append(index, i)
+		next = append(next, -1)
 	}
-	b.leads, b.leadIndex = leads, index
+	b.leads, b.sameType = leads, next
 	for i := range leads {
 		b.leadOf[leads[i].typ] = -1 // ready for the next call
 	}
 	b.startETC(ev, p)
 	floor := leadFloor(ev, p, leads, m, b) // the soonest lead's completion: the answer completes no later
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
-	for k, t := range tasks {
-		l := &leads[index[k]]
+	at := -1 // best's batch position: ties go to the first in batch order
+	for i := range leads {
+		l := &leads[i]
 		if l.completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
-		c := l.completion
-		if t != l.task {
-			limit := min(floor, best.completion) // the answer completes no later
-			if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
-				continue
+		for k := l.first; k >= 0; k = next[k] {
+			t, c := tasks[k], l.completion
+			if t != l.task {
+				limit := min(floor, best.completion) // the answer completes no later
+				if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
+					continue
+				}
+				c = b.completionIn(ev, p, t, m)
 			}
-			c = b.completionIn(ev, p, t, m)
-		}
-		if best.task < 0 || c < best.completion {
-			best.task, best.completion = t, c
+			if best.task < 0 || c < best.completion || c == best.completion && k < at {
+				best.task, best.completion, at = t, c, k
+			}
 		}
 	}
 	return best
@@ -106,12 +114,9 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 // completion. Which lead is asked first does not change the answer: every lead left unasked has
 // a bound, so a completion, clearly above the soonest.
 func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float64 {
-	for i := range leads {
-		leads[i].exact = p.ETC
-	}
 	floor := math.Inf(1)
 	ask := func(l *lead) {
-		l.completion, l.exact = b.completionIn(ev, p, l.task, m), true
+		l.completion = b.completionIn(ev, p, l.task, m)
 		floor = math.Min(floor, l.completion)
 	}
 	if p.ETC { // every answer costs a lookup: no bound would save anything
@@ -132,31 +137,39 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 		b.leadTasks = append(b.leadTasks, l.task)
 	}
 	b.leadBounds = ev.CompletionBounds(b.leadTasks, m, b.leadBounds) // the first's is its memoised completion
+	// The floor only falls from here, so the leads that may still be asked are those whose bound
+	// is not clearly above it now: a few, asked in order of their bounds (ties: batch order).
+	cand := b.leadOrder[:0]
 	for i := range leads {
-		if i != first {
-			leads[i].completion = b.leadBounds[i]
+		if i == first {
+			continue
+		}
+		leads[i].completion = b.leadBounds[i]
+		if leads[i].completion <= floor+completionSlack(floor) {
+			cand = append(cand, i)
 		}
 	}
-	for {
-		next := -1
-		for i := range leads {
-			if !leads[i].exact && (next < 0 || leads[i].completion < leads[next].completion) {
-				next = i
-			}
+	for j := 1; j < len(cand); j++ { // insertion sort: stable, and cand is short
+		for k := j; k > 0 && leads[cand[k]].completion < leads[cand[k-1]].completion; k-- {
+			cand[k], cand[k-1] = cand[k-1], cand[k]
 		}
-		if next < 0 || leads[next].completion > floor+completionSlack(floor) {
-			return floor
-		}
-		ask(&leads[next])
 	}
+	b.leadOrder = cand
+	for _, i := range cand {
+		if leads[i].completion > floor+completionSlack(floor) {
+			break
+		}
+		ask(&leads[i])
+	}
+	return floor
 }
 
 // lead is the task of a type that soonest asks about first: the earliest deadline of its type.
 type lead struct {
-	typ, task  int
-	deadline   float64
-	completion float64 // exact, or a lower bound clearly above the soonest (leadFloor)
-	exact      bool
+	typ, task   int
+	first, last int // the batch positions of its type's first and last tasks (buffers.sameType)
+	deadline    float64
+	completion  float64 // exact, or a lower bound clearly above the soonest (leadFloor)
 }
 
 // completionSlack is how far apart two expected completions near c must be for soonest to take

@@ -52,7 +52,7 @@ func (h MOC) Map(ev replay.Event) {
 		if !ok {
 			return
 		}
-		b.phase1 = phase1Machines(ev, h.Params, b.phase1)
+		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
 		b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		pairs := open(ev, b.pairs, skipped)
 		assigned := false

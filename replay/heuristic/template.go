@@ -30,10 +30,11 @@ type buffers struct {
 	order               []int     // and their tasks
 	perm, ordering      []int     // MOC's permutations of them
 	chains              chainBuffers
-	leads               []lead // soonest's, with each task's lead and each type's
-	leadIndex, leadOf   []int
+	leads               []lead    // soonest's, with each type's lead
+	sameType, leadOf    []int     // and by batch position, the next of the same type
 	leadTasks           []int     // leadFloor's leads' tasks
 	leadBounds          []float64 // and their bounds
+	leadOrder           []int     // the leads leadFloor may ask, in order of their bounds
 	bounds              []bounded // completions', by machine
 }
 
@@ -71,15 +72,20 @@ func (b *buffers) skippedSet() map[int]bool {
 	return b.skipped
 }
 
-// freeMachines lists the machines with a free slot, in index order, in ms's storage.
+// freeMachines lists the machines with a free slot, in index order, in ms's storage. It writes
+// every machine and keeps those with a slot, without a branch on which: in a crowded replay
+// which machine has the free slot changes from one event to the next, and is not predictable.
 func freeMachines(ev replay.Event, ms []int) []int {
-	ms = ms[:0]
-	for m := range ev.NumMachines() {
+	n := ev.NumMachines()
+	ms = slices.Grow(ms[:0], n)[:n]
+	k := 0
+	for m := range n {
+		ms[k] = m
 		if ev.Free(m) > 0 {
-			ms = append(ms, m)
+			k++
 		}
 	}
-	return ms
+	return ms[:k]
 }
 
 // allMachines lists every machine, in index order, in ms's storage.
@@ -92,12 +98,13 @@ func allMachines(ev replay.Event, ms []int) []int {
 }
 
 // phase1Machines is where phase 1 looks for a task's machine: the machines with a free slot
-// (thesis §3.1 [IMPL]), or every machine with Params.Phase1All (004 Alg. 2); in ms's storage.
-func phase1Machines(ev replay.Event, p Params, ms []int) []int {
+// (thesis §3.1 [IMPL]), which the round found (free), or every machine with Params.Phase1All
+// (004 Alg. 2); in ms's storage.
+func phase1Machines(ev replay.Event, p Params, free, ms []int) []int {
 	if p.Phase1All {
 		return allMachines(ev, ms)
 	}
-	return freeMachines(ev, ms)
+	return append(ms[:0], free...)
 }
 
 // waiting is machine m's queue without its running head: the tasks that start after Ready(m).
@@ -260,7 +267,7 @@ func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better fun
 		if !ok {
 			return
 		}
-		b.phase1 = phase1Machines(ev, p, b.phase1)
+		b.phase1 = phase1Machines(ev, p, free, b.phase1)
 		b.pairs = phase1(ev, p, b, tasks, b.phase1)
 		pairs := open(ev, b.pairs, skipped)
 		if global {
