@@ -117,6 +117,7 @@ type engine struct {
 	machines []machineState
 	batch    []int   // unmapped task handles in arrival order
 	virtual  [][]int // per machine, the tasks assigned in the current mapping event
+	assigned []int   // the machines with tasks in virtual, in order of their first assignment
 	exited   []Exit  // tasks that left since the previous mapping event
 	events   eventHeap
 	seq      int
@@ -386,10 +387,8 @@ func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
 
 // commit moves the event's assignments into the machine queues and starts idle machines.
 func (e *engine) commit(ev *mapping) {
-	for m, hs := range e.virtual {
-		if len(hs) == 0 {
-			continue
-		}
+	for _, m := range e.assigned {
+		hs := e.virtual[m]
 		e.machines[m].queue = append(e.machines[m].queue, hs...)
 		for _, h := range hs {
 			t := &e.tasks[h]
@@ -399,14 +398,18 @@ func (e *engine) commit(ev *mapping) {
 		}
 		e.virtual[m] = hs[:0]
 	}
+	e.assigned = e.assigned[:0]
 	if ev.assigned > 0 || len(ev.deferred) > 0 {
-		kept := e.batch[:0]
+		// Every task is written and the kept ones counted, without a branch on which: the few
+		// that leave sit anywhere in the batch.
+		k := 0
 		for _, h := range e.batch {
+			e.batch[k] = h
 			if e.keys[h].inBatch {
-				kept = append(kept, h)
+				k++
 			}
 		}
-		e.batch = kept
+		e.batch = e.batch[:k]
 	}
 	for _, h := range ev.deferred {
 		e.tasks[h].Deferred++

@@ -186,6 +186,9 @@ func (v *mapping) Assign(h, m int) {
 		panic(fmt.Sprintf("replay: %s assigned task %d to machine %d, which is full", v.e.mapper.Name(), t.Task.ID, m))
 	}
 	t.Predicted = v.e.chances.success(h, m)
+	if len(v.e.virtual[m]) == 0 {
+		v.e.assigned = append(v.e.assigned, m)
+	}
 	v.e.virtual[m] = append(v.e.virtual[m], h)
 	v.e.chances.appended(m, h)
 	v.setMark(h)
