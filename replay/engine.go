@@ -131,7 +131,8 @@ type engine struct {
 	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
-	cells    [][]cellEntry  // the PET's cells with their tables, by task type and machine type (cell)
+	cells    []cellEntry    // the PET's cells with their tables, by task type × machine type (cell)
+	stride   int            // cells' row length: one more than the largest machine type
 	batchDue float64        // no task in the batch has a deadline before this
 	queueDue float64        // no waiting task in a machine queue has a deadline before this
 }
@@ -183,6 +184,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	e.machines = make([]machineState, len(cfg.Machines))
 	for i, m := range cfg.Machines {
 		e.machines[i].Machine = m
+		e.stride = max(e.stride, m.Type+1)
 	}
 	e.virtual = make([][]int, len(cfg.Machines))
 	if err := e.readNext(); err != nil {
@@ -205,28 +207,21 @@ type cellEntry struct {
 }
 
 // cell is the execution-time PMF of task type tt on machine type mt with its cumulative table,
-// read from the PET once per replay.
+// read from the PET the first time it is asked for. The cells lie in one array, row by task
+// type, which arrive grows to every type that arrives: the chains and bounds of every event read
+// cells of many types, one lookup each.
 func (e *engine) cell(tt, mt int) *cellEntry {
-	if tt < len(e.cells) && mt < len(e.cells[tt]) && e.cells[tt][mt].exec.Len() > 0 {
-		return &e.cells[tt][mt]
-	}
-	return e.readCell(tt, mt)
-}
-
-// readCell is cell the first time a cell is asked for.
-func (e *engine) readCell(tt, mt int) *cellEntry {
-	for len(e.cells) <= tt {
-		e.cells = append(e.cells, nil)
-	}
-	for len(e.cells[tt]) <= mt {
-		e.cells[tt] = append(e.cells[tt], cellEntry{})
-	}
-	c := &e.cells[tt][mt]
+	c := &e.cells[tt*e.stride+mt]
 	if c.exec.Len() == 0 {
-		c.exec = e.cfg.PET.Cell(tt, mt)
-		c.table = cellTable(e.cfg.PET, tt, mt, c.exec)
+		e.readCell(c, tt, mt)
 	}
 	return c
+}
+
+// readCell fills c, cell (tt, mt), from the PET.
+func (e *engine) readCell(c *cellEntry, tt, mt int) {
+	c.exec = e.cfg.PET.Cell(tt, mt)
+	c.table = cellTable(e.cfg.PET, tt, mt, c.exec)
 }
 
 // tabledPET is a PET that keeps each cell's cumulative table (petbuild.PET does), so that the
@@ -286,6 +281,9 @@ func (e *engine) arrive() error {
 	e.stats.arrive(t)
 	e.batch = append(e.batch, h)
 	e.batchDue = min(e.batchDue, t.Deadline)
+	if need := (t.Type + 1) * e.stride; need > len(e.cells) {
+		e.cells = append(e.cells, make([]cellEntry, need-len(e.cells))...) // between events: no cell is held
+	}
 	return e.readNext()
 }
 
