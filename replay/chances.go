@@ -91,7 +91,7 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 	}
 	h := ms.queue[0]
 	t := e.tasks[h].Task
-	c := e.cell(t.Type, ms.Type)
+	c := e.taskCell(h, m)
 	exec := c.exec
 	start := e.tasks[h].Start
 	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, t.Deadline)
@@ -729,7 +729,7 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 		return nil, false
 	}
 	h := ms.queue[0]
-	exec := f.e.cell(e.tasks[h].Task.Type, ms.Type).exec.Shift(e.tasks[h].Start)
+	exec := e.taskCell(h, m).exec.Shift(e.tasks[h].Start)
 	if !b.then.known {
 		c := &b.then
 		var ok0, ok1 bool

@@ -330,7 +330,7 @@ func (e *engine) mappingEvent() {
 	e.expire()
 	e.chances.begin()
 	ev := &e.view
-	ev.assigned, ev.deferred = 0, ev.deferred[:0]
+	ev.deferred = ev.deferred[:0]
 	start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
 	e.mapper.Map(ev)
 	e.stats.mapperWall += time.Since(e.began) - start
@@ -396,8 +396,7 @@ func (e *engine) commit(ev *mapping) {
 		}
 		e.virtual[m] = hs[:0]
 	}
-	e.assigned = e.assigned[:0]
-	if ev.assigned > 0 || len(ev.deferred) > 0 {
+	if len(e.assigned) > 0 || len(ev.deferred) > 0 {
 		// Every task is written and the kept ones counted, without a branch on which: the few
 		// that leave sit anywhere in the batch.
 		k := 0
@@ -409,6 +408,7 @@ func (e *engine) commit(ev *mapping) {
 		}
 		e.batch = e.batch[:k]
 	}
+	e.assigned = e.assigned[:0]
 	for _, h := range ev.deferred {
 		e.tasks[h].Deferred++
 	}

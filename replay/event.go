@@ -112,7 +112,6 @@ type Exit struct {
 // mapping implements Event for one mapping event of an engine.
 type mapping struct {
 	e        *engine
-	assigned int
 	deferred []int
 	batch    []int   // Batch's answer, rewritten at each call
 	queues   [][]int // Queue's answers, per machine, rewritten at each call
@@ -192,7 +191,6 @@ func (v *mapping) Assign(h, m int) {
 	v.e.virtual[m] = append(v.e.virtual[m], h)
 	v.e.chances.appended(m, h)
 	v.setMark(h)
-	v.assigned++
 }
 
 // freeFrom is Event.FreeFrom: the earliest completion of the running task (its start plus its

@@ -149,7 +149,9 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 			cand = append(cand, i)
 		}
 	}
-	for j := 1; j < len(cand); j++ { // insertion sort: stable, and cand is short
+	// An insertion sort by hand, stable as slices.SortStableFunc is: cand holds one or two leads,
+	// and the comparator calls cost 0.5% of MM's instructions (cachegrind, 10 replays).
+	for j := 1; j < len(cand); j++ {
 		for k := j; k > 0 && leads[cand[k]].completion < leads[cand[k-1]].completion; k-- {
 			cand[k], cand[k-1] = cand[k-1], cand[k]
 		}
