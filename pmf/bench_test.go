@@ -106,12 +106,12 @@ func BenchmarkAppendStats(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("prev%d/kept", n), func(b *testing.B) {
 			for b.Loop() {
-				_, _, _ = AppendStatsTable(Evict, exec, et, pt, d, false)
+				_, _, _ = AppendStatsTable(Evict, exec, &et, &pt, d, false)
 			}
 		})
 		b.Run(fmt.Sprintf("prev%d/bound", n), func(b *testing.B) {
 			for b.Loop() {
-				_ = AppendMeanBound(Evict, et, pt, d)
+				_ = AppendMeanBound(Evict, &et, &pt, d)
 			}
 		})
 	}

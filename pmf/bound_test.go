@@ -35,7 +35,7 @@ func TestAppendMeanBound(t *testing.T) {
 			}
 			want := next.Mean()
 			tol := 1e-9 * (1 + math.Abs(want))
-			got := AppendMeanBound(model, execTable, prevTable, deadline)
+			got := AppendMeanBound(model, &execTable, &prevTable, deadline)
 			checked++
 			if got > want+tol {
 				t.Fatalf("trial %d %v: bound %.12g above the mean %.12g", trial, model, got, want)

@@ -120,12 +120,12 @@ func AppendInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, stri
 	return appendFused(buf, model, prev, exec, nil, shift, deadline, strict)
 }
 
-// AppendIntoTable is AppendInto with exec's table given (execTable = exec.CDFTable()), as
+// AppendIntoTable is AppendInto with exec's table given (*execTable = exec.CDFTable()), as
 // AppendStatsTable is AppendStats: a replay appends each execution-time PMF of its PET to chains
 // many times, and under Evict the table saves a pass over exec per link (its total mass, which
 // the table's last entry holds, summed in the same order). It gives AppendInto's result to the
 // bit.
-func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable CDFTable, deadline float64, strict bool) (next PMF, success float64, err error) {
+func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, deadline float64, strict bool) (next PMF, success float64, err error) {
 	if len(execTable.cum) != len(exec.p) {
 		return PMF{}, 0, fmt.Errorf("%w: a table of %d impulses for a PMF of %d", ErrInvalid, len(execTable.cum), len(exec.p))
 	}

@@ -61,7 +61,7 @@ func TestIntoMatchesAllocating(t *testing.T) {
 			}
 			dirty(r, &bufs[1])
 			exec.CDFTableInto(&table)
-			if got, gs, err := AppendIntoTable(&bufs[1], model, prev, exec, table, d, strict); err != nil || gs != ws || !same(got, want) {
+			if got, gs, err := AppendIntoTable(&bufs[1], model, prev, exec, &table, d, strict); err != nil || gs != ws || !same(got, want) {
 				t.Fatalf("trial %d %v: AppendIntoTable %v success %v (%v), Append %v success %v", trial, model, got, gs, err, want, ws)
 			}
 			// A second link into the other buffer leaves the first result alone.
@@ -249,7 +249,8 @@ func TestAppendIntoTableBehindImpulse(t *testing.T) {
 				t.Fatal(err)
 			}
 			dirty(r, &buf)
-			got, gs, err := AppendIntoTable(&buf, model, prev, exec, exec.CDFTable(), d, strict)
+			table := exec.CDFTable()
+			got, gs, err := AppendIntoTable(&buf, model, prev, exec, &table, d, strict)
 			if err != nil || gs != ws || !same(got, want) {
 				t.Fatalf("trial %d %v: AppendIntoTable %v success %v (%v), Append %v success %v", trial, model, got, gs, err, want, ws)
 			}

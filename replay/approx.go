@@ -108,7 +108,7 @@ func (a *approx) stats(h, m int) (float64, float64) {
 			return 0, 0, err
 		}
 		e.stats.multiplications += int64(c.exec.Len())
-		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, c.exec, c.table, a.tables[m], t.Deadline, e.opt.Strict)
+		_, mean, err := pmf.AppendStatsTable(e.opt.DropModel, c.exec, &c.table, &a.tables[m], t.Deadline, e.opt.Strict)
 		return s, mean, err
 	})
 }

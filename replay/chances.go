@@ -186,7 +186,7 @@ func (r reference) append(buf *pmf.Buffer, prev, exec pmf.PMF, table *pmf.CDFTab
 	case !r.prefix:
 		next, s, err = pmf.AppendPlain(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	case buf != nil:
-		next, s, err = pmf.AppendIntoTable(buf, e.opt.DropModel, prev, exec, *table, deadline, e.opt.Strict)
+		next, s, err = pmf.AppendIntoTable(buf, e.opt.DropModel, prev, exec, table, deadline, e.opt.Strict)
 	default:
 		next, s, err = pmf.Append(e.opt.DropModel, prev, exec, deadline, e.opt.Strict)
 	}
@@ -548,7 +548,7 @@ func (f *fast) stats(h, m int) (float64, float64) {
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
 		c := f.e.taskCell(h, m)
-		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, c.table, f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
+		return pmf.AppendStatsTable(f.e.opt.DropModel, c.exec, &c.table, &f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
 	}
 }
 
@@ -640,7 +640,7 @@ func (f *fast) tableBound(h, m, mt int, version int64, table *pmf.CDFTable) floa
 		return roundTime(f.memo[i].mean)
 	}
 	k := &f.e.keys[h]
-	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, f.e.cell(int(k.typ), mt).table, *table, k.deadline))
+	return roundTime(pmf.AppendMeanBound(f.e.opt.DropModel, &f.e.cell(int(k.typ), mt).table, table, k.deadline))
 }
 
 // completionBounds is completionBound(h, m) for each task h of hs, in out's storage. With m's
