@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -78,9 +79,10 @@ type taskState struct {
 	serial   int64   // arrival order: unique for the whole replay, unlike handles
 }
 
-// taskKey is what scans of the batch read of a task, kept apart from its taskState so that they
-// read 24 bytes a task rather than a record several cache lines long: its type and deadline,
-// whether it is in the batch, and the mapping event that assigned or deferred it.
+// taskKey is what lookups by handle read of a task, kept apart from its taskState so that they
+// read 24 bytes a task rather than a record several cache lines long: its type and deadline
+// (cell lookups, TypeAndDeadline), whether it is in the batch, and the mapping event that
+// assigned or deferred it (Batch, once the event has marked a task).
 type taskKey struct {
 	deadline float64
 	marked   int64
@@ -115,10 +117,11 @@ type engine struct {
 	next     Task // the next arrival, when hasNext
 	hasNext  bool
 	machines []machineState
-	batch    []int   // unmapped task handles in arrival order
-	virtual  [][]int // per machine, the tasks assigned in the current mapping event
-	assigned []int   // the machines with tasks in virtual, in order of their first assignment
-	exited   []Exit  // tasks that left since the previous mapping event
+	batch    []int      // unmapped task handles in arrival order
+	batchKey []BatchKey // and their types and deadlines, in the same order
+	virtual  [][]int    // per machine, the tasks assigned in the current mapping event
+	assigned []int      // the machines with tasks in virtual, in order of their first assignment
+	exited   []Exit     // tasks that left since the previous mapping event
 	events   eventHeap
 	seq      int
 	now      float64
@@ -280,6 +283,7 @@ func (e *engine) arrive() error {
 	}
 	e.stats.arrive(t)
 	e.batch = append(e.batch, h)
+	e.batchKey = append(e.batchKey, BatchKey{Type: t.Type, Deadline: t.Deadline})
 	e.batchDue = min(e.batchDue, t.Deadline)
 	if need := (t.Type + 1) * e.stride; need > len(e.cells) {
 		e.cells = append(e.cells, make([]cellEntry, need-len(e.cells))...) // between events: no cell is held
@@ -319,7 +323,7 @@ func (e *engine) run(ctx context.Context) error {
 	for _, h := range e.batch {
 		e.exit(h, ExpiredUnmapped, math.Max(e.now, e.tasks[h].Task.Deadline))
 	}
-	e.batch = nil
+	e.batch, e.batchKey = nil, nil
 	e.exits.flush()
 	return nil
 }
@@ -330,7 +334,7 @@ func (e *engine) mappingEvent() {
 	e.expire()
 	e.chances.begin()
 	ev := &e.view
-	ev.deferred = ev.deferred[:0]
+	ev.deferred, ev.marks = ev.deferred[:0], 0
 	start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
 	e.mapper.Map(ev)
 	e.stats.mapperWall += time.Since(e.began) - start
@@ -350,7 +354,7 @@ func (e *engine) mappingEvent() {
 func (e *engine) expire() {
 	if e.now >= e.batchDue {
 		e.batchDue = math.Inf(1)
-		e.batch = e.dropPast(e.batch, ExpiredUnmapped, &e.batchDue)
+		e.dropPastBatch()
 	}
 	if e.opt.DropModel == pmf.None || e.now < e.queueDue {
 		return
@@ -383,8 +387,26 @@ func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
 	return kept
 }
 
-// commit moves the event's assignments into the machine queues and starts idle machines.
+// dropPastBatch is dropPast on the batch, whose keys it keeps in step, and batchDue.
+func (e *engine) dropPastBatch() {
+	k := 0
+	for i, h := range e.batch {
+		if d := e.batchKey[i].Deadline; e.now < d {
+			e.batch[k], e.batchKey[k] = h, e.batchKey[i]
+			k++
+			e.batchDue = min(e.batchDue, d)
+			continue
+		}
+		e.keys[h].inBatch = false
+		e.exit(h, ExpiredUnmapped, e.now)
+	}
+	e.batch, e.batchKey = e.batch[:k], e.batchKey[:k]
+}
+
+// commit moves the event's assignments from the batch into the machine queues and starts idle
+// machines.
 func (e *engine) commit(ev *mapping) {
+	n := 0 // tasks assigned
 	for _, m := range e.assigned {
 		hs := e.virtual[m]
 		e.machines[m].queue = append(e.machines[m].queue, hs...)
@@ -394,19 +416,11 @@ func (e *engine) commit(ev *mapping) {
 			t.Machine, t.MapTime = m, e.now
 			e.queueDue = min(e.queueDue, t.Task.Deadline)
 		}
-		e.virtual[m] = hs[:0]
+		n += len(hs)
 	}
-	if len(e.assigned) > 0 || len(ev.deferred) > 0 {
-		// Every task is written and the kept ones counted, without a branch on which: the few
-		// that leave sit anywhere in the batch.
-		k := 0
-		for _, h := range e.batch {
-			e.batch[k] = h
-			if e.keys[h].inBatch {
-				k++
-			}
-		}
-		e.batch = e.batch[:k]
+	e.leaveBatch(n)
+	for _, m := range e.assigned {
+		e.virtual[m] = e.virtual[m][:0]
 	}
 	e.assigned = e.assigned[:0]
 	for _, h := range ev.deferred {
@@ -417,6 +431,29 @@ func (e *engine) commit(ev *mapping) {
 			e.startNext(m)
 		}
 	}
+}
+
+// leaveBatch takes the n tasks assigned in this event (e.virtual) out of the batch, keys with
+// them. An event mostly assigns a task or two out of a long batch: each is then found and
+// deleted, which costs less than a pass that looks every task up; more, and the pass does.
+func (e *engine) leaveBatch(n int) {
+	if n <= 4 {
+		for _, m := range e.assigned {
+			for _, h := range e.virtual[m] {
+				i := slices.Index(e.batch, h)
+				e.batch, e.batchKey = slices.Delete(e.batch, i, i+1), slices.Delete(e.batchKey, i, i+1)
+			}
+		}
+		return
+	}
+	k := 0
+	for i, h := range e.batch {
+		e.batch[k], e.batchKey[k] = h, e.batchKey[i]
+		if e.keys[h].inBatch {
+			k++
+		}
+	}
+	e.batch, e.batchKey = e.batch[:k], e.batchKey[:k]
 }
 
 // startNext starts the first task of machine m's queue that can still start: under evict and

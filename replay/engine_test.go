@@ -385,3 +385,80 @@ func TestTimingAddsUp(t *testing.T) {
 		t.Fatalf("%v tasks/s, want %d tasks over %v s = %v", tm.TasksPerSecond, len(cfg.Tasks), tm.TotalSeconds, want)
 	}
 }
+
+// TestBatchFollowsMarks: at every mapping event the batch holds exactly the tasks that have
+// arrived, are not yet assigned and whose deadline is still ahead, in arrival order (ties by
+// ID), worked out here from the trace and the assignments made; and before and after each Defer
+// and Assign of the event, Batch is the event's first Batch without the tasks marked so far,
+// with BatchKeys giving each listed task's type and deadline as Task has them. On random
+// workloads with short deadlines (the batch loses tasks at their deadlines), simultaneous
+// arrivals and every drop model; the mapper defers every task until the batch holds eight, so
+// that some events assign one or two tasks and others many (engine.leaveBatch's two ways).
+func TestBatchFollowsMarks(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 7))
+	for trial := range 24 {
+		pet := randomPET(r, 4, 3, 5, 20, 1)
+		tasks := randomTasks(r, 200, 4, 2, 2, 30)
+		cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2), Tasks: tasks, Options: DefaultOptions()}
+		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[trial%3]
+		cfg.Options.QueueSize = 1 + trial%3
+		cfg.Options.Trim = 0
+		cfg.Options.Seed = uint64(trial)
+		assigned := map[int64]bool{}
+		m := mapperFunc{"marker", Batch, func(ev Event) {
+			var want []int64
+			for _, task := range tasks {
+				if task.Arrival <= ev.Now() && ev.Now() < task.Deadline && !assigned[task.ID] {
+					want = append(want, task.ID)
+				}
+			}
+			first := slices.Clone(ev.Batch())
+			var got []int64
+			for _, h := range first {
+				got = append(got, ev.Task(h).ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d at %g: batch %v, want %v", trial, ev.Now(), got, want)
+			}
+			marked := map[int]bool{}
+			check := func(when string) {
+				var want []int
+				for _, h := range first {
+					if !marked[h] {
+						want = append(want, h)
+					}
+				}
+				got, keys := ev.Batch(), ev.BatchKeys()
+				if !slices.Equal(got, want) || len(keys) != len(got) {
+					t.Fatalf("trial %d at %g %s: Batch %v with %d keys, want %v", trial, ev.Now(), when, got, len(keys), want)
+				}
+				for i, h := range got {
+					if task := ev.Task(h); keys[i] != (BatchKey{task.Type, task.Deadline}) {
+						t.Fatalf("trial %d at %g %s: task %d of type %d, deadline %g: BatchKeys says %+v", trial, ev.Now(), when, task.ID, task.Type, task.Deadline, keys[i])
+					}
+				}
+			}
+			check("at the start")
+			for i, h := range first {
+				if i%3 == 1 || len(first) < 8 { // a batch of 8 or more has several tasks assigned at once
+					ev.Defer(h)
+					marked[h] = true
+					check("after a defer")
+					continue
+				}
+				for m := range ev.NumMachines() {
+					if ev.Free(m) > 0 {
+						ev.Assign(h, m)
+						marked[h], assigned[ev.Task(h).ID] = true, true
+						check("after an assign")
+						break
+					}
+				}
+			}
+		}}
+		res := run(t, cfg, m)
+		if res.Summary.ExpiredUnmapped == 0 || len(assigned) == 0 {
+			t.Fatalf("trial %d: %d tasks expired in the batch and %d were assigned: the workload tests nothing", trial, res.Summary.ExpiredUnmapped, len(assigned))
+		}
+	}
+}

@@ -20,6 +20,11 @@ type Event interface {
 	// order (ties by task ID). The slice is the engine's, rewritten by the next call: a caller
 	// may filter it in place, and must not keep it across another call.
 	Batch() []int
+	// BatchKeys is the type and deadline of each task Batch() would list now, in the same
+	// order: read from storage the engine keeps beside the batch, so that a heuristic that
+	// scans the whole batch at every event (MM's soonest) makes no call per task. The slice may
+	// be the engine's: read it, do not change or keep it, and ask again after an Assign or Defer.
+	BatchKeys() []BatchKey
 	// Task describes task h.
 	Task(h int) Task
 	// TypeAndDeadline is Task(h)'s type and deadline, from storage that holds only these: a
@@ -113,8 +118,10 @@ type Exit struct {
 type mapping struct {
 	e        *engine
 	deferred []int
-	batch    []int   // Batch's answer, rewritten at each call
-	queues   [][]int // Queue's answers, per machine, rewritten at each call
+	batch    []int      // Batch's answer, rewritten at each call
+	keyed    []BatchKey // BatchKeys's, once a task is marked
+	marks    int        // tasks assigned or deferred in this event
+	queues   [][]int    // Queue's answers, per machine, rewritten at each call
 }
 
 func (v *mapping) Now() float64    { return v.e.now }
@@ -129,10 +136,16 @@ func (v *mapping) Running(m int) bool    { return v.e.machines[m].running }
 func (v *mapping) DropModel() pmf.Model  { return v.e.opt.DropModel }
 func (v *mapping) Strict() bool          { return v.e.opt.Strict }
 
+// Batch lists the engine's batch, which holds exactly the tasks with inBatch set between
+// events, without the tasks marked in this event: a copy of the batch until the first mark.
 func (v *mapping) Batch() []int {
+	if v.marks == 0 {
+		v.batch = append(v.batch[:0], v.e.batch...)
+		return v.batch
+	}
 	out := v.batch[:0]
 	for _, h := range v.e.batch {
-		if v.e.keys[h].inBatch && !v.marked(h) {
+		if !v.marked(h) {
 			out = append(out, h)
 		}
 	}
@@ -140,11 +153,36 @@ func (v *mapping) Batch() []int {
 	return out
 }
 
+// BatchKey is a batch task's type and deadline (Event.BatchKeys).
+type BatchKey struct {
+	Type     int
+	Deadline float64
+}
+
+// BatchKeys is the engine's keys of the batch (engine.batchKey) until the first mark, and then
+// those of the tasks Batch keeps.
+func (v *mapping) BatchKeys() []BatchKey {
+	if v.marks == 0 {
+		return v.e.batchKey
+	}
+	out := v.keyed[:0]
+	for i, h := range v.e.batch {
+		if !v.marked(h) {
+			out = append(out, v.e.batchKey[i])
+		}
+	}
+	v.keyed = out
+	return out
+}
+
 // marked reports whether task h was assigned or deferred in this event. Tasks carry the number
 // of the event that marked them, so no per-event set has to be cleared.
 func (v *mapping) marked(h int) bool { return v.e.keys[h].marked == v.e.stats.mappingEvents }
 
-func (v *mapping) setMark(h int) { v.e.keys[h].marked = v.e.stats.mappingEvents }
+func (v *mapping) setMark(h int) {
+	v.e.keys[h].marked = v.e.stats.mappingEvents
+	v.marks++
+}
 
 func (v *mapping) Free(m int) int {
 	if v.e.opt.QueueSize == math.MaxInt {

@@ -35,6 +35,7 @@ type buffers struct {
 	leadTasks           []int     // leadFloor's leads' tasks
 	leadBounds          []float64 // and their bounds
 	leadOrder           []int     // the leads leadFloor may ask, in order of their bounds
+	whole               bool      // the round's tasks are the whole batch, as Event.BatchKeys has it
 	bounds              []bounded // completions', by machine
 }
 
@@ -56,7 +57,8 @@ func (b *buffers) round(ev replay.Event, skipped map[int]bool) (tasks, free []in
 		return nil, b.free, false
 	}
 	tasks = ev.Batch()
-	if len(skipped) > 0 {
+	b.whole = len(skipped) == 0
+	if !b.whole {
 		b.tasks = unskipped(tasks, skipped, b.tasks)
 		tasks = b.tasks
 	}
