@@ -390,10 +390,11 @@ func TestTimingAddsUp(t *testing.T) {
 // arrived, are not yet assigned and whose deadline is still ahead, in arrival order (ties by
 // ID), worked out here from the trace and the assignments made; and before and after each Defer
 // and Assign of the event, Batch is the event's first Batch without the tasks marked so far,
-// with BatchKeys giving each listed task's type and deadline as Task has them. On random
-// workloads with short deadlines (the batch loses tasks at their deadlines), simultaneous
-// arrivals and every drop model; the mapper defers every task until the batch holds eight, so
-// that some events assign one or two tasks and others many (engine.leaveBatch's two ways).
+// BatchKeys gives each listed task's type and deadline as Task has them, and FreeMachines lists
+// the machines Free gives a slot. On random workloads with short deadlines (the batch loses
+// tasks at their deadlines), simultaneous arrivals, every drop model, and bounded and unbounded
+// queues; the mapper defers every task until the batch holds eight, so that some events assign
+// one or two tasks and others many (engine.leaveBatch's two ways).
 func TestBatchFollowsMarks(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 7))
 	for trial := range 24 {
@@ -401,7 +402,7 @@ func TestBatchFollowsMarks(t *testing.T) {
 		tasks := randomTasks(r, 200, 4, 2, 2, 30)
 		cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2), Tasks: tasks, Options: DefaultOptions()}
 		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[trial%3]
-		cfg.Options.QueueSize = 1 + trial%3
+		cfg.Options.QueueSize = []int{1, 2, 3, math.MaxInt}[trial%4]
 		cfg.Options.Trim = 0
 		cfg.Options.Seed = uint64(trial)
 		assigned := map[int64]bool{}
@@ -436,6 +437,15 @@ func TestBatchFollowsMarks(t *testing.T) {
 					if task := ev.Task(h); keys[i] != (BatchKey{task.Type, task.Deadline}) {
 						t.Fatalf("trial %d at %g %s: task %d of type %d, deadline %g: BatchKeys says %+v", trial, ev.Now(), when, task.ID, task.Type, task.Deadline, keys[i])
 					}
+				}
+				var free []int
+				for m := range ev.NumMachines() {
+					if ev.Free(m) > 0 {
+						free = append(free, m)
+					}
+				}
+				if got := ev.FreeMachines([]int{7}); !slices.Equal(got, free) {
+					t.Fatalf("trial %d at %g %s: FreeMachines %v, want %v", trial, ev.Now(), when, got, free)
 				}
 			}
 			check("at the start")

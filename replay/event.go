@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/hcreplay/hcreplay/pmf"
 )
@@ -37,6 +38,10 @@ type Event interface {
 	// Free is the number of tasks machine m can still take in this event (huge in immediate
 	// mode, where queues are unbounded).
 	Free(m int) int
+	// FreeMachines lists the machines with a free slot (Free(m) > 0), in index order, written
+	// into ms's storage (grown as needed) and returned: one call where a heuristic would ask
+	// Free of every machine at every event.
+	FreeMachines(ms []int) []int
 	// Queue lists the tasks in machine m's queue, the running one first, this event's
 	// assignments last. The slice is the engine's, rewritten by the next call for the same
 	// machine.
@@ -189,6 +194,22 @@ func (v *mapping) Free(m int) int {
 		return v.e.opt.QueueSize
 	}
 	return v.e.opt.QueueSize - len(v.e.machines[m].queue) - len(v.e.virtual[m])
+}
+
+// FreeMachines writes every machine and keeps those with a slot, without a branch on which: in
+// a crowded replay which machine has the free slot changes from one event to the next, and is
+// not predictable.
+func (v *mapping) FreeMachines(ms []int) []int {
+	machines, virtual, size := v.e.machines, v.e.virtual, v.e.opt.QueueSize
+	ms = slices.Grow(ms[:0], len(machines))[:len(machines)]
+	k := 0
+	for m := range machines {
+		ms[k] = m
+		if size-len(machines[m].queue)-len(virtual[m]) > 0 { // Free, unbounded queues included
+			k++
+		}
+	}
+	return ms[:k]
 }
 
 func (v *mapping) Queue(m int) []int {

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -64,7 +65,11 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 	// walked again.
 	leads, leadOf := b.leads[:0], b.leadOf
 	next := slices.Grow(b.sameType[:0], len(tasks))[:len(tasks)]
-	for k, key := range ev.BatchKeys() { // lead.task holds a batch position until the loop is over
+	keys := ev.BatchKeys()
+	if len(keys) != len(tasks) {
+		panic(fmt.Sprintf("heuristic: %d batch keys for a batch of %d tasks", len(keys), len(tasks))) // a bug
+	}
+	for k, key := range keys { // lead.task holds a batch position until the loop is over
 		typ := key.Type
 		for len(leadOf) <= typ {
 			leadOf = append(leadOf, -1)

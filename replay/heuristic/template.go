@@ -52,7 +52,7 @@ func orFresh(b *buffers) *buffers {
 // ok is false when either is empty and the event's mapping is over. The free slots are looked
 // at first: in a crowded replay most events (arrivals) find none, and the batch is long.
 func (b *buffers) round(ev replay.Event, skipped map[int]bool) (tasks, free []int, ok bool) {
-	b.free = freeMachines(ev, b.free)
+	b.free = ev.FreeMachines(b.free)
 	if len(b.free) == 0 {
 		return nil, b.free, false
 	}
@@ -72,22 +72,6 @@ func (b *buffers) skippedSet() map[int]bool {
 	}
 	clear(b.skipped)
 	return b.skipped
-}
-
-// freeMachines lists the machines with a free slot, in index order, in ms's storage. It writes
-// every machine and keeps those with a slot, without a branch on which: in a crowded replay
-// which machine has the free slot changes from one event to the next, and is not predictable.
-func freeMachines(ev replay.Event, ms []int) []int {
-	n := ev.NumMachines()
-	ms = slices.Grow(ms[:0], n)[:n]
-	k := 0
-	for m := range n {
-		ms[k] = m
-		if ev.Free(m) > 0 {
-			k++
-		}
-	}
-	return ms[:k]
 }
 
 // allMachines lists every machine, in index order, in ms's storage.

@@ -294,7 +294,9 @@ func instantRobustness(ev replay.Event) float64 {
 // wrapper can see: a task that no machine with a free slot gives a chance above the threshold
 // is deferred before the heuristic sees the batch (whatever machine it would choose, the pair
 // would be deferred), and an assignment whose chance on the chosen machine is at or below the
-// threshold becomes a deferral. The first saves the heuristic a round per hopeless task.
+// threshold becomes a deferral. The first saves the heuristic a round per hopeless task. Batch
+// leaves out only the tasks it defers (Event.Defer), which the engine leaves out too: the
+// engine's BatchKeys still describe the batch the heuristic sees.
 type deferring struct {
 	replay.Event
 	p *Pruner
@@ -302,12 +304,7 @@ type deferring struct {
 
 func (d *deferring) Batch() []int {
 	batch := d.Event.Batch()
-	free := d.p.free[:0]
-	for m := range d.NumMachines() {
-		if d.Free(m) > 0 {
-			free = append(free, m)
-		}
-	}
+	free := d.FreeMachines(d.p.free)
 	d.p.free = free
 	if len(free) == 0 {
 		return batch
