@@ -440,8 +440,10 @@ func (e *engine) leaveBatch(n int) {
 	if n <= 4 {
 		for _, m := range e.assigned {
 			for _, h := range e.virtual[m] {
-				i := slices.Index(e.batch, h)
-				e.batch, e.batchKey = slices.Delete(e.batch, i, i+1), slices.Delete(e.batchKey, i, i+1)
+				i, n := slices.Index(e.batch, h), len(e.batch)-1
+				copy(e.batch[i:], e.batch[i+1:]) // slices.Delete would also clear the last place
+				copy(e.batchKey[i:], e.batchKey[i+1:])
+				e.batch, e.batchKey = e.batch[:n], e.batchKey[:n]
 			}
 		}
 		return
