@@ -111,7 +111,7 @@ type engine struct {
 	opt      Options
 	mapper   Mapper
 	tasks    []taskState // by handle; records of tasks that left are reused (spare)
-	keys     []taskKey   // by handle, what scans of the batch and the cell lookups read
+	keys     []taskKey   // by handle, what lookups by handle read (taskKey)
 	spare    []int       // handles free for the next arrivals
 	source   TaskSource
 	next     Task // the next arrival, when hasNext
@@ -366,28 +366,30 @@ func (e *engine) expire() {
 		if ms.running {
 			first = 1 // only waiting tasks expire here
 		}
-		ms.queue = ms.queue[:first+len(e.dropPast(ms.queue[first:], DroppedDeadline, &e.queueDue))]
+		ms.queue = ms.queue[:first+len(e.dropPastWaiting(ms.queue[first:]))]
 	}
 }
 
-// dropPast removes from hs, in place, the tasks whose deadline has passed, each leaving the
-// system with status, and lowers *due to the deadlines of the tasks it keeps.
-func (e *engine) dropPast(hs []int, status Status, due *float64) []int {
+// dropPastWaiting removes from hs, waiting tasks of a machine queue, in place, the tasks whose
+// deadline has passed, each leaving the system dropped, and lowers queueDue to the deadlines of
+// the tasks it keeps.
+func (e *engine) dropPastWaiting(hs []int) []int {
 	kept := hs[:0]
 	for _, h := range hs {
 		t := &e.tasks[h]
 		if d := t.Task.Deadline; e.now < d {
 			kept = append(kept, h)
-			*due = min(*due, d)
+			e.queueDue = min(e.queueDue, d)
 			continue
 		}
-		e.keys[h].inBatch, t.queued = false, false
-		e.exit(h, status, e.now)
+		t.queued = false
+		e.exit(h, DroppedDeadline, e.now)
 	}
 	return kept
 }
 
-// dropPastBatch is dropPast on the batch, whose keys it keeps in step, and batchDue.
+// dropPastBatch is dropPastWaiting for the batch: the tasks leave it unmapped, its keys are kept
+// in step, and batchDue is lowered.
 func (e *engine) dropPastBatch() {
 	k := 0
 	for i, h := range e.batch {

@@ -193,7 +193,14 @@ func (v *mapping) Free(m int) int {
 	if v.e.opt.QueueSize == math.MaxInt {
 		return v.e.opt.QueueSize
 	}
-	return v.e.opt.QueueSize - len(v.e.machines[m].queue) - len(v.e.virtual[m])
+	return slots(v.e.opt.QueueSize, &v.e.machines[m], v.e.virtual[m])
+}
+
+// slots is how many more tasks a machine can take in this event, with queues of size tasks, its
+// state ms and virtual the tasks assigned to it in this event: Free, except that with unbounded
+// queues it is a little less than math.MaxInt rather than math.MaxInt itself.
+func slots(size int, ms *machineState, virtual []int) int {
+	return size - len(ms.queue) - len(virtual)
 }
 
 // FreeMachines writes every machine and keeps those with a slot, without a branch on which: in
@@ -205,7 +212,7 @@ func (v *mapping) FreeMachines(ms []int) []int {
 	k := 0
 	for m := range machines {
 		ms[k] = m
-		if size-len(machines[m].queue)-len(virtual[m]) > 0 { // Free, unbounded queues included
+		if slots(size, &machines[m], virtual[m]) > 0 {
 			k++
 		}
 	}
