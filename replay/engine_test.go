@@ -229,6 +229,47 @@ func checkInvariants(t *testing.T, label string, cfg Config, res *Result, queueS
 	if float64(s.BusyTime) > float64(s.Span)*float64(len(cfg.Machines))+1e-9 {
 		t.Fatalf("%s: busy %v > span %v × %d machines", label, s.BusyTime, s.Span, len(cfg.Machines))
 	}
+	checkFairness(t, label, cfg, res)
+}
+
+// checkFairness recomputes the per-type on-time percentages and Jain's index from the scored
+// outcomes: a type with no scored task (none arrived, or all were trimmed) has no percentage.
+func checkFairness(t *testing.T, label string, cfg Config, res *Result) {
+	t.Helper()
+	types := 0
+	for _, task := range cfg.Tasks {
+		types = max(types, task.Type+1)
+	}
+	onTime, scored := make([]float64, types), make([]float64, types)
+	for _, o := range res.Outcomes {
+		if o.Scored {
+			scored[o.Task.Type]++
+			if o.Status == OnTime {
+				onTime[o.Task.Type]++
+			}
+		}
+	}
+	s := res.Summary
+	if len(s.OnTimeByType) != types {
+		t.Fatalf("%s: %d per-type percentages for %d types", label, len(s.OnTimeByType), types)
+	}
+	sum, sq, n := 0.0, 0.0, 0.0
+	for ty, got := range s.OnTimeByType {
+		if scored[ty] == 0 {
+			if !math.IsNaN(float64(got)) {
+				t.Fatalf("%s: type %d has no scored task but %v%% on time", label, ty, got)
+			}
+			continue
+		}
+		want := 100 * onTime[ty] / scored[ty]
+		if math.Abs(float64(got)-want) > 1e-9 {
+			t.Fatalf("%s: type %d %v%% on time, outcomes say %v%%", label, ty, got, want)
+		}
+		sum, sq, n = sum+want, sq+want*want, n+1
+	}
+	if sq > 0 && math.Abs(float64(s.JainIndex)-sum*sum/(n*sq)) > 1e-9 {
+		t.Fatalf("%s: Jain's index %v, outcomes say %v", label, s.JainIndex, sum*sum/(n*sq))
+	}
 }
 
 func cmpFloat(a, b float64) int {
@@ -277,6 +318,16 @@ func TestInvariantsRandomWorkloads(t *testing.T) {
 	for trial := range 60 {
 		pet := randomPET(r, 4, 3, 5, 20, 1)
 		cfg := Config{PET: pet, Machines: machinesOf(0, 1, 2, 2), Tasks: randomTasks(r, 150, 4, 0.6, 5, 40), Options: DefaultOptions()}
+		for i := range cfg.Tasks {
+			switch {
+			case trial%5 == 0 && cfg.Tasks[i].Type == 1: // no task of type 1: its percentage is undefined, not 0
+				cfg.Tasks[i].Type = 0
+			case trial%5 == 1 && i > 0 && cfg.Tasks[i].Type == 3: // type 3's one task is trimmed
+				cfg.Tasks[i].Type = 2
+			case trial%5 == 1 && i == 0:
+				cfg.Tasks[i].Type = 3
+			}
+		}
 		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[trial%3]
 		cfg.Options.Strict = trial%2 == 1
 		cfg.Options.QueueSize = 1 + trial%4

@@ -94,8 +94,8 @@ type runStats struct {
 	status       [numStatus]int
 	scored       int
 	scoredStatus [numStatus]int
-	typeScored   map[int]int
-	typeOnTime   map[int]int
+	typeScored   []int // by task type, grown as types are met: a map cost 2% of MM's instructions
+	typeOnTime   []int
 	brierSum     float64
 	brierN       int
 	wasted       float64
@@ -126,8 +126,9 @@ func (s *runStats) count(t *taskState) {
 
 // onExit records a scored outcome.
 func (s *runStats) onExit(o *Outcome) {
-	if s.typeScored == nil {
-		s.typeScored, s.typeOnTime = map[int]int{}, map[int]int{}
+	if ty := o.Task.Type; ty >= len(s.typeScored) {
+		s.typeScored = append(s.typeScored, make([]int, ty+1-len(s.typeScored))...)
+		s.typeOnTime = append(s.typeOnTime, make([]int, ty+1-len(s.typeOnTime))...)
 	}
 	s.scored++
 	s.scoredStatus[o.Status]++
@@ -255,7 +256,10 @@ func fairness(st *runStats) (byType []Num, variance, std, jain Num) {
 	byType = make([]Num, st.types)
 	var xs []float64
 	for ty := range byType {
-		p := percent(st.typeOnTime[ty], st.typeScored[ty])
+		p := math.NaN() // no scored task of this type
+		if ty < len(st.typeScored) {
+			p = percent(st.typeOnTime[ty], st.typeScored[ty])
+		}
 		byType[ty] = Num(p)
 		if !math.IsNaN(p) {
 			xs = append(xs, p)
