@@ -99,7 +99,7 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 		k += float64(j) * x
 		t.cum[j], t.cumK[j] = s, k
 	}
-	t.origin, t.step, t.mean = d.origin, d.step, d.origin+d.step*k // d.Mean(), to the bit: the same sum
+	t.origin, t.step, t.mean, t.mass = d.origin, d.step, d.origin+d.step*k, s // d.Mean(), to the bit: the same sum
 	t.steps, t.whole = wholeSteps(d.origin, d.step)
 }
 
@@ -139,18 +139,18 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTab
 	if !ok {
 		return PMF{}, 0, errOffGridOrigin(exec.origin, prev.step)
 	}
-	return appendFused(buf, model, prev, exec, execTable.cum, shift, deadline, strict)
+	return appendFused(buf, model, prev, exec, execTable, shift, deadline, strict)
 }
 
 // appendFused is appendDropAware's prefix form, with the convolution written straight into the
-// result's storage instead of a slice of its own. execCum is exec's cumulative table (its
-// running sums, CDFTable.cum), or nil to have what is needed of it summed.
+// result's storage instead of a slice of its own. execTable is exec's cumulative table (its
+// running sums and total mass), or nil to have what is needed of it summed.
 //
 // Behind a single impulse of mass 1 (a task that starts when it is mapped or when its
 // predecessor ends) the convolution is exec itself, each impulse 0 + 1·e(k) = e(k), and the
-// success chance the running sum of its impulses up to the deadline, which execCum holds to the
+// success chance the running sum of its impulses up to the deadline, which execTable holds to the
 // bit: the link is then a copy and a lookup instead of a convolution and a pass.
-func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, shift int, deadline float64, strict bool) (PMF, float64, error) {
+func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	before := prev.lastBefore(deadline)
 	starts := min(before, len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
@@ -178,10 +178,10 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, sh
 	}
 	out := buf.take(hi - lo)
 	success := 0.0
-	if execCum != nil && len(prev.p) == 1 && prev.p[0] == 1 {
+	if execTable != nil && len(prev.p) == 1 && prev.p[0] == 1 {
 		copy(out[shift-lo:shift-lo+n], exec.p)
 		if ok >= 0 {
-			success = execCum[ok]
+			success = execTable.cum[ok]
 		}
 	} else {
 		conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
@@ -199,8 +199,8 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execCum []float64, sh
 			total += x
 		}
 		execMass := 0.0
-		if execCum != nil {
-			execMass = execCum[len(execCum)-1]
+		if execTable != nil {
+			execMass = execTable.mass
 		} else {
 			execMass = exec.Mass()
 		}
