@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -192,7 +193,32 @@ func TestDynamicDeferEq10(t *testing.T) {
 	if selective(4, 0) != math.Inf(1) || selective(6, 3) != 2 {
 		t.Error("selective factor")
 	}
+	// Free slots: summed as they are while below the number of tasks; an unbounded queue
+	// (math.MaxInt slots) counts as room for every task, and eight of them do not wrap around.
+	for _, c := range []struct {
+		free        []int
+		tasks, want int
+	}{
+		{[]int{2, 0, 1}, 5, 3},
+		{[]int{2, 0, 1}, 1, 2},
+		{[]int{0, 0}, 4, 0},
+		{slices.Repeat([]int{math.MaxInt}, 8), 7, 56},
+		{slices.Repeat([]int{math.MaxInt - 3}, 8), 0, 0},
+	} {
+		if got := freeSlots(slotsEvent{free: c.free}, c.tasks); got != c.want {
+			t.Errorf("free slots %v with %d tasks: %d, want %d", c.free, c.tasks, got, c.want)
+		}
+	}
 }
+
+// slotsEvent answers only how many machines there are and each one's free slots.
+type slotsEvent struct {
+	replay.Event
+	free []int
+}
+
+func (s slotsEvent) NumMachines() int { return len(s.free) }
+func (s slotsEvent) Free(m int) int   { return s.free[m] }
 
 // fakeEvent answers only what account needs: exits and task types.
 type fakeEvent struct {

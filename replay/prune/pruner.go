@@ -227,12 +227,20 @@ func (p *Pruner) staticDefer() float64 {
 // adjustDefer is the dynamic deferring threshold (000 Eqs 8–10, reading in the package doc).
 func (p *Pruner) adjustDefer(ev replay.Event) {
 	batch := ev.Batch()
+	p.deferAt = nextDefer(p.deferAt, p.cfg.DropThreshold, p.cfg.Defer.Value,
+		selective(len(batch), freeSlots(ev, len(batch))), competency(ev, batch, p.deferAt), instantRobustness(ev))
+}
+
+// freeSlots is the number of free slots over all machines, counting at most tasks per machine.
+// An immediate heuristic's queues are unbounded: each machine reports math.MaxInt slots, and
+// their plain sum wraps around. ψ only matters against 1 (nextDefer), which the cap leaves as it
+// was: one machine with room for every task already makes ψ ≤ 1.
+func freeSlots(ev replay.Event, tasks int) int {
 	free := 0
 	for m := range ev.NumMachines() {
-		free += ev.Free(m)
+		free += min(ev.Free(m), tasks)
 	}
-	p.deferAt = nextDefer(p.deferAt, p.cfg.DropThreshold, p.cfg.Defer.Value,
-		selective(len(batch), free), competency(ev, batch, p.deferAt), instantRobustness(ev))
+	return free
 }
 
 // nextDefer is Eq 10 [IMPL]: with selective factor psi, competency omega and instantaneous
