@@ -194,7 +194,8 @@ func TestDynamicDeferEq10(t *testing.T) {
 		t.Error("selective factor")
 	}
 	// Free slots: summed as they are while below the number of tasks; an unbounded queue
-	// (math.MaxInt slots) counts as room for every task, and eight of them do not wrap around.
+	// (math.MaxInt slots) counts as room for every task, and eight of them do not wrap around;
+	// with no task, a machine with a free slot still counts one, so that ψ = 0/n stays finite.
 	for _, c := range []struct {
 		free        []int
 		tasks, want int
@@ -203,7 +204,8 @@ func TestDynamicDeferEq10(t *testing.T) {
 		{[]int{2, 0, 1}, 1, 2},
 		{[]int{0, 0}, 4, 0},
 		{slices.Repeat([]int{math.MaxInt}, 8), 7, 56},
-		{slices.Repeat([]int{math.MaxInt - 3}, 8), 0, 0},
+		{slices.Repeat([]int{math.MaxInt - 3}, 8), 0, 8},
+		{[]int{0, 2}, 0, 1},
 	} {
 		if got := freeSlots(slotsEvent{free: c.free}, c.tasks); got != c.want {
 			t.Errorf("free slots %v with %d tasks: %d, want %d", c.free, c.tasks, got, c.want)

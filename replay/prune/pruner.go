@@ -231,14 +231,15 @@ func (p *Pruner) adjustDefer(ev replay.Event) {
 		selective(len(batch), freeSlots(ev, len(batch))), competency(ev, batch, p.deferAt), instantRobustness(ev))
 }
 
-// freeSlots is the number of free slots over all machines, counting at most tasks per machine.
-// An immediate heuristic's queues are unbounded: each machine reports math.MaxInt slots, and
-// their plain sum wraps around. ψ only matters against 1 (nextDefer), which the cap leaves as it
-// was: one machine with room for every task already makes ψ ≤ 1.
+// freeSlots is the number of free slots over all machines, counting at most max(tasks, 1) per
+// machine. An immediate heuristic's queues are unbounded: each machine reports math.MaxInt
+// slots, and their plain sum wraps around. ψ only matters against 1 and as infinite when no slot
+// is free (nextDefer, selective), which the cap leaves as they were: one machine with room for
+// every task already makes ψ ≤ 1, and a capped count is 0 only when every machine's is.
 func freeSlots(ev replay.Event, tasks int) int {
-	free := 0
+	free, most := 0, max(tasks, 1)
 	for m := range ev.NumMachines() {
-		free += min(ev.Free(m), tasks)
+		free += min(ev.Free(m), most)
 	}
 	return free
 }
