@@ -214,8 +214,8 @@ type bounded struct {
 }
 
 // byBound lists machines with task t's lower bound on each, lowest first (ties: lower index),
-// in b.bounds's storage. Unless bound is set, and with Params.ETC or a single machine, the
-// bounds are -Inf, in machine order: nothing is asked, since there is nothing to save.
+// in b.bounds's storage. When bound is not set, with Params.ETC, or with a single machine, every
+// bound is -Inf and the machines stay in index order: no bound is asked, as it would save nothing.
 func (b *buffers) byBound(ev replay.Event, p Params, t int, machines []int, bound bool) []bounded {
 	b.bounds = b.bounds[:0]
 	if !bound || p.ETC || len(machines) == 1 {
