@@ -14,12 +14,17 @@ type Buffer struct {
 
 // take returns n zeroed impulses of the buffer's storage, growing it when it is too small.
 func (b *Buffer) take(n int) []float64 {
+	s := b.takeDirty(n)
+	clear(s)
+	return s
+}
+
+// takeDirty is take for a caller that writes every impulse: they are not zeroed.
+func (b *Buffer) takeDirty(n int) []float64 {
 	if cap(b.p) < n {
 		b.p = make([]float64, n, n+n/4)
 	}
-	s := b.p[:n]
-	clear(s)
-	return s
+	return b.p[:n]
 }
 
 // ImpulseInto is Impulse(t, step) written into buf.
@@ -32,7 +37,7 @@ func ImpulseInto(buf *Buffer, t, step float64) PMF {
 
 // CopyInto returns d with its impulses copied into buf.
 func (d PMF) CopyInto(buf *Buffer) PMF {
-	p := buf.take(len(d.p))
+	p := buf.takeDirty(len(d.p))
 	copy(p, d.p)
 	return PMF{origin: d.origin, step: d.step, p: p}
 }
@@ -54,7 +59,7 @@ func FromWeightsInto(buf *Buffer, origin, step float64, w []float64) (d PMF, def
 	if err != nil {
 		return PMF{}, 0, err
 	}
-	p := buf.take(len(w))
+	p := buf.takeDirty(len(w))
 	for i, x := range w {
 		p[i] = x / sum
 	}
@@ -79,7 +84,7 @@ func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
 	if !(sum > 0) {
 		return ImpulseInto(buf, d.Time(k), d.step)
 	}
-	p := buf.take(len(d.p) - k)
+	p := buf.takeDirty(len(d.p) - k)
 	for i, x := range d.p[k:] {
 		p[i] = x / sum
 	}
