@@ -74,7 +74,6 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 		for len(leadOf) <= typ {
 			leadOf = append(leadOf, -1)
 		}
-		next[k] = -1
 		if i := leadOf[typ]; i < 0 {
 			leadOf[typ] = len(leads)
 			leads = append(leads, lead{typ: typ, task: k, deadline: key.Deadline, first: k, last: k})
@@ -87,6 +86,7 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 		}
 	}
 	for i := range leads {
+		next[leads[i].last] = -1  // the end of its type's chain
 		leadOf[leads[i].typ] = -1 // ready for the next call
 		leads[i].task = tasks[leads[i].task]
 	}
