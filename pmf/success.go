@@ -236,12 +236,16 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 // needs no pass. Under evict the task, started at s < δ, frees the machine at min(s + X, K), K
 // the first grid point at or after δ, so the mean is E[prev] + Σ_{s<δ} p(s)·g(K − s) with
 // g(u) = E[min(X, u)] (X's mass taken as 1). g is concave, equal to u up to X's shortest time
-// x₀ and to E[X] from its longest x₁ on; between them it lies above its chord. So the bound is
-// the sum with g replaced by u, the chord and E[X] on the three ranges of K − s: three partial
-// sums of prev. It is the mean itself when no start s < δ has K − s strictly between x₀ and x₁
-// (each start leaves room for every run or for none), in particular when the deadline is past
-// every outcome. It does not depend on strictness: a run that ends exactly at δ frees the
-// machine at δ whether it counts as met or killed.
+// x₀ and to E[X] from its longest x₁ on; between them it lies above any chord of its own. So the
+// bound is the sum with g replaced by u, a chord and E[X] on the three ranges of K − s: three
+// partial sums of prev. The chord joins g at the shortest and the longest K − s of the middle
+// range, read from exec's table (two lookups each), rather than at x₀ and x₁: on a long
+// execution time the latter lies far below g, and on HCW19-like work it left MM asking for 35%
+// more exact completions (cachegrind, 10 replays: 3.4% more instructions). The bound is the mean
+// itself when no start s < δ has K − s strictly between x₀ and x₁ (each start leaves room for
+// every run or for none), in particular when the deadline is past every outcome, and when at
+// most two starts do (a chord through g at both). It does not depend on strictness: a run that
+// ends exactly at δ frees the machine at δ whether it counts as met or killed.
 func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float64 {
 	switch model {
 	case None:
@@ -284,9 +288,23 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	h, q := prev.step, exec.mass
 	sum := exec.mean*pC + h*q*(float64(k)*pA-kA)
 	if pB != 0 {
-		g0 := float64(x0) * h * q
-		slope := (exec.mean - g0) / float64(x1-x0)
-		sum += (g0+slope*float64(k-x0))*pB - slope*kB
+		// The chord between the shortest and the longest K − s of the starts with mass in this
+		// range, rather than between x₀ and x₁: g lies above it there too, and it is closer.
+		uLo, uHi := k-min(iA-1, capIdx), k-max(iC+1, 0)
+		gLo, gHi := exec.minMean(uLo-x0, float64(uLo)*h), exec.minMean(uHi-x0, float64(uHi)*h)
+		slope := 0.0
+		if uHi > uLo {
+			slope = (gHi - gLo) / float64(uHi-uLo)
+		}
+		sum += (gLo+slope*float64(k-uLo))*pB - slope*kB
 	}
 	return prev.mean + sum
+}
+
+// minMean is g(u) = E[min(X, u)] of the table's X (its mass taken as it is) at u, j grid
+// steps past X's shortest time, for 0 < j < len(cum): each run shorter than u, and u for the
+// others. Two lookups.
+func (c *CDFTable) minMean(j int, u float64) float64 {
+	below, belowK := c.cum[j-1], c.cumK[j-1]
+	return c.origin*below + c.step*belowK + u*(c.mass-below)
 }
