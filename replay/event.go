@@ -79,8 +79,9 @@ type Event interface {
 	// expected completion against an earlier table of the same queue, which time and the tasks
 	// appended since can only have raised; once m's chain is up to date, a bound from its table
 	// that costs a few lookups instead of the pass over h's execution time Completion makes
-	// (pmf.AppendMeanBound); or -Inf when the engine knows none. A heuristic decides "no sooner
-	// than the best so far" from it without the machine's chain, or without the pass.
+	// (pmf.AppendMeanBound); or -Inf when the engine knows none. A bound may exceed Completion
+	// by the rounding of reported completions (5e-10): a heuristic decides "no sooner than the
+	// best so far" from it, by more than a slack, without the machine's chain or the pass.
 	CompletionBound(h, m int) float64
 	// CompletionBounds is CompletionBound(h, m) for each task h of hs, in order, written into
 	// out's storage (grown as needed) and returned: one call for a heuristic that bounds many
