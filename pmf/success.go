@@ -288,8 +288,8 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	h, q := prev.step, exec.mass
 	sum := exec.mean*pC + h*q*(float64(k)*pA-kA)
 	if pB != 0 {
-		// The chord between the shortest and the longest K − s of the starts with mass in this
-		// range, rather than between x₀ and x₁: g lies above it there too, and it is closer.
+		// The chord between the shortest and the longest K − s of the starts in this range
+		// (indices iC+1 to iA−1 within prev's), which lie strictly between x₀ and x₁.
 		uLo, uHi := k-min(iA-1, capIdx), k-max(iC+1, 0)
 		gLo, gHi := exec.minMean(uLo-x0, float64(uLo)*h), exec.minMean(uHi-x0, float64(uHi)*h)
 		slope := 0.0
