@@ -90,11 +90,10 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 		return s.impulse(at, e.step), at
 	}
 	h := ms.queue[0]
-	t := e.tasks[h].Task
 	c := e.taskCell(h, m)
 	exec := c.exec
 	start := e.tasks[h].Start
-	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, t.Deadline)
+	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, e.keys[h].deadline)
 	if s != nil {
 		s.headFree = free
 	}
