@@ -177,18 +177,23 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 	// the zeros at the ends, so hi may be generous.
 	evictAt := before + 1
 	lo := min(0, shift)
-	hi := max(len(prev.p), shift+n)
-	if model == Evict {
-		hi = max(hi, evictAt+1)
+	hi := len(prev.p)
+	if n > 0 { // else every run ends after the deadline: the task is killed or never ends in time
+		hi = max(hi, shift+n)
+	}
+	if model == Evict && n < convLen {
+		hi = max(hi, evictAt+1) // room for the killed mass; there is none when the whole convolution is kept
 	}
 	out := buf.take(hi - lo)
 	success := 0.0
-	if execTable != nil && len(prev.p) == 1 && prev.p[0] == 1 {
+	switch {
+	case n == 0: // nothing of the convolution is kept, and out has no room for it
+	case execTable != nil && len(prev.p) == 1 && prev.p[0] == 1:
 		copy(out[shift-lo:shift-lo+n], exec.p)
 		if ok >= 0 {
 			success = execTable.cum[ok]
 		}
-	} else {
+	default:
 		conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
 		for i, x := range conv {
 			if i > ok {
