@@ -200,18 +200,30 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 			done = prev.moment(capIdx)*mass + fCap*execTable.moment(split)
 		}
 	}
-	// Here 0 ≤ l = last − k < capIdx, inside prev's table: read it directly.
-	if model == Evict {
-		for k := top; k >= lo; k-- {
-			l := last - k
-			f := prev.cum[l]
-			success += exec.p[k] * f
-			// prev.moment(l) + exec.Time(k)·f
-			done += exec.p[k] * ((prev.origin+exec.origin+float64(k)*exec.step)*f + prev.step*prev.cumK[l])
-		}
-	} else {
-		for k := top; k >= lo; k-- {
-			success += exec.p[k] * prev.cum[last-k]
+	// Here 0 ≤ l = last − k < capIdx, inside prev's table: read it directly, k from top down to
+	// lo, l up from last − top. The loops read slices cut to the range and keep every value they
+	// reuse in a local, so that each term costs its arithmetic and no reloads or index checks
+	// (37 instructions a term before, cachegrind); the terms and their order are the same.
+	if lo <= top {
+		ps := exec.p[lo : top+1]
+		cs := prev.cum[last-top : last-lo+1]
+		cs = cs[:len(ps)]
+		if model == Evict {
+			ks := prev.cumK[last-top : last-lo+1]
+			ks = ks[:len(cs)]
+			base, he, hp := prev.origin+exec.origin, exec.step, prev.step
+			kf := float64(top) // k, exactly
+			for i, f := range cs {
+				x := ps[len(ps)-1-i]
+				success += x * f
+				// prev.moment(l) + exec.Time(k)·f
+				done += x * ((base+kf*he)*f + hp*ks[i])
+				kf--
+			}
+		} else {
+			for i, f := range cs {
+				success += ps[len(ps)-1-i] * f
+			}
 		}
 	}
 	switch model {
