@@ -63,34 +63,29 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 	// batch order. b.leadOf finds a type's lead; each lead chains the batch positions of its
 	// type's tasks through b.sameType, so that only the types that can hold the answer are
 	// walked again.
-	leads, leadOf := b.leads[:0], b.leadOf
 	next := slices.Grow(b.sameType[:0], len(tasks))[:len(tasks)]
 	keys := ev.BatchKeys()
 	if len(keys) != len(tasks) {
 		panic(fmt.Sprintf("heuristic: %d batch keys for a batch of %d tasks", len(keys), len(tasks))) // a bug
 	}
-	for k, key := range keys { // lead.task holds a batch position until the loop is over
-		typ := key.Type
-		for len(leadOf) <= typ {
-			leadOf = append(leadOf, -1)
+	n, grow := groupByType(keys, b.leadOf, b.leads[:cap(b.leads)], next)
+	for grow >= 0 { // a type beyond leadOf: grow it, and the leads with it, and start again
+		for _, l := range b.leads[:n] {
+			b.leadOf[l.typ] = -1
 		}
-		if i := leadOf[typ]; i < 0 {
-			leadOf[typ] = len(leads)
-			leads = append(leads, lead{typ: typ, task: k, deadline: key.Deadline, first: k, last: k})
-		} else {
-			l := &leads[i]
-			next[l.last], l.last = k, k
-			if key.Deadline < l.deadline {
-				l.task, l.deadline = k, key.Deadline
-			}
+		for len(b.leadOf) <= grow {
+			b.leadOf = append(b.leadOf, -1)
 		}
+		b.leads = slices.Grow(b.leads[:0], len(b.leadOf))
+		n, grow = groupByType(keys, b.leadOf, b.leads[:cap(b.leads)], next)
 	}
+	leads := b.leads[:n]
 	for i := range leads {
-		next[leads[i].last] = -1  // the end of its type's chain
-		leadOf[leads[i].typ] = -1 // ready for the next call
+		next[leads[i].last] = -1    // the end of its type's chain
+		b.leadOf[leads[i].typ] = -1 // ready for the next call
 		leads[i].task = tasks[leads[i].task]
 	}
-	b.leads, b.sameType, b.leadOf = leads, next, leadOf
+	b.leads, b.sameType = leads, next
 	b.startETC(ev, p)
 	floor := leadFloor(ev, p, leads, m, b) // the soonest lead's completion: the answer completes no later
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
@@ -178,6 +173,36 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 		ask(&leads[i])
 	}
 	return floor
+}
+
+// groupByType sets a lead for each type in keys, in order of first appearance (lead.task its
+// batch position), and chains each type's batch positions through next (its last one left for
+// the caller to end), and returns how many leads it set: soonest's scan, on its own and with no
+// call in its loop, so that the compiler keeps the loop's values in registers instead of the
+// stack (cachegrind, 10 MM replays: soonest's instructions, the scan's included, 20.9M to
+// 17.8M). Every entry of leadOf must be -1, and leads must have room for one lead per entry of
+// leadOf. A type beyond leadOf stops the scan: grow is then that type, and the caller resets
+// the leadOf entries set so far, grows both and scans again; grow is -1 otherwise.
+func groupByType(keys []replay.BatchKey, leadOf []int, leads []lead, next []int) (n, grow int) {
+	for k := range keys {
+		key := &keys[k]
+		if key.Type >= len(leadOf) {
+			return n, key.Type
+		}
+		i := leadOf[key.Type]
+		if i < 0 {
+			leadOf[key.Type] = n
+			leads[n] = lead{typ: key.Type, task: k, deadline: key.Deadline, first: k, last: k}
+			n++
+			continue
+		}
+		l := &leads[i]
+		next[l.last], l.last = k, k
+		if key.Deadline < l.deadline {
+			l.task, l.deadline = k, key.Deadline
+		}
+	}
+	return n, -1
 }
 
 // lead is the task of a type that soonest asks about first: the earliest deadline of its type.
