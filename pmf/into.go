@@ -97,12 +97,13 @@ func (d PMF) CDFTableInto(t *CDFTable) {
 	if cap(t.cum) < n {
 		t.cum, t.cumK = make([]float64, n, n+n/4), make([]float64, n, n+n/4)
 	}
-	t.cum, t.cumK = t.cum[:n], t.cumK[:n]
+	cum, cumK := t.cum[:n], t.cumK[:n] // in locals: through t, every store would reload them
+	t.cum, t.cumK = cum, cumK
 	s, k := 0.0, 0.0
 	for j, x := range d.p {
 		s += x
 		k += float64(j) * x
-		t.cum[j], t.cumK[j] = s, k
+		cum[j], cumK[j] = s, k
 	}
 	t.origin, t.step, t.mean, t.mass = d.origin, d.step, d.origin+d.step*k, s // d.Mean(), to the bit: the same sum
 	t.steps, t.whole = wholeSteps(d.origin, d.step)
