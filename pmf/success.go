@@ -58,8 +58,15 @@ func (c *CDFTable) originSteps(step float64) (int, bool) {
 	if step == c.step {
 		return c.steps, c.whole
 	}
-	return wholeSteps(c.origin, step)
+	return c.originStepsOf(step)
 }
+
+// originStepsOf is originSteps for another step, kept out of line so that originSteps, called
+// for every link, bound and completion, is inlined (cachegrind, 10 MM replays: 3M instructions
+// of calls).
+//
+//go:noinline
+func (c *CDFTable) originStepsOf(step float64) (int, bool) { return wholeSteps(c.origin, step) }
 
 // CDFTable returns the cumulative table of d.
 func (d PMF) CDFTable() CDFTable {
