@@ -269,3 +269,62 @@ func TestAppendIntoTableBehindImpulse(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendLinksMatchesAppendIntoTable: a chain built in one call is, link by link, the chain
+// of AppendIntoTable calls to the bit (the result and every success chance), with the impulse
+// multiplications summed as a replay counts them; under every model, and with links whose
+// execution time is on a finer step (merged by AppendIntoTable's general path).
+func TestAppendLinksMatchesAppendIntoTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	var bufs [2]Buffer
+	var want Buffer
+	tables := make([]CDFTable, 6)
+	for trial := range 2000 {
+		step := []float64{1, 0.5, 2}[trial%3]
+		prev := randomPMF(r, 50+float64(r.IntN(30))*step, step, 1+r.IntN(30))
+		if trial%4 == 0 {
+			prev = Impulse(prev.Min(), step)
+		}
+		links := make([]Link, 1+r.IntN(6))
+		d := prev.Min()
+		for i := range links {
+			es := step
+			if trial%11 == 0 && i == len(links)-1 {
+				es = step / 2 // merged onto prev's step
+			}
+			exec := randomPMF(r, float64(r.IntN(8))*step, es, 1+r.IntN(60))
+			d += r.Float64() * exec.Max()
+			if trial%7 == 0 {
+				d = math.Round(d/step) * step // on the grid
+			}
+			exec.CDFTableInto(&tables[i])
+			links[i] = Link{Exec: exec, Table: &tables[i], Deadline: d}
+		}
+		strict := trial%2 == 1
+		for _, model := range []Model{None, Pending, Evict} {
+			dirty(r, &bufs[0])
+			dirty(r, &bufs[1])
+			got, succ, mults, err := AppendLinks(&bufs, model, prev, links, strict, []float64{-1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(succ) != len(links)+1 || succ[0] != -1 {
+				t.Fatalf("trial %d %v: successes %v: want the %d links' appended to [-1]", trial, model, succ, len(links))
+			}
+			next, wantMults := prev, int64(0)
+			for i, l := range links {
+				wantMults += int64(next.Len()) * int64(l.Exec.Len())
+				var s float64
+				if next, s, err = AppendIntoTable(&want, model, next.CopyInto(new(Buffer)), l.Exec, l.Table, l.Deadline, strict); err != nil {
+					t.Fatal(err)
+				}
+				if succ[i+1] != s {
+					t.Fatalf("trial %d %v link %d: success %v, AppendIntoTable %v", trial, model, i, succ[i+1], s)
+				}
+			}
+			if !same(got, next) || mults != wantMults {
+				t.Fatalf("trial %d %v: AppendLinks %v (%d multiplications), AppendIntoTable %v (%d)", trial, model, got, mults, next, wantMults)
+			}
+		}
+	}
+}
