@@ -112,9 +112,9 @@ type chainScratch struct {
 	exec               pmf.Buffer    // the running task's execution time, conditioned
 	links              [2]pmf.Buffer // a link reads one and writes the other
 	chances            []QueueChance
-	headFree           pmf.PMF // the running task's completion before conditioning, in head
-	linkList           []pmf.Link
-	successes          []float64
+	headFree           pmf.PMF    // the running task's completion before conditioning, in head
+	linkList           []pmf.Link // linksAt's waiting and virtual tasks, rewritten at each chain
+	successes          []float64  // and their chances
 }
 
 // headBuffer is where the running task's completion goes (nil when s is nil).
