@@ -278,7 +278,7 @@ func TestAppendLinksMatchesAppendIntoTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	var bufs [2]Buffer
 	var want Buffer
-	tables := make([]CDFTable, 6)
+	tables, execs := make([]CDFTable, 6), make([]PMF, 6)
 	for trial := range 2000 {
 		step := []float64{1, 0.5, 2}[trial%3]
 		prev := randomPMF(r, 50+float64(r.IntN(30))*step, step, 1+r.IntN(30))
@@ -298,7 +298,8 @@ func TestAppendLinksMatchesAppendIntoTable(t *testing.T) {
 				d = math.Round(d/step) * step // on the grid
 			}
 			exec.CDFTableInto(&tables[i])
-			links[i] = Link{Exec: exec, Table: &tables[i], Deadline: d}
+			links[i] = Link{Exec: &execs[i], Table: &tables[i], Deadline: d}
+			execs[i] = exec
 		}
 		strict := trial%2 == 1
 		for _, model := range []Model{None, Pending, Evict} {
@@ -315,7 +316,7 @@ func TestAppendLinksMatchesAppendIntoTable(t *testing.T) {
 			for i, l := range links {
 				wantMults += int64(next.Len()) * int64(l.Exec.Len())
 				var s float64
-				if next, s, err = AppendIntoTable(&want, model, next.CopyInto(new(Buffer)), l.Exec, l.Table, l.Deadline, strict); err != nil {
+				if next, s, err = AppendIntoTable(&want, model, next.CopyInto(new(Buffer)), *l.Exec, l.Table, l.Deadline, strict); err != nil {
 					t.Fatal(err)
 				}
 				if succ[i+1] != s {

@@ -255,7 +255,7 @@ func (r reference) linksAt(s *chainScratch, m int, free pmf.PMF, waiting []int, 
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
 			c := e.taskCell(h, m)
-			s.linkList = append(s.linkList, pmf.Link{Exec: c.exec, Table: &c.table, Deadline: e.keys[h].deadline})
+			s.linkList = append(s.linkList, pmf.Link{Exec: &c.exec, Table: &c.table, Deadline: e.keys[h].deadline})
 		}
 	}
 	free, succ, mults, err := pmf.AppendLinks(&s.links, e.opt.DropModel, free, s.linkList, e.opt.Strict, s.successes[:0])
