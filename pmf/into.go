@@ -95,15 +95,15 @@ func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
 func (d PMF) CDFTableInto(t *CDFTable) {
 	n := len(d.p)
 	if cap(t.cum) < n {
-		t.cum, t.cumK = make([]float64, n, n+n/4), make([]float64, n, n+n/4)
+		t.cum = make([]cumPair, n, n+n/4)
 	}
-	cum, cumK := t.cum[:n], t.cumK[:n] // in locals: through t, every store would reload them
-	t.cum, t.cumK = cum, cumK
+	cum := t.cum[:n] // in a local: through t, every store would reload it
+	t.cum = cum
 	s, k := 0.0, 0.0
 	for j, x := range d.p {
 		s += x
 		k += float64(j) * x
-		cum[j], cumK[j] = s, k
+		cum[j] = cumPair{s, k}
 	}
 	t.origin, t.step, t.mean, t.mass = d.origin, d.step, d.origin+d.step*k, s // d.Mean(), to the bit: the same sum
 	t.steps, t.whole = wholeSteps(d.origin, d.step)
@@ -192,7 +192,7 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 	case execTable != nil && len(prev.p) == 1 && prev.p[0] == 1:
 		copy(out[shift-lo:shift-lo+n], exec.p)
 		if ok >= 0 {
-			success = execTable.cum[ok]
+			success = execTable.cum[ok].p
 		}
 	default:
 		conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)

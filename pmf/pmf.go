@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // MassTolerance is how far from 1 the total mass of a PMF may be.
@@ -324,11 +323,17 @@ func (d PMF) String() string {
 	return fmt.Sprintf("PMF{%d impulses from %g step %g, mean %.4g}", len(d.p), d.origin, d.step, d.Mean())
 }
 
-// searchCum returns the first index whose cumulative probability reaches u.
-func searchCum(cum []float64, u float64) int {
-	k := sort.SearchFloat64s(cum, u)
-	if k >= len(cum) {
-		k = len(cum) - 1
+// searchCum returns the first index whose cumulative probability reaches u (the last when none
+// does): sort.SearchFloat64s's search over a table's entries.
+func searchCum(cum []cumPair, u float64) int {
+	lo, hi := 0, len(cum)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if !(cum[h].p >= u) {
+			lo = h + 1
+		} else {
+			hi = h
+		}
 	}
-	return k
+	return min(lo, len(cum)-1)
 }

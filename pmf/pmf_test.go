@@ -343,6 +343,16 @@ func TestSamplingMatchesProbabilities(t *testing.T) {
 			}
 		}
 	}
+	// At a cumulative probability exactly, the first impulse that reaches it, as Quantile's scan
+	// finds it: the binary search must not step past an entry equal to u (binary fractions, so
+	// that the running sums are exact), nor stop at a zero impulse after it.
+	exact := mustNew(t, 5, 2, []float64{0.25, 0, 0.25, 0.5})
+	es := NewSampler(exact)
+	for _, u := range []float64{0, 0.125, 0.25, 0.375, 0.5, 0.75, 1} {
+		if got, want := es.At(u), exact.Quantile(u); got != want {
+			t.Errorf("Sampler.At(%v) = %v, Quantile %v", u, got, want)
+		}
+	}
 }
 
 func TestParseModel(t *testing.T) {

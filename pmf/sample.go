@@ -9,7 +9,7 @@ func (d PMF) Sample(r *rand.Rand) float64 { return d.Quantile(r.Float64()) }
 // Sampler draws from one PMF in O(log Len) per draw.
 type Sampler struct {
 	d   PMF
-	cum []float64
+	cum []cumPair
 }
 
 // NewSampler precomputes the cumulative probabilities of d.

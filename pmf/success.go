@@ -44,12 +44,19 @@ func SuccessAlg1(exec, prev PMF, deadline float64, strict bool) (float64, error)
 // waiting tasks behind the same machine cost one pass over each task's PMF and no convolution.
 type CDFTable struct {
 	origin, step float64
-	cum          []float64 // cum[j] = P(X ≤ origin + j·step)
-	cumK         []float64 // cumK[j] = Σ_{i≤j} i·p(i): partial first moments, in steps
+	cum          []cumPair // cum[j]: the running sums up to origin + j·step
 	mean         float64
 	mass         float64 // cum's last entry, kept here: read from cum's end, it cost a cache miss per bound
 	steps        int     // origin in whole steps, when whole: wholeSteps(origin, step), kept
 	whole        bool    // because a link or a bound needs it for every task it is asked about
+}
+
+// cumPair is one entry of a CDFTable: its running sums up to one impulse j, side by side, since
+// a bound or a success chance reads both at the same index: one cache line instead of two
+// (MM's bounds took a sixth of its L1 misses on the two, cachegrind).
+type cumPair struct {
+	p float64 // P(X ≤ origin + j·step)
+	k float64 // Σ_{i≤j} i·p(i): the partial first moment, in steps
 }
 
 // originSteps is wholeSteps(c.origin, step): read from the table when step is the table's own,
@@ -81,7 +88,7 @@ func (c CDFTable) moment(j int) float64 {
 		return 0
 	}
 	j = min(j, len(c.cum)-1)
-	return c.origin*c.cum[j] + c.step*c.cumK[j]
+	return c.origin*c.cum[j].p + c.step*c.cum[j].k
 }
 
 // Mean is the mean of the table's PMF, as PMF.Mean gives it, without the pass over the PMF.
@@ -98,9 +105,9 @@ func (c CDFTable) at(j int) float64 {
 	case j < 0:
 		return 0
 	case j >= len(c.cum):
-		return c.cum[len(c.cum)-1]
+		return c.cum[len(c.cum)-1].p
 	}
-	return c.cum[j]
+	return c.cum[j].p
 }
 
 // SuccessTable is d.Success(deadline, strict) read from table, the cumulative table of d or of
@@ -121,7 +128,7 @@ func (d PMF) SuccessTable(table CDFTable, deadline float64, strict bool) float64
 	case k >= len(d.p)-1:
 		return 1 // as sumTo: the whole mass counts as 1
 	}
-	return table.cum[k]
+	return table.cum[k].p
 }
 
 // SuccessCDF is the CDF form Σₖ e(k)·F_C(δ − tₖ) of the success chance of a task with
@@ -195,7 +202,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 			return 0, prev.mean, nil
 		}
 	}
-	fCap := prev.cum[capIdx]
+	fCap := prev.cum[capIdx].p
 	split := min(top, last-capIdx) // exec impulses 0..split pair with all of prev up to capIdx
 	lo := 0
 	done := 0.0 // evict: first moment of the successful completions
@@ -216,20 +223,18 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 		cs := prev.cum[last-top : last-lo+1]
 		cs = cs[:len(ps)]
 		if model == Evict {
-			ks := prev.cumK[last-top : last-lo+1]
-			ks = ks[:len(cs)]
 			base, he, hp := prev.origin+exec.origin, exec.step, prev.step
 			kf := float64(top) // k, exactly
-			for i, f := range cs {
+			for i, c := range cs {
 				x := ps[len(ps)-1-i]
-				success += x * f
+				success += x * c.p
 				// prev.moment(l) + exec.Time(k)·f
-				done += x * ((base+kf*he)*f + hp*ks[i])
+				done += x * ((base+kf*he)*c.p + hp*c.k)
 				kf--
 			}
 		} else {
-			for i, f := range cs {
-				success += ps[len(ps)-1-i] * f
+			for i, c := range cs {
+				success += ps[len(ps)-1-i] * c.p
 			}
 		}
 	}
@@ -279,7 +284,7 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 		return prev.mean
 	}
 	if model == Pending {
-		return prev.mean + prev.cum[capIdx]*exec.mean
+		return prev.mean + prev.cum[capIdx].p*exec.mean
 	}
 	x0, ok := exec.originSteps(prev.step)
 	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
@@ -296,8 +301,8 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 		if i < 0 {
 			return 0, 0
 		}
-		i = min(i, capIdx)
-		return prev.cum[i], prev.cumK[i]
+		c := prev.cum[min(i, capIdx)]
+		return c.p, c.k
 	}
 	pC, kC := cum(iC)
 	pCB, kCB := cum(iA - 1)
@@ -324,6 +329,7 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 // steps past X's shortest time, for 0 < j < len(cum): each run shorter than u, and u for the
 // others. Two lookups.
 func (c *CDFTable) minMean(j int, u float64) float64 {
-	below, belowK := c.cum[j-1], c.cumK[j-1]
+	b := c.cum[j-1]
+	below, belowK := b.p, b.k
 	return c.origin*below + c.step*belowK + u*(c.mass-below)
 }
