@@ -197,7 +197,7 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 	default:
 		conv := convolveInto(out[shift-lo:shift-lo+n], prev.p[:starts+1], exec.p, &buf.pad)
 		// ok < n: the impulses up to the deadline, all of them under evict. Cut to them, the loop
-		// checks no index (pmf micro-benchmark of a replay's chains: 1 to 2% faster).
+		// checks no index (cachegrind, 10 MM replays: 1.1% fewer instructions in all).
 		for _, x := range conv[:max(ok+1, 0)] {
 			success += x
 		}

@@ -228,7 +228,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 			for i, c := range cs {
 				x := ps[len(ps)-1-i]
 				success += x * c.p
-				// prev.moment(l) + exec.Time(k)·f
+				// prev.moment(l) + exec.Time(k)·F(l)
 				done += x * ((base+kf*he)*c.p + hp*c.k)
 				kf--
 			}
