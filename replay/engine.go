@@ -37,6 +37,26 @@ func ReadsSkewness(m Mapper) bool {
 	return true
 }
 
+// SlotWaiter is implemented by a Mapper that does nothing at a mapping event where no machine
+// has a free slot: it assigns and defers nothing and keeps nothing of what it could read there
+// (Event.Exits among it), as a batch heuristic whose rounds start from the free slots does. The
+// engine does not call Map at such an event if WaitsForSlot says so: in a crowded replay about
+// half the events are arrivals that find every queue full (910 of MM's 1,962 on 1,000
+// HCW19-like tasks at the 34k level), and the call and its two clock readings cost 1.2% of MM's
+// instructions (cachegrind, 10 replays). The event still counts as one, with no mapper time.
+// A mapper that wraps another must not say so on the other's behalf unless it too does nothing
+// there (the pruner reads every event's exits).
+type SlotWaiter interface {
+	WaitsForSlot() bool
+}
+
+// WaitsForSlot reports whether m says it does nothing while every queue is full (SlotWaiter);
+// false when it does not say. Mappers that wrap another may ask it of the one they wrap.
+func WaitsForSlot(m Mapper) bool {
+	w, ok := m.(SlotWaiter)
+	return ok && w.WaitsForSlot()
+}
+
 // Config is one replay: the model the mapper believes, the world durations come from, the
 // machines and the trace.
 type Config struct {
@@ -134,6 +154,7 @@ type engine struct {
 	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
+	waits    bool           // the mapper does nothing while every queue is full (SlotWaiter)
 	cells    []cellEntry    // the PET's cells with their tables, by task type × machine type (cell)
 	stride   int            // cells' row length: one more than the largest machine type
 	batchDue float64        // no task in the batch has a deadline before this
@@ -175,7 +196,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if cfg.Truth == nil {
 		cfg.Truth = cfg.PET
 	}
-	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper),
+	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper), waits: WaitsForSlot(mapper),
 		batchDue: math.Inf(1), queueDue: math.Inf(1), began: time.Now()}
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
@@ -339,9 +360,11 @@ func (e *engine) mappingEvent() {
 	e.chances.begin()
 	ev := &e.view
 	ev.deferred, ev.marks = ev.deferred[:0], 0
-	start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
-	e.mapper.Map(ev)
-	e.stats.mapperWall += time.Since(e.began) - start
+	if !e.waits || e.anyFree() {
+		start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
+		e.mapper.Map(ev)
+		e.stats.mapperWall += time.Since(e.began) - start
+	}
 	e.commit(ev)
 	// The tasks that left have been reported (Event.Exits): their handles can serve new arrivals.
 	for _, x := range e.exited {
@@ -349,6 +372,16 @@ func (e *engine) mappingEvent() {
 		e.chances.release(x.Task)
 	}
 	e.exited = e.exited[:0]
+}
+
+// anyFree reports whether some machine has a free slot before the mapper has assigned anything.
+func (e *engine) anyFree() bool {
+	for m := range e.machines {
+		if len(e.machines[m].queue) < e.opt.QueueSize {
+			return true
+		}
+	}
+	return false
 }
 
 // expire removes unmapped tasks whose deadline has passed and, under evict and pending, queued

@@ -56,9 +56,9 @@ type Summary struct {
 type Timing struct {
 	MapperSeconds  float64 `json:"mapper_seconds"`
 	PrunerSeconds  float64 `json:"pruner_seconds"`
-	PerEventMicros float64 `json:"per_event_microseconds"`
-	TotalSeconds   float64 `json:"total_seconds"`    // the whole replay, from the first arrival read to the last exit
-	TasksPerSecond float64 `json:"tasks_per_second"` // tasks of the trace over TotalSeconds
+	PerEventMicros float64 `json:"per_event_microseconds"` // MapperSeconds over every mapping event, those a SlotWaiter sits out included
+	TotalSeconds   float64 `json:"total_seconds"`          // the whole replay, from the first arrival read to the last exit
+	TasksPerSecond float64 `json:"tasks_per_second"`       // tasks of the trace over TotalSeconds
 }
 
 // Num is a float64 that encodes NaN and ±Inf as JSON null (a metric with nothing to measure,

@@ -12,8 +12,9 @@ type EDF struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (EDF) Name() string      { return "EDF" }
-func (EDF) Mode() replay.Mode { return replay.Batch }
+func (EDF) Name() string       { return "EDF" }
+func (EDF) Mode() replay.Mode  { return replay.Batch }
+func (EDF) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h EDF) Map(ev replay.Event) {
 	twoPhase(ev, h.Params, h.buf, true, soonestDeadline(ev))

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -130,4 +131,21 @@ func lookup(t testing.TB, name string, p Params) replay.Mapper {
 		t.Fatal(err)
 	}
 	return h.New(p)
+}
+
+// crowdedTrial is trial number trial of a random crowded workload (four machines of three types,
+// 150 tasks, queues of 1 to 4), with the drop models in turn and random template readings.
+func crowdedTrial(r *rand.Rand, trial int) (replay.Config, Params) {
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	cfg := replay.Config{
+		PET:      replaytest.RandomPET(r, 4, 3, 6, 16),
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+		Tasks:    replaytest.RandomTasks(r, 150, 4, 1+r.Float64(), 4, 30),
+		Options:  replay.DefaultOptions(),
+	}
+	cfg.Options.DropModel = models[trial%len(models)]
+	cfg.Options.QueueSize = 1 + r.IntN(4)
+	p := DefaultParams()
+	p.Phase1All, p.GlobalPhase2, p.ETC = trial%3 == 1, r.IntN(3) == 0, r.IntN(4) == 0
+	return cfg, p
 }

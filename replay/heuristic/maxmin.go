@@ -13,8 +13,9 @@ type MaxMin struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (MaxMin) Name() string      { return "MaxMin" }
-func (MaxMin) Mode() replay.Mode { return replay.Batch }
+func (MaxMin) Name() string       { return "MaxMin" }
+func (MaxMin) Mode() replay.Mode  { return replay.Batch }
+func (MaxMin) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h MaxMin) Map(ev replay.Event) {
 	twoPhase(ev, h.Params, h.buf, true, func(a, b pair) bool { return a.completion > b.completion })

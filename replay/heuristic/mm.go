@@ -18,8 +18,9 @@ type MM struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (MM) Name() string      { return "MM" }
-func (MM) Mode() replay.Mode { return replay.Batch }
+func (MM) Name() string       { return "MM" }
+func (MM) Mode() replay.Mode  { return replay.Batch }
+func (MM) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h MM) Map(ev replay.Event) {
 	twoPhaseWith(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion }, soonestFirst)

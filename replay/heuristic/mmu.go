@@ -20,8 +20,9 @@ type MMU struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (MMU) Name() string      { return "MMU" }
-func (MMU) Mode() replay.Mode { return replay.Batch }
+func (MMU) Name() string       { return "MMU" }
+func (MMU) Mode() replay.Mode  { return replay.Batch }
+func (MMU) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h MMU) Map(ev replay.Event) {
 	twoPhase(ev, h.Params, h.buf, true, func(a, b pair) bool {

@@ -41,8 +41,9 @@ type MOC struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (MOC) Name() string      { return "MOC" }
-func (MOC) Mode() replay.Mode { return replay.Batch }
+func (MOC) Name() string       { return "MOC" }
+func (MOC) Mode() replay.Mode  { return replay.Batch }
+func (MOC) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h MOC) Map(ev replay.Event) {
 	b := orFresh(h.buf)

@@ -11,8 +11,9 @@ type MSD struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (MSD) Name() string      { return "MSD" }
-func (MSD) Mode() replay.Mode { return replay.Batch }
+func (MSD) Name() string       { return "MSD" }
+func (MSD) Mode() replay.Mode  { return replay.Batch }
+func (MSD) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h MSD) Map(ev replay.Event) {
 	twoPhase(ev, h.Params, h.buf, h.GlobalPhase2, soonestDeadline(ev))

@@ -18,8 +18,9 @@ type PAM struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (PAM) Name() string      { return "PAM" }
-func (PAM) Mode() replay.Mode { return replay.Batch }
+func (PAM) Name() string       { return "PAM" }
+func (PAM) Mode() replay.Mode  { return replay.Batch }
+func (PAM) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 // deferThresholder is what PAM needs from a pruning Event.
 type deferThresholder interface {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hcreplay/hcreplay/internal/replaytest"
-	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -121,7 +119,6 @@ func (f freshEach) Map(ev replay.Event) { f.New(f.p).Map(ev) }
 // exactly as one made afresh for each event, on random crowded workloads with every drop model
 // and template reading (RR keeps a count between events by design and is left out).
 func TestBuffersCarryNothing(t *testing.T) {
-	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
 	for _, h := range All() {
 		if h.Name == "RR" {
 			continue
@@ -130,16 +127,7 @@ func TestBuffersCarryNothing(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewPCG(41, uint64(len(h.Name))))
 			for trial := range 9 {
-				cfg := replay.Config{
-					PET:      replaytest.RandomPET(r, 4, 3, 6, 16),
-					Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
-					Tasks:    replaytest.RandomTasks(r, 150, 4, 1+r.Float64(), 4, 30),
-					Options:  replay.DefaultOptions(),
-				}
-				cfg.Options.DropModel = models[trial%len(models)]
-				cfg.Options.QueueSize = 1 + r.IntN(4)
-				p := DefaultParams()
-				p.Phase1All, p.GlobalPhase2, p.ETC = trial%3 == 1, r.IntN(3) == 0, r.IntN(4) == 0
+				cfg, p := crowdedTrial(r, trial)
 				sameDecisions(t, fmt.Sprintf("trial %d %+v, fresh buffers (oracle) vs reused", trial, p), cfg, freshEach{h, p}, h.New(p))
 			}
 		})

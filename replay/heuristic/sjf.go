@@ -11,8 +11,9 @@ type SJF struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (SJF) Name() string      { return "SJF" }
-func (SJF) Mode() replay.Mode { return replay.Batch }
+func (SJF) Name() string       { return "SJF" }
+func (SJF) Mode() replay.Mode  { return replay.Batch }
+func (SJF) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 // Map is MM's, phase 2 global, so that SJF too finds a single free machine's task without asking
 // about every task (soonest).

@@ -17,8 +17,9 @@ type Sufferage struct {
 	buf *buffers // nil: fresh ones per event
 }
 
-func (Sufferage) Name() string      { return "Sufferage" }
-func (Sufferage) Mode() replay.Mode { return replay.Batch }
+func (Sufferage) Name() string       { return "Sufferage" }
+func (Sufferage) Mode() replay.Mode  { return replay.Batch }
+func (Sufferage) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h Sufferage) Map(ev replay.Event) {
 	twoPhaseWith(ev, h.Params, h.buf, h.GlobalPhase2, func(a, b pair) bool {

@@ -90,6 +90,10 @@ func (r renamed) PrunerSeconds() float64 {
 // ReadsSkewness passes the question through the rename (replay.SkewnessReader).
 func (r renamed) ReadsSkewness() bool { return replay.ReadsSkewness(r.Mapper) }
 
+// WaitsForSlot passes the question through the rename (replay.SlotWaiter): a pruner does not
+// say so, a heuristic with no pruning may.
+func (r renamed) WaitsForSlot() bool { return replay.WaitsForSlot(r.Mapper) }
+
 // Variant passes the pruning variant through the rename.
 func (r renamed) Variant() string {
 	if p, ok := r.Mapper.(interface{ Variant() string }); ok {

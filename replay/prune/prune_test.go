@@ -135,6 +135,24 @@ func TestReadsSkewness(t *testing.T) {
 	}
 }
 
+// TestWaitsForSlot: a heuristic with no pruning, under a preset's name too, lets the engine skip
+// the events where every queue is full; a pruner, which reads every event's exits, never does.
+func TestWaitsForSlot(t *testing.T) {
+	for _, v := range []Variant{None, Defer, Drop, Both} {
+		cfg := DefaultConfig()
+		cfg.Variant = v
+		for _, name := range []string{"MM", "MOCA"} {
+			m, err := New(name, heuristic.DefaultParams(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := replay.WaitsForSlot(m), v == None; got != want {
+				t.Errorf("%s%s: waits for a slot %v, want %v", name, v.Suffix(), got, want)
+			}
+		}
+	}
+}
+
 // silent hides whether its mapper reads skewness, so the engine computes it.
 type silent struct{ replay.Mapper }
 
