@@ -155,6 +155,7 @@ type engine struct {
 	view     mapping        // the Event of every mapping event, reset at each
 	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
 	waits    bool           // the mapper does nothing while every queue is full (SlotWaiter)
+	groups   typeGroups     // the batch by task type, once the mapper has asked (Event.BatchGroups)
 	cells    []cellEntry    // the PET's cells with their tables, by task type × machine type (cell)
 	stride   int            // cells' row length: one more than the largest machine type
 	batchDue float64        // no task in the batch has a deadline before this
@@ -309,6 +310,9 @@ func (e *engine) arrive() error {
 	e.stats.arrive(t)
 	e.batch = append(e.batch, h)
 	e.batchKey = append(e.batchKey, BatchKey{Type: t.Type, Deadline: t.Deadline})
+	if e.groups.on {
+		e.joinGroup(h)
+	}
 	e.batchDue = min(e.batchDue, t.Deadline)
 	if c := (t.Type+1)*e.stride - 1; c >= len(e.cells) || e.cells[c].exec.Len() == 0 {
 		e.readRow(t.Type)
@@ -437,6 +441,9 @@ func (e *engine) dropPastBatch() {
 			continue
 		}
 		e.keys[h].inBatch = false
+		if e.groups.on {
+			e.leaveGroup(h)
+		}
 		e.exit(h, ExpiredUnmapped, e.now)
 	}
 	e.batch, e.batchKey = e.batch[:k], e.batchKey[:k]
@@ -452,6 +459,9 @@ func (e *engine) commit(ev *mapping) {
 		for _, h := range hs {
 			t := &e.tasks[h]
 			e.keys[h].inBatch, t.queued = false, true
+			if e.groups.on {
+				e.leaveGroup(h)
+			}
 			t.Machine, t.MapTime = m, e.now
 			e.queueDue = min(e.queueDue, t.Task.Deadline)
 		}

@@ -26,6 +26,14 @@ type Event interface {
 	// scans the whole batch at every event (MM's soonest) makes no call per task. The slice may
 	// be the engine's: read it, do not change or keep it, and ask again after an Assign or Defer.
 	BatchKeys() []BatchKey
+	// BatchGroups is the batch grouped by task type, with each type's earliest deadline, while
+	// no task has been assigned or deferred in this event (ok is false after the first: ask
+	// BatchKeys): groups[ty] holds the tasks of type ty, for every type up to the largest seen
+	// so far, empty for a type not in the batch. The engine keeps the groups up to date from the
+	// first call on, so that a heuristic that wants each type's earliest deadline at every event
+	// does not group a long batch at every event. The groups are the engine's: read them, do not
+	// change or keep them.
+	BatchGroups() (groups []BatchGroup, ok bool)
 	// Task describes task h.
 	Task(h int) Task
 	// TypeAndDeadline is Task(h)'s type and deadline, from storage that holds only these: a
@@ -179,6 +187,14 @@ func (v *mapping) BatchKeys() []BatchKey {
 	}
 	v.keyed = out
 	return out
+}
+
+// BatchGroups is the engine's groups (engine.batchGroups) until the first mark.
+func (v *mapping) BatchGroups() ([]BatchGroup, bool) {
+	if v.marks > 0 {
+		return nil, false
+	}
+	return v.e.batchGroups(), true
 }
 
 // marked reports whether task h was assigned or deferred in this event. Tasks carry the number

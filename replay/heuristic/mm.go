@@ -3,7 +3,6 @@ package heuristic
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/hcreplay/hcreplay/replay"
 )
@@ -29,23 +28,25 @@ func (h MM) Map(ev replay.Event) {
 // soonestFirst is MM's phase 1. When phase 1 looks at a single machine, as it does whenever one
 // slot has just freed in a crowded system, both phases reduce to the task expected to complete
 // first there, ties to the first in batch order; soonestFirst then returns that pair alone, and
-// finds it without asking about every task (soonest), reading the types and deadlines of the
-// round's tasks from Event.BatchKeys when they are the whole batch (no task was skipped earlier
-// in the event), as they always are when phase 1 looks only at machines with a free slot.
-// Otherwise it is minCompletion, with the bounds of every task after the first (completions'
-// later).
+// finds it without asking about every task (soonest), from the batch grouped by type
+// (Event.BatchGroups, or Event.BatchKeys once a task has been assigned or deferred in the event)
+// when the round's tasks are the whole batch (no task was skipped earlier in the event), as they
+// always are when phase 1 looks only at machines with a free slot. Otherwise it is
+// minCompletion, with the bounds of every task after the first (completions' later).
 func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	if len(machines) != 1 || len(tasks) == 0 || !b.whole {
 		return completions(ev, p, b, tasks, machines, false, true)
 	}
-	return append(b.pairs[:0], soonest(ev, p, tasks, machines[0], b))
+	groups, ok := ev.BatchGroups()
+	if !ok {
+		groups = b.groupBatch(tasks, ev.BatchKeys())
+	}
+	return append(b.pairs[:0], soonest(ev, p, groups, machines[0], b))
 }
 
-// soonest is the task among tasks expected to complete first on machine m, the first in batch
-// order among ties: what minCompletion and bestPair would choose, with fewer questions. tasks
-// must be the whole batch as Event.Batch lists it now: their types and deadlines are read from
-// Event.BatchKeys (as an argument, they cost 1% more instructions: Go then keeps fewer of the
-// loop's values in registers).
+// soonest is the task expected to complete first on machine m among the batch's, given grouped
+// by type, the first in batch order among ties: what minCompletion and bestPair would choose,
+// with fewer questions.
 //
 // A task's expected completion on a machine cannot fall as its deadline grows, other things
 // equal: a later deadline only lets it start in more of the machine's outcomes (under evict and
@@ -53,51 +54,31 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 // deadline plays no part. So among tasks of one type, the one with the earliest deadline (the
 // lead) bounds the others from below, and a type whose lead completes clearly later than the
 // soonest lead cannot hold the answer. Only the tasks of the other types are asked about, type
-// by type (usually one type is left: the batch is walked once, not twice), and of those only the
-// ones whose lower bound (Event.CompletionBound) is not clearly above the best so far; leadFloor
-// spares most leads the same way. "Clearly" is completionSlack, which keeps the rounding of two
-// evaluations from passing for an order between them. Ties go to the earlier batch position
-// whichever type is walked first, and a task passed over completes clearly later than the
-// answer, so the order of the walk changes the questions asked, never the answer.
-func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
-	// One lead per type present, in order of first appearance: its earliest deadline, first in
-	// batch order. b.leadOf finds a type's lead; each lead chains the batch positions of its
-	// type's tasks through b.sameType, so that only the types that can hold the answer are
-	// walked again.
-	next := slices.Grow(b.sameType[:0], len(tasks))[:len(tasks)]
-	keys := ev.BatchKeys()
-	if len(keys) != len(tasks) {
-		panic(fmt.Sprintf("heuristic: %d batch keys for a batch of %d tasks", len(keys), len(tasks))) // a bug
-	}
-	n, grow := groupByType(keys, b.leadOf, b.leads[:cap(b.leads)], next)
-	for grow >= 0 { // a type beyond leadOf: grow it, and the leads with it, and start again
-		for _, l := range b.leads[:n] {
-			b.leadOf[l.typ] = -1
+// by type (usually one type is left), and of those only the ones whose lower bound
+// (Event.CompletionBound) is not clearly above the best so far; leadFloor spares most leads the
+// same way. "Clearly" is completionSlack, which keeps the rounding of two evaluations from
+// passing for an order between them. Ties go to the earlier in batch order whichever type is
+// walked first, and a task passed over completes clearly later than the answer, so the order
+// of the walk changes the questions asked, never the answer.
+func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *buffers) pair {
+	leads := b.leads[:0]
+	for i := range groups {
+		if g := &groups[i]; len(g.Tasks) > 0 {
+			leads = append(leads, lead{group: i, task: g.Tasks[g.Lead].Handle, deadline: g.Deadline})
 		}
-		for len(b.leadOf) <= grow {
-			b.leadOf = append(b.leadOf, -1)
-		}
-		b.leads = slices.Grow(b.leads[:0], len(b.leadOf))
-		n, grow = groupByType(keys, b.leadOf, b.leads[:cap(b.leads)], next)
 	}
-	leads := b.leads[:n]
-	for i := range leads {
-		next[leads[i].last] = -1    // the end of its type's chain
-		b.leadOf[leads[i].typ] = -1 // ready for the next call
-		leads[i].task = tasks[leads[i].task]
-	}
-	b.leads, b.sameType = leads, next
+	b.leads = leads
 	b.startETC(ev, p)
 	floor := leadFloor(ev, p, leads, m, b) // the soonest lead's completion: the answer completes no later
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
-	at := -1 // best's batch position: ties go to the first in batch order
+	var at int64 // best's place in batch order: ties go to the first
 	for i := range leads {
 		l := &leads[i]
 		if l.completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
-		for k := l.first; k >= 0; k = next[k] {
-			t, c := tasks[k], l.completion
+		for _, x := range groups[l.group].Tasks {
+			t, c := x.Handle, l.completion
 			if t != l.task {
 				limit := min(floor, best.completion) // the answer completes no later
 				if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
@@ -105,8 +86,8 @@ func soonest(ev replay.Event, p Params, tasks []int, m int, b *buffers) pair {
 				}
 				c = b.completionIn(ev, p, t, m)
 			}
-			if best.task < 0 || c < best.completion || c == best.completion && k < at {
-				best.task, best.completion, at = t, c, k
+			if best.task < 0 || c < best.completion || c == best.completion && x.Order < at {
+				best.task, best.completion, at = t, c, x.Order
 			}
 		}
 	}
@@ -148,7 +129,7 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 	}
 	b.leadBounds = ev.CompletionBounds(b.leadTasks, m, b.leadBounds) // the first's is its memoised completion
 	// The floor only falls from here, so the leads that may still be asked are those whose bound
-	// is not clearly above it now: a few, asked in order of their bounds (ties: batch order).
+	// is not clearly above it now: a few, asked in order of their bounds (ties: type order).
 	cand := b.leadOrder[:0]
 	for i := range leads {
 		if i == first {
@@ -176,42 +157,37 @@ func leadFloor(ev replay.Event, p Params, leads []lead, m int, b *buffers) float
 	return floor
 }
 
-// groupByType sets a lead for each type in keys, in order of first appearance (lead.task its
-// batch position), and chains each type's batch positions through next (its last one left for
-// the caller to end), and returns how many leads it set: soonest's scan, on its own and with no
-// call in its loop, so that the compiler keeps the loop's values in registers instead of the
-// stack (cachegrind, 10 MM replays: soonest's instructions, the scan's included, 20.9M to
-// 17.8M). Every entry of leadOf must be -1, and leads must have room for one lead per entry of
-// leadOf. A type beyond leadOf stops the scan: grow is then that type, and the caller resets
-// the leadOf entries set so far, grows both and scans again; grow is -1 otherwise.
-func groupByType(keys []replay.BatchKey, leadOf []int, leads []lead, next []int) (n, grow int) {
-	for k := range keys {
-		key := &keys[k]
-		if key.Type >= len(leadOf) {
-			return n, key.Type
-		}
-		i := leadOf[key.Type]
-		if i < 0 {
-			leadOf[key.Type] = n
-			leads[n] = lead{typ: key.Type, task: k, deadline: key.Deadline, first: k, last: k}
-			n++
-			continue
-		}
-		l := &leads[i]
-		next[l.last], l.last = k, k
-		if key.Deadline < l.deadline {
-			l.task, l.deadline = k, key.Deadline
-		}
+// groupBatch is Event.BatchGroups's answer made from the round's tasks and their keys
+// (Event.BatchKeys), for a round after a task was assigned or deferred in the event: the tasks
+// of each type, each ordered by its batch position.
+func (b *buffers) groupBatch(tasks []int, keys []replay.BatchKey) []replay.BatchGroup {
+	if len(keys) != len(tasks) {
+		panic(fmt.Sprintf("heuristic: %d batch keys for a batch of %d tasks", len(keys), len(tasks))) // a bug
 	}
-	return n, -1
+	groups := b.groups
+	for ty := range groups {
+		groups[ty].Tasks = groups[ty].Tasks[:0]
+	}
+	for k, key := range keys {
+		for len(groups) <= key.Type {
+			groups = append(groups, replay.BatchGroup{Type: len(groups)})
+		}
+		g := &groups[key.Type]
+		if len(g.Tasks) == 0 || key.Deadline < g.Deadline {
+			g.Lead, g.Deadline = len(g.Tasks), key.Deadline
+		}
+		g.Tasks = append(g.Tasks, replay.BatchTask{Handle: tasks[k], Order: int64(k)})
+	}
+	b.groups = groups
+	return groups
 }
 
 // lead is the task of a type that soonest asks about first: the earliest deadline of its type.
 type lead struct {
-	typ, task   int
-	first, last int // the batch positions of its type's first and last tasks (buffers.sameType)
-	deadline    float64
-	completion  float64 // exact, or a lower bound clearly above the soonest (leadFloor)
+	group      int // its type's group
+	task       int
+	deadline   float64
+	completion float64 // exact, or a lower bound clearly above the soonest (leadFloor)
 }
 
 // completionSlack is how far apart two expected completions near c must be for soonest to take

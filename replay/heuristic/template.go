@@ -30,13 +30,13 @@ type buffers struct {
 	order               []int     // and their tasks
 	perm, ordering      []int     // MOC's permutations of them
 	chains              chainBuffers
-	leads               []lead    // soonest's, with each type's lead
-	sameType, leadOf    []int     // and by batch position, the next of the same type
-	leadTasks           []int     // leadFloor's leads' tasks
-	leadBounds          []float64 // and their bounds
-	leadOrder           []int     // the leads leadFloor may ask, in order of their bounds
-	whole               bool      // the round's tasks are the whole batch, as Event.BatchKeys has it
-	bounds              []bounded // completions', by machine
+	leads               []lead              // soonest's, with each type's lead
+	groups              []replay.BatchGroup // groupBatch's, by task type
+	leadTasks           []int               // leadFloor's leads' tasks
+	leadBounds          []float64           // and their bounds
+	leadOrder           []int               // the leads leadFloor may ask, in order of their bounds
+	whole               bool                // the round's tasks are the whole batch, as Event.BatchKeys has it
+	bounds              []bounded           // completions', by machine
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
