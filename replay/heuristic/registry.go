@@ -47,69 +47,76 @@ func DefaultParams() Params {
 type Info struct {
 	Name   string
 	Mode   replay.Mode
-	Source string // paper and section
-	Params string // the Params fields it reads, with their defaults
-	Alias  string // another name for it, if any
+	Source string   // paper and section
+	Params string   // the Params fields it reads, with their defaults
+	fields []string // their names, formatted into Params only for the Info a caller gets
+	Alias  string   // another name for it, if any
 	New    func(Params) replay.Mapper
 }
 
-// registry lists every heuristic, built fresh on each call so that no package state is shared.
+// registry lists every heuristic, built fresh on each call so that no package state is shared,
+// with Params left to described: formatting every heuristic's, for the one a replay looks up,
+// took 85 allocations and 0.7% of a 1,000-task MM replay.
 func registry() []Info {
 	return []Info{
 		{Name: "MM", Mode: replay.Batch, Source: "thesis §3.3.1.1; 004 §V.A",
-			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return MM{Params: p, buf: new(buffers)} }},
+			fields: batchFields("GlobalPhase2"), New: func(p Params) replay.Mapper { return MM{Params: p, buf: new(buffers)} }},
 		{Name: "MSD", Mode: replay.Batch, Source: "thesis §3.3.1.2; 004 §V.C",
-			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return MSD{Params: p, buf: new(buffers)} }},
+			fields: batchFields("GlobalPhase2"), New: func(p Params) replay.Mapper { return MSD{Params: p, buf: new(buffers)} }},
 		{Name: "MMU", Mode: replay.Batch, Source: "thesis §3.3.1.3, Eq 3.6; 004 §V.B",
-			Params: batchParams(), New: func(p Params) replay.Mapper { return MMU{Params: p, buf: new(buffers)} }},
+			fields: batchFields(), New: func(p Params) replay.Mapper { return MMU{Params: p, buf: new(buffers)} }},
 		{Name: "PAM", Mode: replay.Batch, Source: "000 §6.3.1; thesis §4.3, Alg. 2; 003 §V",
-			Params: batchParams(), New: func(p Params) replay.Mapper { return PAM{Params: p, buf: new(buffers)} }},
+			fields: batchFields(), New: func(p Params) replay.Mapper { return PAM{Params: p, buf: new(buffers)} }},
 		{Name: "MOC", Mode: replay.Batch, Source: "004 §V.D, Alg. 1; thesis §3.3.1.4",
-			Params: batchParams("MOCCull", "MOCCandidates"), New: func(p Params) replay.Mapper { return MOC{Params: p, buf: new(buffers)} }},
+			fields: batchFields("MOCCull", "MOCCandidates"), New: func(p Params) replay.Mapper { return MOC{Params: p, buf: new(buffers)} }},
 		{Name: "MaxMin", Mode: replay.Batch, Source: "Braun et al. 2001; Ibarra & Kim 1977",
-			Params: batchParams(), New: func(p Params) replay.Mapper { return MaxMin{Params: p, buf: new(buffers)} }},
+			fields: batchFields(), New: func(p Params) replay.Mapper { return MaxMin{Params: p, buf: new(buffers)} }},
 		{Name: "Sufferage", Mode: replay.Batch, Source: "Maheswaran et al. 1999",
-			Params: batchParams("GlobalPhase2"), New: func(p Params) replay.Mapper { return Sufferage{Params: p, buf: new(buffers)} }},
+			fields: batchFields("GlobalPhase2"), New: func(p Params) replay.Mapper { return Sufferage{Params: p, buf: new(buffers)} }},
 		{Name: "EDF", Mode: replay.Batch, Source: "thesis §3.3.3.2",
-			Params: batchParams(), New: func(p Params) replay.Mapper { return EDF{Params: p, buf: new(buffers)} }},
+			fields: batchFields(), New: func(p Params) replay.Mapper { return EDF{Params: p, buf: new(buffers)} }},
 		{Name: "SJF", Mode: replay.Batch, Source: "thesis §3.3.3.3",
-			Params: batchParams(), New: func(p Params) replay.Mapper { return SJF{Params: p, buf: new(buffers)} }},
+			fields: batchFields(), New: func(p Params) replay.Mapper { return SJF{Params: p, buf: new(buffers)} }},
 		{Name: "FCFS", Mode: replay.Immediate, Source: "thesis §3.3.2.1, §3.3.3.1",
-			Params: params("ETC"), New: func(p Params) replay.Mapper { return FCFS{p} }},
+			fields: []string{"ETC"}, New: func(p Params) replay.Mapper { return FCFS{p} }},
 		{Name: "MET", Mode: replay.Immediate, Source: "thesis §3.3.2.2; Braun et al. 2001",
 			New: func(Params) replay.Mapper { return MET{buf: new(buffers)} }},
 		{Name: "MCT", Alias: "MECT", Mode: replay.Immediate, Source: "thesis §3.3.2.3; 004 §VII (MECT)",
-			Params: params("ETC"), New: func(p Params) replay.Mapper { return MCT{Params: p, buf: new(buffers)} }},
+			fields: []string{"ETC"}, New: func(p Params) replay.Mapper { return MCT{Params: p, buf: new(buffers)} }},
 		{Name: "KPB", Mode: replay.Immediate, Source: "thesis §3.3.2.4; Maheswaran et al. 1999",
-			Params: params("KPBPercent", "ETC"), New: func(p Params) replay.Mapper { return KPB{Params: p, buf: new(buffers)} }},
+			fields: []string{"KPBPercent", "ETC"}, New: func(p Params) replay.Mapper { return KPB{Params: p, buf: new(buffers)} }},
 		{Name: "MR", Mode: replay.Immediate, Source: "thesis §3.3.2.5",
-			Params: params("KPBPercent", "ETC"), New: func(p Params) replay.Mapper { return MR{Params: p, buf: new(buffers)} }},
+			fields: []string{"KPBPercent", "ETC"}, New: func(p Params) replay.Mapper { return MR{Params: p, buf: new(buffers)} }},
 		{Name: "OLB", Mode: replay.Immediate, Source: "Braun et al. 2001; Maheswaran et al. 1999",
-			Params: params("ETC"), New: func(p Params) replay.Mapper { return OLB{p} }},
+			fields: []string{"ETC"}, New: func(p Params) replay.Mapper { return OLB{p} }},
 		{Name: "RR", Mode: replay.Immediate, Source: "round robin (classic baseline)",
 			New: func(Params) replay.Mapper { return &RR{} }},
 	}
 }
 
-// batchParams lists the Params fields of a batch heuristic: its own, then the template's.
-func batchParams(own ...string) string {
-	return params(append(own, "Phase1All", "ETC")...)
+// batchFields lists the Params fields of a batch heuristic: its own, then the template's.
+func batchFields(own ...string) []string {
+	return append(own, "Phase1All", "ETC")
 }
 
-// params formats the named Params fields with their default values, "MOCCull=0.3, ETC=false".
-// A misspelt name panics, which the registry tests catch.
-func params(names ...string) string {
+// described is h with Params formatted from its fields and their default values,
+// "MOCCull=0.3, ETC=false". A misspelt name panics, which the registry tests catch.
+func described(h Info) Info {
 	d := reflect.ValueOf(DefaultParams())
 	var parts []string
-	for _, n := range names {
+	for _, n := range h.fields {
 		parts = append(parts, fmt.Sprintf("%s=%v", n, d.FieldByName(n).Interface()))
 	}
-	return strings.Join(parts, ", ")
+	h.Params = strings.Join(parts, ", ")
+	return h
 }
 
 // All returns every heuristic, sorted by mode then name.
 func All() []Info {
 	all := registry()
+	for i := range all {
+		all[i] = described(all[i])
+	}
 	slices.SortFunc(all, func(a, b Info) int {
 		if a.Mode != b.Mode {
 			return int(a.Mode) - int(b.Mode)
@@ -124,7 +131,7 @@ func Lookup(name string) (Info, error) {
 	var names []string
 	for _, h := range registry() {
 		if strings.EqualFold(h.Name, name) || (h.Alias != "" && strings.EqualFold(h.Alias, name)) {
-			return h, nil
+			return described(h), nil
 		}
 		names = append(names, h.Name)
 	}
