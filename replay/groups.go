@@ -38,7 +38,7 @@ func (e *engine) joinGroup(h int) {
 	g, k := &e.groups, e.keys[h]
 	ty := int(k.typ)
 	for len(g.byType) <= ty {
-		g.byType = append(g.byType, BatchGroup{Type: len(g.byType), Lead: -1})
+		g.byType = append(g.byType, BatchGroup{Type: len(g.byType), Lead: -1, Tasks: make([]BatchTask, 0, 16)})
 	}
 	gr := &g.byType[ty]
 	gr.Tasks = append(gr.Tasks, BatchTask{Handle: h, Order: e.tasks[h].serial})

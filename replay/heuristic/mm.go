@@ -170,7 +170,7 @@ func (b *buffers) groupBatch(tasks []int, keys []replay.BatchKey) []replay.Batch
 	}
 	for k, key := range keys {
 		for len(groups) <= key.Type {
-			groups = append(groups, replay.BatchGroup{Type: len(groups)})
+			groups = append(groups, replay.BatchGroup{Type: len(groups), Tasks: make([]replay.BatchTask, 0, 16)})
 		}
 		g := &groups[key.Type]
 		if len(g.Tasks) == 0 || key.Deadline < g.Deadline {
