@@ -364,7 +364,7 @@ func (e *engine) mappingEvent() {
 	ev := &e.view
 	ev.deferred, ev.marks = ev.deferred[:0], 0
 	if !e.waits || e.anyFree() {
-		e.chances.begin() // nothing asks about chances outside Map: skipped with it
+		e.chances.begin()            // nothing asks about chances outside Map: skipped with it
 		start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
 		e.mapper.Map(ev)
 		e.stats.mapperWall += time.Since(e.began) - start
