@@ -7,9 +7,8 @@ import (
 	"testing"
 )
 
-// groupsOf is the batch grouped by type from Batch and TypeAndDeadline alone: the oracle of
-// BatchGroups. Each group lists its tasks in batch order and names the first task with its
-// type's earliest deadline.
+// groupsOf is the batch grouped by type from Batch and TypeAndDeadline alone, each type's tasks
+// in batch order: the oracle of BatchGroups (checkGroups finds the leads in it).
 func groupsOf(ev Event) map[int][]int {
 	out := map[int][]int{}
 	for _, h := range ev.Batch() {
