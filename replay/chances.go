@@ -628,9 +628,14 @@ func (f *fast) successBound(h, m int) float64 {
 }
 
 // completionBound is a lower bound on task h's expected completion on machine m that costs no
-// chain: currentBound when m's chain is up to date, and otherwise its completion against
+// chain: currentBound, against m's table when its chain is up to date, and otherwise against
 // the table m had while its queue held the tasks it holds now, less any appended since (settle).
-// By successBound's argument, each appended task and the passing of time map every free time of
+// Against the older table it is the bound of the completion there (pmf.AppendMeanBound, or the
+// completion itself when memoised), not that completion computed afresh: a pass over h's
+// execution time for a task that is usually new (an arrival with several free machines) cost
+// more than the few chains the weaker bound has MCT and MM build more (cachegrind, 10 replays
+// of 1,000 tasks: MCT 4.5% and MM 1.4% fewer instructions, decisions unchanged). By
+// successBound's argument, each appended task and the passing of time map every free time of
 // m to a later one, which can only delay h's own completion: every link of the chain, and h's
 // link after it, maps a later start to a later end. That needs the chain's grid to stay where it
 // was, which the running task's start pins: an idle machine's grid starts at now, and moves with
@@ -649,8 +654,7 @@ func (f *fast) completionBound(h, m int) float64 {
 	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
 		return math.Inf(-1)
 	}
-	_, mean := f.memoized(h, m, f.against(h, m))
-	return roundTime(mean)
+	return f.currentBound(h, m)
 }
 
 // currentBound is completionBound when machine m's chain is up to date: the completion itself
