@@ -91,6 +91,9 @@ func (d PMF) ConditionInto(buf *Buffer, t float64) PMF {
 	return trimmed(d.Time(k), d.step, p)
 }
 
+// Reset empties t, keeping its storage for CDFTableInto: what a zero table holds.
+func (t *CDFTable) Reset() { *t = CDFTable{cum: t.cum[:0]} }
+
 // CDFTableInto is d.CDFTable() written into t, reusing its storage.
 func (d PMF) CDFTableInto(t *CDFTable) {
 	n := len(d.p)

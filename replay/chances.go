@@ -387,6 +387,11 @@ type memoEntry struct {
 
 func newFast(e *engine) chancer {
 	n := len(e.machines)
+	if old := spareFast(e.spareChances); old != nil {
+		f := &fast{reference: reference{e: e, prefix: true}, reuse: true}
+		f.recycle(old, n)
+		return f
+	}
 	return &fast{reference: reference{e: e, prefix: true}, reuse: true, valid: make([]bool, n), built: make([]builtFor, n),
 		tails: make([]pmf.PMF, n), tailBufs: make([][2]pmf.Buffer, n), cur: make([]int, n),
 		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),

@@ -25,7 +25,8 @@
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,
 // and hands outcomes on as they become final (Options.OnTask), keeping back only the last Trim
 // for scoring. A million-task replay runs in tens of megabytes (BenchmarkMillionTasks in
-// replay/prune).
+// replay/prune). Replays in a row (a sweep's worker, trial after trial) can pass their storage
+// on through a Scratch (Config.Scratch) instead of each growing its own for the collector.
 //
 // What the package does not do: it does not open files (cmd wires trace and petbuild
 // to it), it does not implement heuristics (replay/heuristic) or pruning (replay/prune), and it

@@ -70,6 +70,9 @@ type Config struct {
 	// replay's memory is bounded by the tasks in the system, not by the trace's length.
 	Source  TaskSource
 	Options Options
+	// Scratch, when set, is storage an earlier replay left, which this one reuses and leaves its
+	// own in: one per worker of a sweep. It changes nothing a replay decides or reports.
+	Scratch *Scratch
 }
 
 // TaskSource yields a trace's tasks one at a time, sorted by arrival (ties by ID).
@@ -161,6 +164,8 @@ type engine struct {
 	stride   int            // cells' row length: one more than the largest machine type
 	batchDue float64        // no task in the batch has a deadline before this
 	queueDue float64        // no waiting task in a machine queue has a deadline before this
+
+	spareChances chancer // an ended replay's chance engine, for the new one's storage (Scratch)
 }
 
 // Run replays cfg.Tasks through mapper and returns the outcomes and the run's metrics.
@@ -185,6 +190,7 @@ func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
 	if res.Timing.TotalSeconds > 0 {
 		res.Timing.TasksPerSecond = float64(e.stats.arrived) / res.Timing.TotalSeconds
 	}
+	cfg.Scratch.keep(e)
 	return res, nil
 }
 
@@ -198,7 +204,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if cfg.Truth == nil {
 		cfg.Truth = cfg.PET
 	}
-	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, samplers: map[[2]int]pmf.Sampler{}, skew: ReadsSkewness(mapper), waits: WaitsForSlot(mapper),
+	e := &engine{cfg: cfg, opt: cfg.Options, mapper: mapper, skew: ReadsSkewness(mapper), waits: WaitsForSlot(mapper),
 		batchDue: math.Inf(1), queueDue: math.Inf(1), began: time.Now()}
 	if mapper.Mode() == Immediate {
 		e.opt.QueueSize = math.MaxInt
@@ -207,22 +213,31 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if e.source == nil {
 		e.source = &sliceSource{tasks: cfg.Tasks}
 	}
-	e.machines = make([]machineState, len(cfg.Machines))
+	n := len(cfg.Machines)
+	if old := cfg.Scratch.take(); old != nil {
+		e.recycle(old, n)
+	} else {
+		e.machines, e.virtual = make([]machineState, n), make([][]int, n)
+		e.view.queues = make([][]int, n)
+	}
 	for i, m := range cfg.Machines {
 		e.machines[i].Machine = m
 		e.stride = max(e.stride, m.Type+1)
 	}
-	e.virtual = make([][]int, len(cfg.Machines))
 	if err := e.readNext(); err != nil {
 		return nil, err
 	}
 	if e.hasNext {
 		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
 	}
-	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask)
+	if e.samplers == nil {
+		e.samplers = map[[2]int]pmf.Sampler{}
+	}
+	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask, e.exits.pending)
 	e.onExit = e.stats.onExit
-	e.view = mapping{e: e, queues: make([][]int, len(cfg.Machines))}
+	e.view.e = e
 	e.chances = newChances(e)
+	e.spareChances = nil
 	return e, nil
 }
 
@@ -353,7 +368,7 @@ func (e *engine) run(ctx context.Context) error {
 	for _, h := range e.batch {
 		e.exit(h, ExpiredUnmapped, math.Max(e.now, e.tasks[h].Task.Deadline))
 	}
-	e.batch, e.batchKey = nil, nil
+	e.batch, e.batchKey = e.batch[:0], e.batchKey[:0]
 	e.exits.flush()
 	return nil
 }

@@ -21,7 +21,8 @@ type BatchTask struct {
 // group a batch of hundreds of tasks itself. A mapper that never asks costs nothing.
 type typeGroups struct {
 	on     bool
-	byType []BatchGroup // by task type; Lead is -1 when the lead left and must be found again
+	byType []BatchGroup  // by task type; Lead is -1 when the lead left and must be found again
+	free   [][]BatchTask // storage for new groups' tasks, from an ended replay (Scratch)
 }
 
 // startGroups groups the batch, and keeps it grouped from then on.
@@ -38,7 +39,13 @@ func (e *engine) joinGroup(h int) {
 	g, k := &e.groups, e.keys[h]
 	ty := int(k.typ)
 	for len(g.byType) <= ty {
-		g.byType = append(g.byType, BatchGroup{Type: len(g.byType), Lead: -1, Tasks: make([]BatchTask, 0, 16)})
+		var tasks []BatchTask
+		if n := len(g.free); n > 0 {
+			tasks, g.free = g.free[n-1], g.free[:n-1]
+		} else {
+			tasks = make([]BatchTask, 0, 16)
+		}
+		g.byType = append(g.byType, BatchGroup{Type: len(g.byType), Lead: -1, Tasks: tasks})
 	}
 	gr := &g.byType[ty]
 	gr.Tasks = append(gr.Tasks, BatchTask{Handle: h, Order: e.tasks[h].serial})

@@ -157,8 +157,9 @@ type exitLog struct {
 	kept    []Outcome
 }
 
-func newExitLog(trim int, emit func(Outcome)) exitLog {
-	return exitLog{trim: trim, emit: emit}
+// newExitLog is an empty log; pending is storage for its ring (Scratch), or nil.
+func newExitLog(trim int, emit func(Outcome), pending []Outcome) exitLog {
+	return exitLog{trim: trim, emit: emit, pending: pending[:0]}
 }
 
 // add takes a copy of o: the engine reuses task records.
@@ -194,7 +195,7 @@ func (l *exitLog) flush() {
 		o.Scored = false
 		l.out(o)
 	}
-	l.pending, l.head = nil, 0
+	l.pending, l.head = l.pending[:0], 0 // the storage stays for a Scratch
 }
 
 func (l *exitLog) out(o Outcome) {
