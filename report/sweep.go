@@ -167,8 +167,9 @@ func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []RunRow) ([]
 	var wg sync.WaitGroup
 	for range s.jobs(len(todo)) {
 		wg.Go(func() {
+			var scratch replay.Scratch // each run reuses the storage of the worker's last
 			for r := range jobs {
-				row, err := s.runOne(ctx, &r)
+				row, err := s.runOne(ctx, &r, &scratch)
 				results <- result{row, err}
 			}
 		})
@@ -225,15 +226,15 @@ func (s *Sweep) jobs(todo int) int {
 	return max(1, min(n, todo))
 }
 
-// runOne replays one run with its own mapper.
-func (s *Sweep) runOne(ctx context.Context, r *SweepRun) (RunRow, error) {
+// runOne replays one run with its own mapper, on the storage scratch holds.
+func (s *Sweep) runOne(ctx context.Context, r *SweepRun, scratch *replay.Scratch) (RunRow, error) {
 	lv := s.Inputs.Levels[r.Level]
 	tr := lv.Trials[r.Trial-1]
 	mapper, err := r.mapper()
 	if err != nil {
 		return RunRow{}, fmt.Errorf("run %s: %w", r.Key, err)
 	}
-	cfg := replay.Config{PET: s.Inputs.PET, Machines: s.Inputs.Machines, Tasks: tr.Tasks, Options: r.options(s.Inputs.TimeUnitSeconds)}
+	cfg := replay.Config{PET: s.Inputs.PET, Machines: s.Inputs.Machines, Tasks: tr.Tasks, Options: r.options(s.Inputs.TimeUnitSeconds), Scratch: scratch}
 	res, err := replay.Run(ctx, cfg, mapper)
 	if err != nil {
 		return RunRow{}, fmt.Errorf("run %s (%s): %w", r.Key, tr.Source, err)

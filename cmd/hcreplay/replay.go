@@ -94,6 +94,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var names []string
 	var summaries []replay.Summary
+	scratch := new(replay.Scratch) // each trial reuses the storage the one before left
 	for i, tr := range trials {
 		dir := c.Out
 		if dir != "" && len(trials) > 1 {
@@ -103,7 +104,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		if err != nil {
 			return badInput(err)
 		}
-		res, err := c.replayTrial(ctx, con, tr, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}, dir)
+		res, err := c.replayTrial(ctx, con, tr, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}, dir)
 		if err != nil {
 			return err
 		}

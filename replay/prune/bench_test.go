@@ -50,35 +50,55 @@ func hcw19Like(b testing.TB, tasks int) replay.Config {
 // BenchmarkReplay reports tasks replayed per second for the batch heuristics with and without
 // pruning, per engine (approx with bucket 4 and cropping), on 1,000 tasks of the HCW19-like 34k
 // workload; and, as engine "fast-etc", the fast engine with the heuristics' ETC-style expected
-// completions (Params.ETC, reading (b) of thesis §3.0). The reference engine takes a minute or
-// two for all of them; BenchmarkEngineRatio gives the fast/reference ratio of PAM-P measured in
-// one run.
+// completions (Params.ETC, reading (b) of thesis §3.0). Each sub-benchmark replays as a worker of
+// a sweep does (report.Sweep, and hcreplay replay over several trials): on the storage its last
+// replay left (replay.Scratch). BenchmarkReplayFresh gives the fast engine's figures for a replay
+// that starts on fresh storage. The reference engine takes a minute or two for all of them;
+// BenchmarkEngineRatio gives the fast/reference ratio of PAM-P measured in one run.
 func BenchmarkReplay(b *testing.B) {
 	cfg := hcw19Like(b, 1000)
 	for _, engine := range []string{"fast", "reference", "approx", "fast-etc"} {
 		for _, name := range []string{"MM", "MSD", "MMU", "MOC", "PAM", "MCT"} {
 			for _, v := range []Variant{None, Both} {
 				b.Run(fmt.Sprintf("%s/%s%s", engine, name, v.Suffix()), func(b *testing.B) {
-					c := cfg
-					c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = strings.TrimSuffix(engine, "-etc"), 4, true
-					hp := heuristic.DefaultParams()
-					hp.ETC = strings.HasSuffix(engine, "-etc")
-					for b.Loop() {
-						pc := DefaultConfig()
-						pc.Variant = v
-						m, err := New(name, hp, pc)
-						if err != nil {
-							b.Fatal(err)
-						}
-						if _, err := replay.Run(b.Context(), c, m); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(len(c.Tasks))*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+					benchReplay(b, cfg, engine, name, v, new(replay.Scratch))
 				})
 			}
 		}
 	}
+}
+
+// BenchmarkReplayFresh is BenchmarkReplay's fast engine for MM and PAM-P with every replay on
+// fresh storage: what a lone replay pays, its storage grown and collected.
+func BenchmarkReplayFresh(b *testing.B) {
+	cfg := hcw19Like(b, 1000)
+	for _, name := range []string{"MM", "PAM"} {
+		for _, v := range []Variant{None, Both} {
+			b.Run(fmt.Sprintf("fast/%s%s", name, v.Suffix()), func(b *testing.B) { benchReplay(b, cfg, "fast", name, v, nil) })
+		}
+	}
+}
+
+// benchReplay replays cfg with heuristic name and pruning variant v under engine until b is done,
+// on scratch's storage (nil: fresh), and reports tasks/s.
+func benchReplay(b *testing.B, cfg replay.Config, engine, name string, v Variant, scratch *replay.Scratch) {
+	c := cfg
+	c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = strings.TrimSuffix(engine, "-etc"), 4, true
+	c.Scratch = scratch
+	hp := heuristic.DefaultParams()
+	hp.ETC = strings.HasSuffix(engine, "-etc")
+	for b.Loop() {
+		pc := DefaultConfig()
+		pc.Variant = v
+		m, err := New(name, hp, pc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := replay.Run(b.Context(), c, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(c.Tasks))*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
 }
 
 // poissonSource streams n tasks of the HCW19-like workload: Poisson arrivals at the 34k level's
