@@ -662,13 +662,14 @@ func (f *fast) completionBound(h, m int) float64 {
 	return f.currentBound(h, m)
 }
 
-// currentBound is completionBound when machine m's chain is up to date: the completion itself
-// when it is memoised, and otherwise pmf.AppendMeanBound against m's table, which costs a few
-// lookups instead of a pass over the task's execution time. It is not rounded as completions
-// are: a bound that is the mean itself (under none and pending, and under evict when no run can
-// be killed) may then exceed the rounded completion by half its last digit (5e-10), which the
-// heuristics' slack (a thousand times that) absorbs, as it absorbs the two formulas' differing
-// roundings anyway. Rounding cost MM 1% of its instructions (cachegrind, 10 replays).
+// currentBound is completionBound against the table machine m holds (its chain's, up to date or
+// not): the completion against it when that is memoised, and otherwise pmf.AppendMeanBound
+// against it, which costs a few lookups instead of a pass over the task's execution time. It is
+// not rounded as completions are: a bound that is the mean itself (under none and pending, and
+// under evict when no run can be killed) may then exceed the rounded completion by half its last
+// digit (5e-10), which the heuristics' slack (a thousand times that) absorbs, as it absorbs the
+// two formulas' differing roundings anyway. Rounding cost MM 1% of its instructions (cachegrind,
+// 10 replays).
 func (f *fast) currentBound(h, m int) float64 {
 	return f.tableBound(h, m, f.e.machines[m].Type, f.versions[m], &f.tables[m])
 }

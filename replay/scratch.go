@@ -29,10 +29,13 @@ func (s *Scratch) take() *engine {
 	return e
 }
 
-// keep stores e, a replay that has ended, for the next replay's storage.
+// keep stores e, a replay that has ended, for the next replay's storage. It lets go of what is
+// not storage: the outcomes it returned (Result.Outcomes, the caller's now), and its
+// configuration, mapper and source, which the scratch would otherwise keep alive.
 func (s *Scratch) keep(e *engine) {
 	if s != nil {
-		e.exits.kept = nil // the caller's (Result.Outcomes)
+		e.exits.kept, e.exits.emit, e.onExit = nil, nil, nil
+		e.cfg, e.mapper, e.source, e.next = Config{}, nil, nil, Task{}
 		s.e = e
 	}
 }
@@ -54,9 +57,7 @@ func (e *engine) recycle(old *engine, n int) {
 	}
 	clear(old.samplers)
 	e.samplers = old.samplers
-	e.cells = old.cells[:cap(old.cells)]
-	clear(e.cells)
-	e.cells = e.cells[:0]
+	e.cells = zeroed(old.cells[:cap(old.cells)])[:0]
 	e.exits.pending = old.exits.pending[:0]
 	v := &old.view
 	e.view = mapping{deferred: v.deferred[:0], batch: v.batch[:0], keyed: v.keyed[:0], queues: resize(v.queues, n)}
