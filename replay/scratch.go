@@ -42,7 +42,7 @@ func (s *Scratch) keep(e *engine) {
 
 // recycle gives e, a new engine of n machines, the storage of old, an engine whose replay has
 // ended, each piece emptied to what a fresh engine starts with. The chance engine's storage
-// waits in e.spare until newFast takes it.
+// waits in e.spareChances until newFast takes it.
 func (e *engine) recycle(old *engine, n int) {
 	e.tasks, e.keys, e.spare = old.tasks[:0], old.keys[:0], old.spare[:0]
 	e.batch, e.batchKey = old.batch[:0], old.batchKey[:0]

@@ -68,8 +68,8 @@ func BenchmarkReplay(b *testing.B) {
 	}
 }
 
-// BenchmarkReplayFresh is BenchmarkReplay's fast engine for MM and PAM-P with every replay on
-// fresh storage: what a lone replay pays, its storage grown and collected.
+// BenchmarkReplayFresh is BenchmarkReplay's fast engine for MM and PAM, with and without pruning,
+// with every replay on fresh storage: what a lone replay pays, its storage grown and collected.
 func BenchmarkReplayFresh(b *testing.B) {
 	cfg := hcw19Like(b, 1000)
 	for _, name := range []string{"MM", "PAM"} {
