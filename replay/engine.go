@@ -150,7 +150,7 @@ type engine struct {
 	seq      int
 	now      float64
 	chances  chancer
-	samplers map[[2]int]pmf.Sampler
+	samplers []truthSampler // by cell index, as cells: made when a task of the cell first starts
 	step     float64
 	exits    exitLog
 	stats    runStats
@@ -230,15 +230,18 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if e.hasNext {
 		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
 	}
-	if e.samplers == nil {
-		e.samplers = map[[2]int]pmf.Sampler{}
-	}
 	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask, e.exits.pending)
 	e.onExit = e.stats.onExit
 	e.view.e = e
 	e.chances = newChances(e)
 	e.spareChances = nil
 	return e, nil
+}
+
+// truthSampler draws the durations of one cell of Config.Truth, once made.
+type truthSampler struct {
+	pmf.Sampler
+	made bool
 }
 
 // cellEntry is a PET cell and its cumulative table.
@@ -259,6 +262,7 @@ func (e *engine) cell(tt, mt int) *cellEntry { return &e.cells[tt*e.stride+mt] }
 func (e *engine) readRow(tt int) {
 	if need := (tt + 1) * e.stride; need > len(e.cells) {
 		e.cells = append(e.cells, make([]cellEntry, need-len(e.cells))...) // between events: no cell is held
+		e.samplers = append(e.samplers, make([]truthSampler, need-len(e.samplers))...)
 	}
 	for i := range e.machines {
 		mt := e.machines[i].Type
@@ -604,12 +608,10 @@ func (e *engine) duration(t Task, mt int) float64 {
 	if mt < len(t.Observed) && !math.IsNaN(t.Observed[mt]) {
 		return t.Observed[mt]
 	}
-	key := [2]int{t.Type, mt}
-	s, ok := e.samplers[key]
-	if !ok {
+	s := &e.samplers[t.Type*e.stride+mt] // a task's type has its row of cells from its arrival on (readRow)
+	if !s.made {
 		d := e.cfg.Truth.Cell(t.Type, mt)
-		s = pmf.NewSamplerTable(d, cellTable(e.cfg.Truth, t.Type, mt, d))
-		e.samplers[key] = s
+		s.Sampler, s.made = pmf.NewSamplerTable(d, cellTable(e.cfg.Truth, t.Type, mt, d)), true
 	}
 	return s.At(crnUniform(e.opt.Seed, t.ID, mt))
 }

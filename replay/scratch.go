@@ -55,8 +55,7 @@ func (e *engine) recycle(old *engine, n int) {
 	for i := range e.virtual {
 		e.virtual[i] = e.virtual[i][:0]
 	}
-	clear(old.samplers)
-	e.samplers = old.samplers
+	e.samplers = zeroed(old.samplers[:cap(old.samplers)])[:0]
 	e.cells = zeroed(old.cells[:cap(old.cells)])[:0]
 	e.exits.pending = old.exits.pending[:0]
 	v := &old.view
