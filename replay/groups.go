@@ -8,11 +8,12 @@ type BatchGroup struct {
 	Deadline float64     // the lead's deadline
 }
 
-// BatchTask is a task of a BatchGroup: its handle, and a number that orders the whole batch as
-// Event.Batch lists it (the groups of different types interleave in the batch).
+// BatchTask is a task of a BatchGroup: its handle, its deadline, and a number that orders the
+// whole batch as Event.Batch lists it (the groups of different types interleave in the batch).
 type BatchTask struct {
-	Handle int
-	Order  int64
+	Handle   int
+	Order    int64
+	Deadline float64
 }
 
 // typeGroups is the batch grouped by task type, kept up to date as tasks enter and leave it
@@ -48,7 +49,7 @@ func (e *engine) joinGroup(h int) {
 		g.byType = append(g.byType, BatchGroup{Type: len(g.byType), Lead: -1, Tasks: tasks})
 	}
 	gr := &g.byType[ty]
-	gr.Tasks = append(gr.Tasks, BatchTask{Handle: h, Order: e.tasks[h].serial})
+	gr.Tasks = append(gr.Tasks, BatchTask{Handle: h, Order: e.tasks[h].serial, Deadline: k.deadline})
 	if len(gr.Tasks) == 1 || gr.Lead >= 0 && k.deadline < gr.Deadline {
 		gr.Lead, gr.Deadline = len(gr.Tasks)-1, k.deadline
 	}

@@ -35,6 +35,9 @@ func checkGroups(t *testing.T, label string, ev Event) {
 		hs := make([]int, len(g.Tasks))
 		for i, x := range g.Tasks {
 			hs[i], order[x.Handle] = x.Handle, x.Order
+			if _, d := ev.TypeAndDeadline(x.Handle); x.Deadline != d {
+				t.Fatalf("%s: type %d: task %d has deadline %v in its group, %v in the batch", label, ty, x.Handle, x.Deadline, d)
+			}
 		}
 		if !slices.Equal(hs, want[ty]) {
 			t.Fatalf("%s: type %d: tasks %v, batch has %v", label, ty, hs, want[ty])

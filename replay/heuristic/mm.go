@@ -60,6 +60,13 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 // passing for an order between them. Ties go to the earlier in batch order whichever type is
 // walked first, and a task passed over completes clearly later than the answer, so the order
 // of the walk changes the questions asked, never the answer.
+//
+// The same monotony spares most of those bounds: once a task's bound passes it over, every task
+// of its type with a deadline no earlier completes no sooner, so clearly later than the answer
+// too (the best so far only falls), and is passed over without a bound. Deadlines drawn as
+// arrival plus a per-type allowance, as HCW19's are, put a type's tasks in deadline order, so a
+// type then costs one bound past its lead instead of one per task (cachegrind, 10 replays of
+// 1,000 HCW19-like tasks: 2.7% fewer instructions; decisions and counters unchanged).
 func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *buffers) pair {
 	leads := b.leads[:0]
 	for i := range groups {
@@ -77,11 +84,16 @@ func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *bu
 		if l.completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
+		passed := math.Inf(1) // the earliest deadline of a task of this type passed over by its bound
 		for _, x := range groups[l.group].Tasks {
 			t, c := x.Handle, l.completion
 			if t != l.task {
+				if x.Deadline >= passed {
+					continue // it completes no sooner than that task, so clearly later than the answer
+				}
 				limit := min(floor, best.completion) // the answer completes no later
 				if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
+					passed = x.Deadline
 					continue
 				}
 				c = b.completionIn(ev, p, t, m)
@@ -176,7 +188,7 @@ func (b *buffers) groupBatch(tasks []int, keys []replay.BatchKey) []replay.Batch
 		if len(g.Tasks) == 0 || key.Deadline < g.Deadline {
 			g.Lead, g.Deadline = len(g.Tasks), key.Deadline
 		}
-		g.Tasks = append(g.Tasks, replay.BatchTask{Handle: tasks[k], Order: int64(k)})
+		g.Tasks = append(g.Tasks, replay.BatchTask{Handle: tasks[k], Order: int64(k), Deadline: key.Deadline})
 	}
 	b.groups = groups
 	return groups
