@@ -3,9 +3,10 @@ package replay
 import "github.com/hcreplay/hcreplay/pmf"
 
 // Scratch is storage that a finished replay leaves for the next one: its task records, queues,
-// batch, event heap and cell array, and the fast engine's chain buffers, tables and memo, emptied
-// and kept at the size they grew to. A replay given a Scratch (Config.Scratch) starts from that
-// storage instead of growing its own, and leaves its own there when it ends.
+// batch, event heap, cell array and duration samplers, and the fast engine's chain buffers,
+// tables and memo, emptied and kept at the size they grew to. A replay given a Scratch
+// (Config.Scratch) starts from that storage instead of growing its own, and leaves its own there
+// when it ends.
 //
 // A sweep's worker replays trial after trial, each of about a thousand tasks, and a fresh replay
 // of that size allocates about 390 KB in 450 allocations: growing its records, chains and memo.
