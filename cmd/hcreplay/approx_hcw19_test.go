@@ -32,7 +32,9 @@ func TestApproxWithinExactCI(t *testing.T) {
 		t.Skip("HCW19 data not available (looked in ../shared/data/hcw19 from the repository root)")
 	}
 	isolateEnv(t)
-	robustness := func(engine string, flags ...string) []float64 {
+	// robustness takes the test it reports to: a subtest must not stop its parent (FailNow runs
+	// on the calling test's goroutine).
+	robustness := func(t *testing.T, engine string, flags ...string) []float64 {
 		t.Helper()
 		args := append([]string{"replay", "-q", "--json", "--pet", filepath.Join(dir, "classes_2.etc"),
 			"--trace", filepath.Join(dir, "constant.zip") + "#arr/arr19k_*.dat", "--queue-size", "6",
@@ -52,7 +54,7 @@ func TestApproxWithinExactCI(t *testing.T) {
 				t.Fatalf("%s: %v in %q", engine, err, sc.Text())
 			}
 			if row.Heuristic != "PAM-P" || row.Robustness == nil {
-				t.Fatalf("%s: a row of %q without robustness: %s", engine, row.Heuristic, sc.Text())
+				t.Fatalf("%s: a row of heuristic %q (want PAM-P) or without robustness: %s", engine, row.Heuristic, sc.Text())
 			}
 			out = append(out, *row.Robustness)
 		}
@@ -61,7 +63,7 @@ func TestApproxWithinExactCI(t *testing.T) {
 		}
 		return out
 	}
-	exact := robustness("fast")
+	exact := robustness(t, "fast")
 	mean, sd := stat.MeanStdDev(exact, nil)
 	n := float64(len(exact))
 	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
@@ -71,7 +73,7 @@ func TestApproxWithinExactCI(t *testing.T) {
 		inside bool
 	}{{2, true}, {4, true}, {128, false}} {
 		t.Run(fmt.Sprintf("bucket%d", tc.bucket), func(t *testing.T) {
-			got := stat.Mean(robustness("approx", "--approx-bucket", fmt.Sprint(tc.bucket), "--approx-crop"), nil)
+			got := stat.Mean(robustness(t, "approx", "--approx-bucket", fmt.Sprint(tc.bucket), "--approx-crop"), nil)
 			t.Logf("approx, bucket %d, cropped: %.2f %% (exact interval %.2f to %.2f)", tc.bucket, got, mean-half, mean+half)
 			if inside := math.Abs(got-mean) <= half; inside != tc.inside {
 				t.Errorf("approx with bucket %d: robustness %.2f %%, inside the exact 95%% CI %.2f ± %.2f: %v, want %v",
