@@ -47,25 +47,67 @@ func hcw19Like(b testing.TB, tasks int) replay.Config {
 	return replay.Config{PET: pet, Machines: replay.DefaultCatalog(pet.MachineTypes()), Tasks: ts, Options: opt}
 }
 
-// BenchmarkReplay reports tasks replayed per second for the batch heuristics with and without
-// pruning, per engine (approx with bucket 4 and cropping), on 1,000 tasks of the HCW19-like 34k
-// workload; and, as engine "fast-etc", the fast engine with the heuristics' ETC-style expected
-// completions (Params.ETC, reading (b) of thesis §3.0). Each sub-benchmark replays as a worker of
-// a sweep does (report.Sweep, and hcreplay replay over several trials): on the storage its last
-// replay left (replay.Scratch). BenchmarkReplayFresh gives the fast engine's figures for a replay
-// that starts on fresh storage. The reference engine takes a minute or two for all of them;
-// BenchmarkEngineRatio gives the fast/reference ratio of PAM-P measured in one run.
+// BenchmarkReplay reports tasks replayed per second for every heuristic of the registry under
+// every pruning variant (X, X-D, X-Drop, X-P) and for the papers' presets, per engine (approx
+// with bucket 4 and cropping), on 1,000 tasks of the HCW19-like 34k workload; and, as engine
+// "fast-etc", the fast engine with the heuristics' ETC-style expected completions (Params.ETC,
+// reading (b) of thesis §3.0) for the heuristics that read it. Each sub-benchmark replays as a
+// worker of a sweep does (report.Sweep, and hcreplay replay over several trials): on the storage
+// its last replay left (replay.Scratch). BenchmarkReplayFresh gives the fast engine's figures for
+// a replay that starts on fresh storage. The reference engine takes about three minutes for all
+// of them (MOC, its slowest, about 60 tasks/s); BenchmarkEngineRatio gives the fast/reference
+// ratio of PAM-P measured in one run. make bench prints the results as a table per engine
+// (internal/benchtable).
 func BenchmarkReplay(b *testing.B) {
 	cfg := hcw19Like(b, 1000)
 	for _, engine := range []string{"fast", "reference", "approx", "fast-etc"} {
-		for _, name := range []string{"MM", "MSD", "MMU", "MOC", "PAM", "MCT"} {
-			for _, v := range []Variant{None, Both} {
-				b.Run(fmt.Sprintf("%s/%s%s", engine, name, v.Suffix()), func(b *testing.B) {
-					benchReplay(b, cfg, engine, name, v, new(replay.Scratch))
-				})
+		for _, r := range replayRows(b, engine == "fast-etc") {
+			b.Run(engine+"/"+r.label, func(b *testing.B) {
+				benchReplay(b, cfg, engine, r.name, r.variant, new(replay.Scratch))
+			})
+		}
+	}
+}
+
+// replayRow is one mapper of BenchmarkReplay: a heuristic or preset name, the variant asked for,
+// and the label of the result (the mapper's own name: MM-D, PAMF-P).
+type replayRow struct {
+	name, label string
+	variant     Variant
+}
+
+// replayRows lists BenchmarkReplay's mappers: each heuristic of the registry under each variant,
+// then each preset under the variants that give distinct mappers (PUM is always PUM-P, and PAMF
+// asked for no pruning is PAMF-P). etcOnly keeps the heuristics that read Params.ETC, and no
+// preset: a preset reads it as its base does.
+func replayRows(tb testing.TB, etcOnly bool) []replayRow {
+	var rows []replayRow
+	seen := map[string]bool{}
+	add := func(name string) {
+		for _, v := range []Variant{None, Defer, Drop, Both} {
+			pc := DefaultConfig()
+			pc.Variant = v
+			m, err := New(name, heuristic.DefaultParams(), pc)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if label := m.Name(); !seen[label] {
+				seen[label] = true
+				rows = append(rows, replayRow{name: name, label: label, variant: v})
 			}
 		}
 	}
+	for _, h := range heuristic.All() {
+		if !etcOnly || strings.Contains(h.Params, "ETC=") {
+			add(h.Name)
+		}
+	}
+	if !etcOnly {
+		for _, p := range Presets() {
+			add(p.Name)
+		}
+	}
+	return rows
 }
 
 // BenchmarkReplayFresh is BenchmarkReplay's fast engine for MM and PAM, with and without pruning,
