@@ -23,9 +23,12 @@ test:
 	$(GO) test ./...
 	$(GO) test -race -short $(RACE_PKGS)
 
-# Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...).
+# Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...), then
+# BenchmarkReplay's tasks/s as a table per engine (internal/benchtable). About ten minutes.
+bench: SHELL := /bin/bash
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem ./...
+	$(GO) build -o bin/benchtable ./internal/benchtable
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem ./... | bin/benchtable
 
 # Each fuzz target for FUZZTIME (go test -fuzz runs one target per invocation).
 fuzz:

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// input is go test -bench output as make bench prints it, written by hand: GOMAXPROCS 2 on most
+// lines and 1 (no suffix) on one, -benchmem columns, two samples of one cell (go test -count),
+// and lines that are not BenchmarkReplay results.
+const input = `goos: linux
+pkg: github.com/hcreplay/hcreplay/replay/prune
+BenchmarkReplay/fast/MM-2         	     210	   4878000 ns/op	    205000 tasks/s	    1234 B/op	       5 allocs/op
+BenchmarkReplay/fast/MM-2         	     230	   4878000 ns/op	    215000 tasks/s	    1234 B/op	       5 allocs/op
+BenchmarkReplay/fast/MM-Drop-2    	     100	  10000000 ns/op	     98700 tasks/s
+BenchmarkReplay/fast/MM-P         	      30	  34000000 ns/op	     29310 tasks/s
+BenchmarkReplay/fast/PAMND-D-2    	      28	  35000000 ns/op	     28600 tasks/s
+BenchmarkReplay/reference/MM-2    	       1	 228000000 ns/op	      4382 tasks/s
+BenchmarkReplay/reference/MM-P-2  	       1	3010000000 ns/op	     331.7 tasks/s
+BenchmarkReplayFresh/fast/MM-2    	     200	   5000000 ns/op	    200000 tasks/s
+BenchmarkEngineRatio-2            	       1	5000000000 ns/op	       132.2 fast/reference
+--- FAIL: BenchmarkReplay/fast/MOC
+PASS
+`
+
+func texts(t report.Table) [][]string {
+	var rows [][]string
+	for _, r := range t.Rows {
+		var row []string
+		for _, c := range r {
+			row = append(row, c.Text)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func TestTables(t *testing.T) {
+	var out strings.Builder
+	if err := run(strings.NewReader(input), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), input) {
+		t.Fatalf("the input is not echoed first:\n%s", out.String())
+	}
+	r := newResults()
+	for _, line := range strings.Split(input, "\n") {
+		r.add(line)
+	}
+	if want := []string{"fast", "reference"}; strings.Join(r.engines, ",") != strings.Join(want, ",") {
+		t.Errorf("engines %v, want %v (BenchmarkReplayFresh is not one)", r.engines, want)
+	}
+	fast := texts(r.table("", func(h, s string) (string, bool) {
+		v, ok := r.value("fast", h, s)
+		return rate(v), ok
+	}))
+	want := [][]string{
+		{"MM", "210k", "–", "98.7k", "29.3k"}, // median of 205k and 215k
+		{"PAMND", "–", "28.6k", "–", "–"},
+	}
+	if strings.Join(flat(fast), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("fast table %q, want %q", fast, want)
+	}
+	got := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", "|")), " ")
+	for _, s := range []string{
+		"engine fast: tasks replayed per second", "engine reference",
+		"| MM | 4.38k | – | – | 332 |",
+		"fast ÷ reference (tasks/s of separate runs)",
+		"| MM | 48× | – | – | 88× |", // 210000 / 4382 and 29310 / 331.7
+	} {
+		if !strings.Contains(got, s) {
+			t.Errorf("output lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+func flat(rows [][]string) []string {
+	var s []string
+	for _, r := range rows {
+		s = append(s, strings.Join(r, ","))
+	}
+	return s
+}
+
+func TestRate(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{237412, "237k"}, {29254, "29.3k"}, {4382, "4.38k"}, {62.79, "62.8"}, {1.5e6, "1.50M"}, {7, "7.00"},
+	} {
+		if got := rate(c.v); got != c.want {
+			t.Errorf("rate(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestSplitVariant(t *testing.T) {
+	for _, c := range []struct{ label, h, s string }{
+		{"MM", "MM", ""}, {"MM-D", "MM", "-D"}, {"MM-Drop", "MM", "-Drop"}, {"PAMF-P", "PAMF", "-P"},
+	} {
+		if h, s := splitVariant(c.label); h != c.h || s != c.s {
+			t.Errorf("splitVariant(%q) = %q, %q; want %q, %q", c.label, h, s, c.h, c.s)
+		}
+	}
+}
