@@ -185,7 +185,7 @@ func writeTable(w io.Writer, t report.Table) error {
 	return t.WriteTerminal(w)
 }
 
-// rate formats tasks/s with three significant figures: 237k, 29.3k, 4.38k, 63.
+// rate formats tasks/s with three significant figures: 237k, 29.3k, 4.38k, 62.8.
 func rate(v float64) string {
 	switch {
 	case v >= 1e6:
