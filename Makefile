@@ -8,10 +8,11 @@ BIN         := bin/hcreplay
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 10s
 BENCHTIME   ?= 1s
+COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build test bench fuzz lint demo clean
+.PHONY: all build test bench bench-targets fuzz lint demo clean
 
 all: build
 
@@ -24,11 +25,20 @@ test:
 	$(GO) test -race -short $(RACE_PKGS)
 
 # Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...), then
-# BenchmarkReplay's tasks/s as a table per engine (internal/benchtable). About ten minutes.
+# BenchmarkReplay's tasks/s as a table per engine and issue 6's targets beside the measured
+# medians (internal/benchtable). About ten minutes.
 bench: SHELL := /bin/bash
 bench:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem ./... | bin/benchtable
+
+# Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
+# table with their medians and ranges. About a minute.
+bench-targets: SHELL := /bin/bash
+bench-targets:
+	$(GO) build -o bin/benchtable ./internal/benchtable
+	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
+	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune; } | bin/benchtable
 
 # Each fuzz target for FUZZTIME (go test -fuzz runs one target per invocation).
 fuzz:

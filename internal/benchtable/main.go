@@ -1,10 +1,13 @@
 // Command benchtable copies `go test -bench` output from its input to its output as it arrives,
 // then prints BenchmarkReplay's tasks/s as one table per engine, a row per heuristic and a column
 // per pruning variant, and the fast engine's speed-up over the reference one in the same shape:
-// some 300 benchmark lines are easier to compare as tables. make bench pipes into it.
+// some 300 benchmark lines are easier to compare as tables. Last it prints issue 6's targets
+// beside the medians of the benchmarks that carry them, and whether each is met. make bench pipes
+// into it.
 //
-// It owns the layout of those tables only. It measures nothing and does not know which
-// heuristics or engines exist: rows and columns are the ones the input names, in input order.
+// It owns the layout of those tables and the list of targets. It measures nothing and does not
+// know which heuristics or engines exist: rows and columns are the ones the input names, in input
+// order.
 package main
 
 import (
@@ -29,7 +32,7 @@ func main() {
 
 // run echoes in to out line by line, then writes the tables.
 func run(in io.Reader, out io.Writer) error {
-	res := newResults()
+	res, aims := newResults(), sampled{}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -38,11 +41,15 @@ func run(in io.Reader, out io.Writer) error {
 			return err
 		}
 		res.add(line)
+		aims.add(line)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("read benchmark output: %w", err)
 	}
-	return res.write(out)
+	if err := res.write(out); err != nil {
+		return err
+	}
+	return aims.write(out)
 }
 
 // variants are the column heads, in the thesis's order, and the name suffix of each.

@@ -106,3 +106,48 @@ func TestSplitVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestTargets feeds the targets' benchmarks as make bench prints them, written by hand: one
+// sample of most, three of BenchmarkMillionTasks (go test -count 3), a PAM-P below its target,
+// and an engine whose name begins like fast's, which must not count as fast. The cells were
+// worked out by hand: the median of 162,351, 250,000 and 240,000 is 240,000.
+func TestTargets(t *testing.T) {
+	const in = `BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	     19500 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	    205000 tasks/s	   23643 B/op	      99 allocs/op
+BenchmarkReplay/fast-etc/MM-2    	       1	1000000000 ns/op	       100 tasks/s
+BenchmarkMillionTasks-2          	       1	6159506469 ns/op	         2.500 peak-heap-MB	    162351 tasks/s
+BenchmarkMillionTasks-2          	       1	4000000000 ns/op	         2.300 peak-heap-MB	    250000 tasks/s
+BenchmarkMillionTasks-2          	       1	4166666667 ns/op	         2.400 peak-heap-MB	    240000 tasks/s
+BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx/reference	       104.3 fast/reference
+`
+	s := sampled{}
+	for _, line := range strings.Split(in, "\n") {
+		s.add(line)
+	}
+	want := [][]string{
+		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "19.5k", "1", "no"},
+		{"MM, fast engine, tasks/s", "≥ 200k", "205k", "1", "yes"},
+		{"MM, 1M streamed tasks, tasks/s", "≥ 200k", "240k", "3: 162k–250k", "yes"},
+		{"MM, 1M streamed tasks, peak heap", "≤ 200 MB", "2.40 MB", "3: 2.30 MB–2.50 MB", "yes"},
+		{"PAM-P, fast ÷ reference, one run", "≥ 20.0×", "104×", "1", "yes"},
+		{"PAM-P, approx ÷ reference, one run", "paper: 13.5×", "20.1×", "1", "–"},
+	}
+	if got := texts(s.table()); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("targets\n%q\nwant\n%q", got, want)
+	}
+	var out strings.Builder
+	if err := run(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Targets (issue 6)") {
+		t.Errorf("run does not print the targets:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run(strings.NewReader(input), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", "|")), " "); !strings.Contains(got, "| MM, fast engine, tasks/s | ≥ 200k | 210k | 2: 205k–215k | yes |") ||
+		strings.Contains(got, "MillionTasks") || strings.Contains(got, "PAM-P, fast engine") {
+		t.Errorf("on the tables' input, the targets should hold the fast MM row alone, of two samples, and the ratio:\n%s", out.String())
+	}
+}
