@@ -71,15 +71,15 @@ func newResults() *results { return &results{cells: map[[3]string][]float64{}} }
 
 // add records line if it is a BenchmarkReplay result with a tasks/s metric.
 func (r *results) add(line string) {
-	f := strings.Fields(line)
-	if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkReplay/") {
+	name, pairs, ok := benchLine(line)
+	if !ok || !strings.HasPrefix(name, "BenchmarkReplay/") {
 		return
 	}
-	engine, label, ok := strings.Cut(procs.ReplaceAllString(strings.TrimPrefix(f[0], "BenchmarkReplay/"), ""), "/")
+	engine, label, ok := strings.Cut(strings.TrimPrefix(name, "BenchmarkReplay/"), "/")
 	if !ok {
 		return
 	}
-	v, ok := metric(f[2:], "tasks/s")
+	v, ok := metric(pairs, "tasks/s")
 	if !ok {
 		return
 	}
@@ -92,6 +92,16 @@ func (r *results) add(line string) {
 	}
 	k := [3]string{engine, heur, suffix}
 	r.cells[k] = append(r.cells[k], v)
+}
+
+// benchLine splits a benchmark result line into the benchmark's name, without the -GOMAXPROCS
+// suffix, and its value-unit pairs; false for any other line.
+func benchLine(line string) (name string, pairs []string, ok bool) {
+	f := strings.Fields(line)
+	if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+		return "", nil, false
+	}
+	return procs.ReplaceAllString(f[0], ""), f[2:], true
 }
 
 // metric finds the value of unit in a benchmark line's value-unit pairs.

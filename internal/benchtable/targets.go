@@ -37,16 +37,15 @@ var targets = []target{
 type sampled map[int][]float64
 
 func (s sampled) add(line string) {
-	f := strings.Fields(line)
-	if len(f) < 4 {
+	name, pairs, ok := benchLine(line)
+	if !ok {
 		return
 	}
-	name := procs.ReplaceAllString(f[0], "")
 	for i, t := range targets {
 		if name != t.bench {
 			continue
 		}
-		if v, ok := metric(f[2:], t.unit); ok {
+		if v, ok := metric(pairs, t.unit); ok {
 			s[i] = append(s[i], v)
 		}
 	}
