@@ -12,7 +12,7 @@ COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build test bench bench-targets fuzz lint demo clean
+.PHONY: all build test bench bench-targets bench-compare fuzz lint demo clean
 
 all: build
 
@@ -39,6 +39,23 @@ bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
 	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune; } | bin/benchtable
+
+# Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
+# both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and
+# the median speed-up per benchmark is printed with a 95% confidence interval
+# (internal/benchcmp). On a machine whose speed swings, a change of a few percent shows here and
+# not in two make bench runs. About two minutes. Example: make bench-compare BASE=HEAD~1 ROUNDS=60
+BASE     ?= HEAD
+PKG      ?= ./replay/prune
+BENCH    ?= ^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$
+ROUNDS   ?= 30
+BENCHRUN ?= 50x
+bench-compare:
+	rm -rf bin/compare && mkdir -p bin/compare
+	git worktree add --detach bin/compare/base $(BASE)
+	(cd bin/compare/base && $(GO) test -c -o ../old.test $(PKG)); status=$$?; git worktree remove --force bin/compare/base; exit $$status
+	$(GO) test -c -o bin/compare/new.test $(PKG)
+	$(GO) run ./internal/benchcmp -old $(CURDIR)/bin/compare/old.test -new $(CURDIR)/bin/compare/new.test -dir $(PKG) -bench '$(BENCH)' -benchtime $(BENCHRUN) -rounds $(ROUNDS)
 
 # Each fuzz target for FUZZTIME (go test -fuzz runs one target per invocation).
 fuzz:

@@ -15,11 +15,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/benchfmt"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -57,9 +57,6 @@ var variants = []struct{ head, suffix string }{
 	{"none", ""}, {"-D", "-D"}, {"-Drop", "-Drop"}, {"-P", "-P"},
 }
 
-// procs is the -GOMAXPROCS suffix go test appends to a benchmark's name when it is not 1.
-var procs = regexp.MustCompile(`-[0-9]+$`)
-
 // results holds tasks/s by engine, heuristic and variant; several samples of one cell (go test
 // -count) are kept, and the table shows their median.
 type results struct {
@@ -71,7 +68,7 @@ func newResults() *results { return &results{cells: map[[3]string][]float64{}} }
 
 // add records line if it is a BenchmarkReplay result with a tasks/s metric.
 func (r *results) add(line string) {
-	name, pairs, ok := benchLine(line)
+	name, pairs, ok := benchfmt.Line(line)
 	if !ok || !strings.HasPrefix(name, "BenchmarkReplay/") {
 		return
 	}
@@ -79,7 +76,7 @@ func (r *results) add(line string) {
 	if !ok {
 		return
 	}
-	v, ok := metric(pairs, "tasks/s")
+	v, ok := benchfmt.Metric(pairs, "tasks/s")
 	if !ok {
 		return
 	}
@@ -94,27 +91,6 @@ func (r *results) add(line string) {
 	r.cells[k] = append(r.cells[k], v)
 }
 
-// benchLine splits a benchmark result line into the benchmark's name, without the -GOMAXPROCS
-// suffix, and its value-unit pairs; false for any other line.
-func benchLine(line string) (name string, pairs []string, ok bool) {
-	f := strings.Fields(line)
-	if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-		return "", nil, false
-	}
-	return procs.ReplaceAllString(f[0], ""), f[2:], true
-}
-
-// metric finds the value of unit in a benchmark line's value-unit pairs.
-func metric(pairs []string, unit string) (float64, bool) {
-	for i := 1; i < len(pairs); i += 2 {
-		if pairs[i] == unit {
-			v, err := strconv.ParseFloat(pairs[i-1], 64)
-			return v, err == nil
-		}
-	}
-	return 0, false
-}
-
 // splitVariant splits "MM-Drop" into "MM" and "-Drop"; heuristic names hold no dash.
 func splitVariant(label string) (heuristic, suffix string) {
 	for _, v := range slices.Backward(variants) {
@@ -125,23 +101,13 @@ func splitVariant(label string) (heuristic, suffix string) {
 	return label, ""
 }
 
-// median of xs, which is not empty.
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // value is the median of a cell's samples, or false for a cell the input did not name.
 func (r *results) value(engine, heur, suffix string) (float64, bool) {
 	xs := r.cells[[3]string{engine, heur, suffix}]
 	if len(xs) == 0 {
 		return 0, false
 	}
-	return median(xs), true
+	return benchfmt.Median(xs), true
 }
 
 // write prints a table of tasks/s per engine, then fast ÷ reference when both ran.

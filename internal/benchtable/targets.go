@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/benchfmt"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -37,7 +38,7 @@ var targets = []target{
 type sampled map[int][]float64
 
 func (s sampled) add(line string) {
-	name, pairs, ok := benchLine(line)
+	name, pairs, ok := benchfmt.Line(line)
 	if !ok {
 		return
 	}
@@ -45,7 +46,7 @@ func (s sampled) add(line string) {
 		if name != t.bench {
 			continue
 		}
-		if v, ok := metric(pairs, t.unit); ok {
+		if v, ok := benchfmt.Metric(pairs, t.unit); ok {
 			s[i] = append(s[i], v)
 		}
 	}
@@ -67,7 +68,7 @@ func (s sampled) table() report.Table {
 		if len(xs) == 0 {
 			continue
 		}
-		m := median(xs)
+		m := benchfmt.Median(xs)
 		samples := strconv.Itoa(len(xs))
 		if len(xs) > 1 {
 			samples = fmt.Sprintf("%d: %s–%s", len(xs), tg.format(slices.Min(xs)), tg.format(slices.Max(xs)))

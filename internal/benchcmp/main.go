@@ -1,0 +1,222 @@
+// Command benchcmp compares two builds of one package's benchmarks on a machine whose speed
+// swings: it runs the two test binaries in turn, many short rounds, the first of the two
+// alternating (ABBA), so that both meet the same phases of the machine, and prints for each
+// benchmark the median of the per-round ratios with a 95% confidence interval. On the shared
+// machines this project is measured on, tasks/s have swung 1.8× from one minute to the next
+// while a change under test moves them by a few percent: two make bench runs minutes apart
+// cannot tell such a change from the machine, and rounds of a second each, side by side, can.
+// make bench-compare builds the binaries (the older from a git worktree) and runs it.
+//
+// It owns the schedule of the runs and the statistics. It knows nothing of what the benchmarks
+// measure beyond the unit it is told to read.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hcreplay/hcreplay/internal/benchfmt"
+	"github.com/hcreplay/hcreplay/report"
+)
+
+func main() {
+	var c config
+	flag.StringVar(&c.old, "old", "", "test binary of the older build (go test -c)")
+	flag.StringVar(&c.new, "new", "", "test binary of the newer build")
+	flag.StringVar(&c.bench, "bench", ".", "benchmarks to run (go test -bench pattern)")
+	flag.StringVar(&c.benchtime, "benchtime", "50x", "length of one run of each benchmark (go test -benchtime)")
+	flag.StringVar(&c.unit, "unit", "ns/op", "the metric to compare; a unit ending in /s counts higher as faster")
+	flag.StringVar(&c.dir, "dir", ".", "directory the binaries run in (their package's, for its testdata)")
+	flag.IntVar(&c.rounds, "rounds", 30, "rounds: each runs both binaries once")
+	flag.Parse()
+	if c.old == "" || c.new == "" || c.rounds < 1 {
+		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-unit ns/op] [-dir DIR]")
+		os.Exit(2)
+	}
+	runs, err := schedule(context.Background(), c, execRunner{dir: c.dir}, os.Stderr)
+	if err == nil {
+		err = compare(runs, c.unit).WriteTerminal(os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchcmp:", err)
+		os.Exit(1)
+	}
+}
+
+// config is what to compare and how long.
+type config struct {
+	old, new, bench, benchtime, unit, dir string
+	rounds                                int
+}
+
+// runner runs one test binary with the given arguments and returns its output.
+type runner interface {
+	run(ctx context.Context, binary string, args []string) ([]byte, error)
+}
+
+type execRunner struct{ dir string }
+
+func (r execRunner) run(ctx context.Context, binary string, args []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = r.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %s", binary, err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// runs holds, per benchmark in the order first seen, the unit's value in each round, old and
+// new side by side.
+type runs struct {
+	names    []string
+	old, new map[string][]float64
+}
+
+// schedule runs the rounds: old then new in even rounds, new then old in odd ones, so that a
+// drift of the machine's speed within a round favours neither. It reports progress to log.
+func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, error) {
+	res := runs{old: map[string][]float64{}, new: map[string][]float64{}}
+	args := []string{"-test.run", "^$", "-test.bench", c.bench, "-test.benchtime", c.benchtime, "-test.count", "1"}
+	for round := range c.rounds {
+		order := []bool{false, true} // is it the new build
+		if round%2 == 1 {
+			order = []bool{true, false}
+		}
+		for _, isNew := range order {
+			bin, into := c.old, res.old
+			if isNew {
+				bin, into = c.new, res.new
+			}
+			out, err := r.run(ctx, bin, args)
+			if err != nil {
+				return runs{}, fmt.Errorf("round %d: %w", round+1, err)
+			}
+			if err := res.read(out, c.unit, into); err != nil {
+				return runs{}, fmt.Errorf("round %d, %s: %w", round+1, bin, err)
+			}
+		}
+		fmt.Fprintf(log, "\rbenchcmp: round %d of %d", round+1, c.rounds)
+	}
+	fmt.Fprintln(log)
+	for _, n := range res.names {
+		if len(res.old[n]) != len(res.new[n]) {
+			return runs{}, fmt.Errorf("%s: %d results from the old build, %d from the new: one of them lacks it", n, len(res.old[n]), len(res.new[n]))
+		}
+	}
+	if len(res.names) == 0 {
+		return runs{}, fmt.Errorf("no benchmark matching %q reported %s", c.bench, c.unit)
+	}
+	return res, nil
+}
+
+// read adds the unit's value of each benchmark line in out to into.
+func (r *runs) read(out []byte, unit string, into map[string][]float64) error {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		name, pairs, ok := benchfmt.Line(sc.Text())
+		if !ok {
+			continue
+		}
+		v, ok := benchfmt.Metric(pairs, unit)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(r.names, name) {
+			r.names = append(r.names, name)
+		}
+		into[name] = append(into[name], v)
+	}
+	return sc.Err()
+}
+
+// compare lays out one row per benchmark: the medians of each build, and the new build's
+// speed-up in each round (old ÷ new for a time, new ÷ old for a rate), its median and a 95%
+// confidence interval for that median.
+func compare(r runs, unit string) report.Table {
+	t := report.Table{
+		Caption: fmt.Sprintf("new build against old, round by round (%s)", unit),
+		Columns: []report.Column{{Header: "benchmark"}, {Header: "rounds", Right: true}, {Header: "old median", Right: true},
+			{Header: "new median", Right: true}, {Header: "speed-up, median", Right: true}, {Header: "95% CI", Right: true}},
+	}
+	rate := strings.HasSuffix(unit, "/s")
+	for _, n := range r.names {
+		old, nw := r.old[n], r.new[n]
+		ups := make([]float64, len(old))
+		for i := range old {
+			ups[i] = old[i] / nw[i]
+			if rate {
+				ups[i] = nw[i] / old[i]
+			}
+		}
+		ci := "–"
+		if lo, hi, ok := medianCI(len(ups)); ok {
+			s := slices.Sorted(slices.Values(ups))
+			ci = fmt.Sprintf("%.3f–%.3f", s[lo], s[hi])
+		}
+		t.Rows = append(t.Rows, []report.Cell{{Text: n}, {Text: fmt.Sprint(len(ups))},
+			{Text: value(benchfmt.Median(old), unit)}, {Text: value(benchfmt.Median(nw), unit)},
+			{Text: fmt.Sprintf("%.3f×", benchfmt.Median(ups))}, {Text: ci}})
+	}
+	return t
+}
+
+// value formats a median: ns/op as a duration (to the microsecond from a millisecond up),
+// anything else in four figures.
+func value(v float64, unit string) string {
+	if unit == "ns/op" {
+		d := time.Duration(math.Round(v))
+		if d >= time.Millisecond {
+			d = d.Round(time.Microsecond) // 6.556ms, not 6.555721ms
+		}
+		return d.String()
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+// medianCI returns the 0-based ranks lo and hi such that, for n independent samples of any
+// continuous distribution, sorted, [x_lo, x_hi] holds its median with probability at least
+// 95%: the widest symmetric pair of order statistics whose binomial tails, P(Bin(n, ½) ≤ lo)
+// each side, sum to at most 5%. False when n is too small for any (n < 6).
+func medianCI(n int) (lo, hi int, ok bool) {
+	// tail(k) = P(Bin(n, ½) ≤ k), summed in logs: n may be large.
+	tail := func(k int) float64 {
+		s := 0.0
+		for j := 0; j <= k; j++ {
+			s += math.Exp(logChoose(n, j) - float64(n)*math.Ln2)
+		}
+		return s
+	}
+	best := -1
+	for k := 0; k < n/2; k++ {
+		if 2*tail(k) > 0.05 {
+			break
+		}
+		best = k
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	// In 1-based ranks, P(x_(best+1) ≤ median ≤ x_(n−best)) = 1 − 2·P(Bin ≤ best) ≥ 95%.
+	return best, n - 1 - best, true
+}
+
+// logChoose is log C(n, k).
+func logChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
