@@ -188,8 +188,9 @@ func value(v float64, unit string) string {
 
 // medianCI returns the 0-based ranks lo and hi such that, for n independent samples of any
 // continuous distribution, sorted, [x_lo, x_hi] holds its median with probability at least
-// 95%: the widest symmetric pair of order statistics whose binomial tails, P(Bin(n, ½) ≤ lo)
-// each side, sum to at most 5%. False when n is too small for any (n < 6).
+// 95%: the narrowest symmetric pair of order statistics that does, the largest lo whose
+// binomial tails, P(Bin(n, ½) ≤ lo) each side, sum to at most 5%. False when n is too small for
+// any (n < 6).
 func medianCI(n int) (lo, hi int, ok bool) {
 	// tail(k) = P(Bin(n, ½) ≤ k), summed in logs: n may be large.
 	tail := func(k int) float64 {
