@@ -255,7 +255,10 @@ type cellEntry struct {
 // and fills, from the PET, for the machine types of the replay: the chains and bounds of every
 // event read cells of many types, one lookup each, with no check whether a cell was read (that
 // kept cell from being inlined: cachegrind, 10 MM replays, 2% of the instructions).
-func (e *engine) cell(tt, mt int) *cellEntry { return &e.cells[tt*e.stride+mt] }
+func (e *engine) cell(tt, mt int) *cellEntry { return &e.cells[e.cellIndex(tt, mt)] }
+
+// cellIndex is the place of cell (tt, mt) in cells, and of its sampler in samplers.
+func (e *engine) cellIndex(tt, mt int) int { return tt*e.stride + mt }
 
 // readRow reads from the PET the cells of task type tt on the machine types of the replay,
 // unless they were read before: when a task of type tt arrives.
@@ -266,7 +269,7 @@ func (e *engine) readRow(tt int) {
 	}
 	for i := range e.machines {
 		mt := e.machines[i].Type
-		if c := &e.cells[tt*e.stride+mt]; c.exec.Len() == 0 {
+		if c := &e.cells[e.cellIndex(tt, mt)]; c.exec.Len() == 0 {
 			c.exec = e.cfg.PET.Cell(tt, mt)
 			c.table = cellTable(e.cfg.PET, tt, mt, c.exec)
 		}
@@ -608,7 +611,7 @@ func (e *engine) duration(t Task, mt int) float64 {
 	if mt < len(t.Observed) && !math.IsNaN(t.Observed[mt]) {
 		return t.Observed[mt]
 	}
-	s := &e.samplers[t.Type*e.stride+mt] // a task's type has its row of cells from its arrival on (readRow)
+	s := &e.samplers[e.cellIndex(t.Type, mt)] // a task's type has its row of cells from its arrival on (readRow)
 	if !s.made {
 		d := e.cfg.Truth.Cell(t.Type, mt)
 		s.Sampler, s.made = pmf.NewSamplerTable(d, cellTable(e.cfg.Truth, t.Type, mt, d)), true

@@ -85,11 +85,11 @@ func (e *engine) batchGroups() []BatchGroup {
 		}
 		l := 0
 		for i := 1; i < len(gr.Tasks); i++ {
-			if e.keys[gr.Tasks[i].Handle].deadline < e.keys[gr.Tasks[l].Handle].deadline {
+			if gr.Tasks[i].Deadline < gr.Tasks[l].Deadline {
 				l = i
 			}
 		}
-		gr.Lead, gr.Deadline = l, e.keys[gr.Tasks[l].Handle].deadline
+		gr.Lead, gr.Deadline = l, gr.Tasks[l].Deadline
 	}
 	return groups
 }
