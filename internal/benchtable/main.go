@@ -169,23 +169,26 @@ func writeTable(w io.Writer, t report.Table) error {
 }
 
 // rate formats tasks/s with three significant figures: 237k, 29.3k, 4.38k, 62.8.
-func rate(v float64) string {
+func rate(v float64) string { return rateFigures(v, 3) }
+
+// rateFigures is rate with n ≥ 3 significant figures: 199.8k with four.
+func rateFigures(v float64, n int) string {
 	switch {
 	case v >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', digits(v/1e6), 64) + "M"
+		return strconv.FormatFloat(v/1e6, 'f', digits(v/1e6, n), 64) + "M"
 	case v >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'f', digits(v/1e3), 64) + "k"
+		return strconv.FormatFloat(v/1e3, 'f', digits(v/1e3, n), 64) + "k"
 	}
-	return strconv.FormatFloat(v, 'f', digits(v), 64)
+	return strconv.FormatFloat(v, 'f', digits(v, n), 64)
 }
 
-// digits after the point that give x (in [0, 1000)) three significant figures.
-func digits(x float64) int {
+// digits after the point that give x (in [0, 1000)) n ≥ 3 significant figures.
+func digits(x float64, n int) int {
 	switch {
 	case x >= 100:
-		return 0
+		return n - 3
 	case x >= 10:
-		return 1
+		return n - 2
 	}
-	return 2
+	return n - 1
 }
