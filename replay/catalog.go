@@ -49,7 +49,9 @@ func DefaultCatalog(machineTypes []string) []Machine {
 
 // ParseCatalog reads a catalog in YAML (a list of entries) or CSV (a header naming the fields,
 // then one entry per row) and expands it into machines, resolving machine types against the
-// PET's machine type names. name identifies the source in error messages.
+// PET's machine type names. An entry with a count n > 1 makes machines name-0 … name-(n−1);
+// every machine's name must be its own, and a catalog makes at most maxCatalogMachines. name
+// identifies the source in error messages.
 func ParseCatalog(r io.Reader, name, format string, machineTypes []string) ([]Machine, error) {
 	var entries []CatalogEntry
 	var err error
@@ -111,15 +113,25 @@ func catalogCSV(r io.Reader) ([]CatalogEntry, error) {
 	return entries, nil
 }
 
+// maxCatalogMachines is the most machines a catalog may expand into: far more than a replay
+// can map onto at a useful speed (every mapping event looks at every machine), and few enough
+// that a mistyped count is an error rather than an attempt to allocate billions of machines.
+const maxCatalogMachines = 100_000
+
 func expandCatalog(entries []CatalogEntry, name string, machineTypes []string) ([]Machine, error) {
 	index := map[string]int{}
 	for i, t := range machineTypes {
 		index[t] = i
 	}
 	var ms []Machine
+	entryOf := map[string]int{} // machine name → the entry that made it, for duplicates
 	for i, e := range entries {
 		where := fmt.Sprintf("catalog %s entry %d (%s)", name, i+1, e.Name)
 		ty, ok := index[e.MachineType]
+		count := e.Count
+		if count == 0 {
+			count = 1 // YAML entries without a count mean one machine
+		}
 		switch {
 		case e.Name == "":
 			return nil, fmt.Errorf("catalog %s entry %d: no name", name, i+1)
@@ -127,18 +139,22 @@ func expandCatalog(entries []CatalogEntry, name string, machineTypes []string) (
 			return nil, fmt.Errorf("%s: machine type %q is not in the PET (%s)", where, e.MachineType, strings.Join(machineTypes, ", "))
 		case e.Count < 0:
 			return nil, fmt.Errorf("%s: count %d is negative", where, e.Count)
-		case e.PricePerHour < 0 || math.IsNaN(e.PricePerHour) || e.PowerWatts < 0 || math.IsNaN(e.PowerWatts):
-			return nil, fmt.Errorf("%s: price %v and power %v must be ≥ 0", where, e.PricePerHour, e.PowerWatts)
-		}
-		count := e.Count
-		if count == 0 {
-			count = 1 // YAML entries without a count mean one machine
+		case count > maxCatalogMachines-len(ms):
+			return nil, fmt.Errorf("%s: count %d makes more than %d machines in all", where, count, maxCatalogMachines)
+		case !(e.PricePerHour >= 0 && e.PowerWatts >= 0) || math.IsInf(e.PricePerHour, 1) || math.IsInf(e.PowerWatts, 1):
+			return nil, fmt.Errorf("%s: price %v and power %v must be finite and ≥ 0", where, e.PricePerHour, e.PowerWatts)
 		}
 		for k := range count {
 			n := e.Name
 			if count > 1 {
 				n = fmt.Sprintf("%s-%d", e.Name, k)
 			}
+			// Task outcomes name their machine (report's outcomes table): two of one name could
+			// not be told apart.
+			if j, dup := entryOf[n]; dup {
+				return nil, fmt.Errorf("%s: machine name %q is also made by entry %d", where, n, j+1)
+			}
+			entryOf[n] = i
 			ms = append(ms, Machine{Name: n, Type: ty, PricePerHour: e.PricePerHour, PowerWatts: e.PowerWatts})
 		}
 	}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,12 @@ func TestParseCatalog(t *testing.T) {
 		{"csv", "name,machine_type,price_per_hour\nx,cpu,abc\n", `line 2 column price_per_hour: "abc" is not a number`},
 		{"csv", "name,price_per_hour\nx,1\n", `missing column "machine_type"`},
 		{"toml", "", "unknown catalog format"},
+		{"yaml", "- {name: x, machine_type: cpu, count: 1000000000}\n", "count 1000000000 makes more than 100000 machines in all"},
+		{"yaml", "- {name: x, machine_type: cpu, count: 60000}\n- {name: y, machine_type: gpu, count: 40001}\n", "entry 2 (y): count 40001 makes more"},
+		{"yaml", "- {name: x, machine_type: cpu, price_per_hour: .inf}\n", "must be finite and ≥ 0"},
+		{"csv", "name,machine_type,power_watts\nx,cpu,NaN\n", "must be finite and ≥ 0"},
+		{"yaml", "- {name: a, machine_type: cpu, count: 2}\n- {name: a-1, machine_type: gpu}\n", `entry 2 (a-1): machine name "a-1" is also made by entry 1`},
+		{"csv", "name,machine_type\nx,cpu\nx,gpu\n", `machine name "x" is also made by entry 1`},
 	}
 	for _, b := range bad {
 		_, err := ParseCatalog(strings.NewReader(b.text), "c", b.format, types)
@@ -49,4 +56,38 @@ func TestParseCatalog(t *testing.T) {
 	if len(def) != 9 || def[8].PricePerHour != def[0].PricePerHour || def[5].Type != 5 {
 		t.Errorf("default catalog %+v", def)
 	}
+}
+
+// FuzzParseCatalog feeds ParseCatalog arbitrary text as YAML and as CSV: it must return an
+// error or machines that a replay can use: at least one and at most maxCatalogMachines, each
+// with a name no other has, a type of the PET, and a finite price and power of at least 0.
+func FuzzParseCatalog(f *testing.F) {
+	f.Add("- {name: fast, machine_type: gpu, count: 2, price_per_hour: 3, power_watts: 300}\n- {name: slow, machine_type: cpu}\n")
+	f.Add("name,machine_type,count,price_per_hour,power_watts\nfast,gpu,2,3,300\nslow,cpu,,0.5,\n")
+	f.Add("- {name: a, machine_type: cpu, count: 3}\n- {name: a-1, machine_type: gpu}\n")
+	types := []string{"cpu", "gpu"}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, format := range []string{"yaml", "csv"} {
+			ms, err := ParseCatalog(strings.NewReader(text), "fuzz", format, types)
+			if err != nil {
+				continue
+			}
+			if len(ms) == 0 || len(ms) > maxCatalogMachines {
+				t.Fatalf("%s: %d machines", format, len(ms))
+			}
+			seen := map[string]bool{}
+			for _, m := range ms {
+				if m.Name == "" || seen[m.Name] {
+					t.Fatalf("%s: machine name %q empty or repeated", format, m.Name)
+				}
+				seen[m.Name] = true
+				if m.Type < 0 || m.Type >= len(types) {
+					t.Fatalf("%s: machine %q has type %d", format, m.Name, m.Type)
+				}
+				if !(m.PricePerHour >= 0 && m.PowerWatts >= 0) || math.IsInf(m.PricePerHour+m.PowerWatts, 0) {
+					t.Fatalf("%s: machine %q has price %v and power %v", format, m.Name, m.PricePerHour, m.PowerWatts)
+				}
+			}
+		}
+	})
 }
