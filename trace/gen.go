@@ -125,6 +125,10 @@ type GenConfig struct {
 	Means         TypeMeans     // inputs of the deadline rule
 }
 
+// MaxGenTasks is the most tasks a generated trial may have: a trial is made in memory before
+// it is written or replayed, and ten million tasks take about half a gigabyte.
+const MaxGenTasks = 10_000_000
+
 func (c *GenConfig) normalize() error {
 	if len(c.Types) == 0 {
 		return errors.New("generate: no task types")
@@ -161,14 +165,17 @@ func (c *GenConfig) normalize() error {
 	if c.Tasks == 0 {
 		c.Tasks = 800
 	}
-	if c.Tasks < 0 {
-		return fmt.Errorf("generate: %d tasks", c.Tasks)
+	if c.Tasks < 0 || c.Tasks > MaxGenTasks {
+		return fmt.Errorf("generate: %d tasks per trial: want 1 to %d (a trial is made in memory)", c.Tasks, MaxGenTasks)
 	}
 	if c.VarianceRatio == 0 {
 		c.VarianceRatio = 0.1
 	}
-	if !(c.VarianceRatio > 0) || c.CV < 0 {
-		return errors.New("generate: the inter-arrival variance must be positive")
+	if !(c.VarianceRatio > 0) || math.IsInf(c.VarianceRatio, 1) {
+		return fmt.Errorf("generate: variance ratio %v must be positive and finite", c.VarianceRatio)
+	}
+	if !(c.CV >= 0) || math.IsInf(c.CV, 1) {
+		return fmt.Errorf("generate: coefficient of variation %v must be finite and ≥ 0", c.CV)
 	}
 	if c.Pattern == "" {
 		c.Pattern = Constant
@@ -180,7 +187,7 @@ func (c *GenConfig) normalize() error {
 			c.Spiky = DefaultSpiky()
 		}
 		s := c.Spiky
-		if !(s.OnDuration > 0) || !(s.OffDuration > 0) || !(s.PeakRatio >= 1) {
+		if !(s.OnDuration > 0) || !(s.OffDuration > 0) || !(s.PeakRatio >= 1) || math.IsInf(s.OnDuration+s.OffDuration+s.PeakRatio, 0) {
 			return fmt.Errorf("generate: spiky shape %+v needs positive durations and a peak ratio ≥ 1", s)
 		}
 	default:

@@ -235,6 +235,12 @@ func TestLevelRateAndConfigErrors(t *testing.T) {
 		"spiky shape":    {Types: []string{"a"}, Rate: 1, Pattern: Spiky, Spiky: SpikyShape{OnDuration: 1, OffDuration: 1, PeakRatio: 0.5}},
 		"unit":           {Types: []string{"a"}, Rate: 1, Unit: "fortnight"},
 		"deadline means": {Types: []string{"a"}, Rate: 1, Deadline: &DeadlineRule{Kind: "tight"}},
+		"too many tasks": {Types: []string{"a"}, Rate: 1, Tasks: MaxGenTasks + 1},
+		"cv NaN":         {Types: []string{"a"}, Rate: 1, CV: math.NaN()},
+		"cv Inf":         {Types: []string{"a"}, Rate: 1, CV: math.Inf(1)},
+		"cv negative":    {Types: []string{"a"}, Rate: 1, CV: -0.5},
+		"variance Inf":   {Types: []string{"a"}, Rate: 1, VarianceRatio: math.Inf(1)},
+		"spiky Inf":      {Types: []string{"a"}, Rate: 1, Pattern: Spiky, Spiky: SpikyShape{OnDuration: math.Inf(1), OffDuration: 1, PeakRatio: 2}},
 	} {
 		if _, err := Generate(cfg, 1); err == nil {
 			t.Errorf("%s: accepted", name)
