@@ -65,12 +65,25 @@ func (g *Grid) Expand(trials map[string]int) ([]SweepRun, error) {
 	if err = errors.Join(err, g.validateLevels()); err != nil {
 		return nil, err
 	}
-	var runs []SweepRun
-	for i, lv := range g.Levels {
+	points := 1 // per level and trial, saturated past maxSweepRuns (lists from a file can multiply past any int)
+	for _, a := range axes {
+		points = min(points*len(a.values), maxSweepRuns+1)
+	}
+	total := 0
+	for i, lv := range g.Levels { // every count is checked before any run is listed
 		n := trials[lv.Name]
 		if n < 1 {
 			return nil, fmt.Errorf("%s: level %q has no trials", g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name)
 		}
+		if n > (maxSweepRuns-total)/points {
+			return nil, fmt.Errorf("%s: level %q makes the sweep more than %d runs (%d trials of each grid point, and %s grid points): is a list or a trial count longer than meant?",
+				g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name, maxSweepRuns, n, countText(points, maxSweepRuns))
+		}
+		total += n * points
+	}
+	runs := make([]SweepRun, 0, total)
+	for _, lv := range g.Levels {
+		n := trials[lv.Name]
 		start := SweepRun{Level: lv.Name}
 		product(axes, start, []string{"level=" + lv.Name}, func(r SweepRun, parts []string) {
 			r.Point = strings.Join(parts, "|")
@@ -82,6 +95,23 @@ func (g *Grid) Expand(trials map[string]int) ([]SweepRun, error) {
 		})
 	}
 	return runs, nil
+}
+
+// maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
+// generated before the first run and held until the last, at about 32 bytes a task (3.2 GB).
+const maxGeneratedTasks = 100_000_000
+
+// maxSweepRuns is the most runs a sweep may have: at a few milliseconds a replay, ten million
+// are days of one core's work, and their list alone takes gigabytes, so a larger grid is
+// almost surely a mistyped trial count rather than a plan.
+const maxSweepRuns = 10_000_000
+
+// countText is n, or "more than limit" when n has saturated past limit.
+func countText(n, limit int) string {
+	if n > limit {
+		return fmt.Sprintf("more than %d", limit)
+	}
+	return strconv.Itoa(n)
 }
 
 // product calls emit for every combination of the axes' values, the last axis fastest.
@@ -231,6 +261,7 @@ func (g *Grid) validateLevels() error {
 	}
 	var errs []error
 	seen := map[string]bool{}
+	generated := 0 // tasks of the generated levels so far, all held in memory through the sweep
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
 		switch {
@@ -252,7 +283,14 @@ func (g *Grid) validateLevels() error {
 		case lv.Generate != nil && (lv.Deadline != "" || lv.Rate != 0):
 			errs = append(errs, fmt.Errorf("%s: deadline and rate of a generated level go under generate", at("")))
 		case lv.Generate != nil:
-			errs = append(errs, lv.Generate.validate(at))
+			err := lv.Generate.validate(at)
+			if err == nil && lv.Trials > (maxGeneratedTasks-generated)/lv.Generate.Tasks {
+				err = fmt.Errorf("%s: %d trials of %d tasks make the generated levels more than %d tasks, which a sweep holds in memory", at(".trials"), lv.Trials, lv.Generate.Tasks, maxGeneratedTasks)
+			}
+			if err == nil {
+				generated += lv.Trials * lv.Generate.Tasks
+			}
+			errs = append(errs, err)
 		case !(lv.Rate >= 0) || math.IsInf(lv.Rate, 0):
 			errs = append(errs, fmt.Errorf("%s: %v is not a rate", at(".rate"), lv.Rate))
 		}
@@ -268,8 +306,8 @@ func (gen *Generate) validate(at func(string) string) error {
 		return fmt.Errorf("%s: %v is not a positive number", at(".generate.period"), gen.Period)
 	case !(gen.Rate >= 0) || math.IsInf(gen.Rate, 0):
 		return fmt.Errorf("%s: %v is not a positive number", at(".generate.rate"), gen.Rate)
-	case gen.Tasks < 1:
-		return fmt.Errorf("%s: %d is not a positive number of tasks", at(".generate.tasks"), gen.Tasks)
+	case gen.Tasks < 1 || gen.Tasks > trace.MaxGenTasks:
+		return fmt.Errorf("%s: %d tasks: want 1 to %d per trial", at(".generate.tasks"), gen.Tasks, trace.MaxGenTasks)
 	case !(gen.CV >= 0) || math.IsInf(gen.CV, 0):
 		return fmt.Errorf("%s: %v is not a coefficient of variation", at(".generate.cv"), gen.CV)
 	}

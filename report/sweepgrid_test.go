@@ -1,8 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -79,6 +81,35 @@ func TestGridExpansion(t *testing.T) {
 	}
 }
 
+// TestGridTooLarge: a sweep of more than maxSweepRuns runs is refused before any run is listed,
+// whether its trials or its lists make it so, and even when its lists alone multiply past what
+// an int holds (nine lists of ten values: 10⁹ points, each a valid value).
+func TestGridTooLarge(t *testing.T) {
+	g := mustParse(t, smallGrid) // 8 grid points per trial
+	if _, err := g.Expand(map[string]int{"a": maxSweepRuns / 8, "b": 1}); err == nil ||
+		!strings.Contains(err.Error(), `level "b" makes the sweep more than 10000000 runs (1 trials of each grid point, and 8 grid points)`) {
+		t.Errorf("a grid of %d runs: error %v", maxSweepRuns+8, err)
+	}
+	var lists strings.Builder
+	for _, key := range []string{"lambda", "drop_threshold", "fairness", "moc_cull", "rho", "kpb_percent", "seed", "queue_size", "trim"} {
+		var xs []string
+		for v := 1; v <= 10; v++ {
+			xs = append(xs, fmt.Sprintf("%g", float64(v)/10)) // in [0, 1]: valid for every key up to rho
+			if key == "kpb_percent" || key == "seed" || key == "queue_size" || key == "trim" {
+				xs[v-1] = strconv.Itoa(v)
+			}
+		}
+		fmt.Fprintf(&lists, "%s: [%s]\n", key, strings.Join(xs, ", "))
+	}
+	g = mustParse(t, "pet: p\nheuristics: MM\n"+lists.String()+"levels:\n  - name: a\n    trace: x.csv\n")
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Expand(map[string]int{"a": 1}); err == nil || !strings.Contains(err.Error(), "and more than 10000000 grid points") {
+		t.Errorf("a grid of 10⁹ points: error %v", err)
+	}
+}
+
 // TestExampleGrid keeps docs/sweep-example.yaml, which the README links, valid.
 func TestExampleGrid(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "docs", "sweep-example.yaml"))
@@ -123,6 +154,9 @@ func TestGridErrors(t *testing.T) {
 		{"level with both", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trace: x\n    generate: {level: 5k}\n    trials: 3\n", []string{"grid.yaml:4: levels[0]", "not both"}},
 		{"generate without trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    generate: {level: 5k}\n", []string{"levels[0].trials", "missing"}},
 		{"generate level and rate", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate: {level: 5k, rate: 2}\n", []string{"grid.yaml:6: levels[0].generate", "either level"}},
+		{"too many generated tasks", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate: {level: 5k, tasks: 10000001}\n", []string{"grid.yaml:6: levels[0].generate.tasks", "10000001 tasks: want 1 to 10000000 per trial"}},
+		{"too many generated trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 99999999999\n    generate: {level: 5k}\n", []string{"grid.yaml:5: levels[0].trials", "99999999999 trials of 800 tasks make the generated levels more than 100000000 tasks"}},
+		{"generated levels too large together", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 10\n    generate: {level: 5k, tasks: 5000000}\n  - name: b\n    trials: 11\n    generate: {level: 5k, tasks: 5000000}\n", []string{"levels[1].trials", "11 trials of 5000000 tasks"}},
 		{"bad generate level", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate:\n      level: lots\n", []string{"grid.yaml:7: levels[0].generate.level", `"lots"`}},
 		{"deadline beside generate", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    deadline: tight\n    generate: {level: 5k}\n", []string{"grid.yaml:4: levels[0]", "go under generate"}},
 		{"empty heuristics", "pet: p\nheuristics: []\n" + levels, []string{"grid.yaml:2: heuristics: empty list"}},
