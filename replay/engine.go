@@ -195,7 +195,7 @@ func Run(ctx context.Context, cfg Config, mapper Mapper) (*Result, error) {
 }
 
 func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*engine, error) {
-	if err := cfg.Options.validate(); err != nil {
+	if err := cfg.Options.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.PET == nil || len(cfg.Machines) == 0 {

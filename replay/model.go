@@ -112,7 +112,8 @@ func DefaultOptions() Options {
 	}
 }
 
-func (o Options) validate() error {
+// Validate reports every option out of range, in one error; Run refuses such options.
+func (o Options) Validate() error {
 	var bad []string
 	if o.QueueSize < 1 {
 		bad = append(bad, fmt.Sprintf("queue size %d < 1", o.QueueSize))

@@ -224,7 +224,7 @@ func boolAxis(g *Grid, key string, vals List[bool], def bool, set func(*SweepRun
 
 func floatAxis(g *Grid, key string, vals List[float64], def, lo, hi float64, set func(*SweepRun, float64)) (axis, error) {
 	return makeAxis(g, key, key, vals, def, func(v float64) (string, func(*SweepRun), error) {
-		if !(v >= lo && v <= hi) {
+		if !(v >= lo && v <= hi) || math.IsInf(v, 0) { // [0, ∞) holds no ∞
 			return "", nil, fmt.Errorf("%v is outside %s", v, interval(lo, hi))
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64), func(r *SweepRun) { set(r, v) }, nil

@@ -167,6 +167,7 @@ func TestGridErrors(t *testing.T) {
 		{"no value", "pet: p\nheuristics: MM\ntoggle:\n" + levels, []string{"grid.yaml:3: toggle: no value"}},
 		{"wrong type", "pet: p\nheuristics: MM\nqueue_size: [4, six]\n" + levels, []string{"grid.yaml:3: queue_size", `"six" is not a whole number`}},
 		{"out of range", "pet: p\nheuristics: MM\ndrop_threshold: [0.5, 1.5]\n" + levels, []string{"grid.yaml:3: drop_threshold", "1.5 is outside [0, 1]"}},
+		{"infinite rho", "pet: p\nheuristics: MM\nrho: [0, Inf]\n" + levels, []string{"grid.yaml:3: rho", "+Inf is outside [0, ∞)"}},
 		{"bad toggle", "pet: p\nheuristics: MM\ntoggle: sometimes\n" + levels, []string{"grid.yaml:3: toggle", `"sometimes"`}},
 		{"bad variant", "pet: p\nheuristics: MM\nprune: [none, half]\n" + levels, []string{"grid.yaml:3: prune", `"half"`}},
 		{"duplicate value", "pet: p\nheuristics: MM\ntoggle: [schmitt:1, 'schmitt:1:0.8']\n" + levels, []string{"grid.yaml:3: toggle", "schmitt:1:0.8 appears twice"}},

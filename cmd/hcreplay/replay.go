@@ -155,7 +155,7 @@ func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
 	if c.QueueSize < 1 || c.Trim < 0 {
 		return opt, badInput(fmt.Errorf("--queue-size must be ≥ 1 and --trim ≥ 0 (got %d and %d)", c.QueueSize, c.Trim))
 	}
-	return opt, nil
+	return opt, badInput(opt.Validate()) // --approx-bucket, --engine: replay.Run would refuse them as a bug's
 }
 
 func (c *ReplayCmd) params() heuristic.Params {

@@ -96,6 +96,8 @@ func TestReplayBadInput(t *testing.T) {
 	os.WriteFile(unknownType, []byte("task_type,arrival,deadline\n7,1,5\n"), 0o644)
 	noDeadline := filepath.Join(dir, "nodl.csv")
 	os.WriteFile(noDeadline, []byte("task_type,arrival\n0,1\n"), 0o644)
+	kpbConfig := filepath.Join(dir, "c.yaml") // a config file's values are checked as flags' are
+	os.WriteFile(kpbConfig, []byte("kpb-percent: .nan\n"), 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -107,6 +109,11 @@ func TestReplayBadInput(t *testing.T) {
 		{"no deadline", []string{"-H", "MM", "--trace", noDeadline}, []string{"nodl.csv", "--deadline"}},
 		{"bad drop model", []string{"-H", "MM", "--drop-model", "kill"}, []string{"--drop-model", "kill"}},
 		{"missing PET", []string{"-H", "MM", "--pet", filepath.Join(dir, "none.etc")}, []string{"none.etc", "no such file"}},
+		{"negative approx bucket", []string{"-H", "MM", "--engine", "approx", "--approx-bucket=-1"}, []string{"approximation bucket -1"}},
+		{"too many MOC candidates", []string{"-H", "MOC", "--moc-candidates", "50"}, []string{"MOC candidates 50 outside 1 to 8"}},
+		{"KPB percent NaN", []string{"-H", "KPB", "--kpb-percent", "NaN"}, []string{"KPB percent NaN"}},
+		{"infinite rho", []string{"-H", "PAM", "--rho", "Inf"}, []string{"ρ +Inf must be finite"}},
+		{"KPB percent NaN from a config file", []string{"-H", "KPB", "--config", kpbConfig}, []string{"KPB percent NaN"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -38,6 +38,26 @@ type Params struct {
 // embed none (MET, RR), a method of its own.
 func (Params) ReadsSkewness() bool { return false }
 
+// MaxMOCCandidates is the most candidates MOC may permute per machine: it scores every ordering
+// of them, and 8! = 40,320 orderings at each machine, round and event already take seconds a
+// replay; past that a mistyped count would not finish.
+const MaxMOCCandidates = 8
+
+// Validate reports the first parameter outside its range, whichever heuristic reads it: a
+// percent of machines in [0, 100] (0 still keeps one machine), a chance threshold in [0, 1], and
+// 1 to MaxMOCCandidates candidates.
+func (p Params) Validate() error {
+	switch {
+	case !(p.KPBPercent >= 0 && p.KPBPercent <= 100):
+		return fmt.Errorf("KPB percent %v outside [0, 100]", p.KPBPercent)
+	case !(p.MOCCull >= 0 && p.MOCCull <= 1):
+		return fmt.Errorf("MOC cull %v outside [0, 1]", p.MOCCull)
+	case p.MOCCandidates < 1 || p.MOCCandidates > MaxMOCCandidates:
+		return fmt.Errorf("MOC candidates %d outside 1 to %d (every ordering of them is scored)", p.MOCCandidates, MaxMOCCandidates)
+	}
+	return nil
+}
+
 // DefaultParams are the [IMPL] defaults of the reference notes.
 func DefaultParams() Params {
 	return Params{KPBPercent: 50, MOCCull: 0.30, MOCCandidates: 3}

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -131,5 +132,36 @@ func TestBuffersCarryNothing(t *testing.T) {
 				sameDecisions(t, fmt.Sprintf("trial %d %+v, fresh buffers (oracle) vs reused", trial, p), cfg, freshEach{h, p}, h.New(p))
 			}
 		})
+	}
+}
+
+// TestParamsValidate checks each parameter's range at its ends and past them; the defaults are
+// in range.
+func TestParamsValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Params)
+		want string // "" for valid
+	}{
+		{"defaults", func(*Params) {}, ""},
+		{"kpb 0", func(p *Params) { p.KPBPercent = 0 }, ""},
+		{"kpb 100", func(p *Params) { p.KPBPercent = 100 }, ""},
+		{"kpb above", func(p *Params) { p.KPBPercent = 100.5 }, "KPB percent 100.5 outside [0, 100]"},
+		{"kpb negative", func(p *Params) { p.KPBPercent = -1 }, "KPB percent -1"},
+		{"kpb NaN", func(p *Params) { p.KPBPercent = math.NaN() }, "KPB percent NaN"},
+		{"cull 1", func(p *Params) { p.MOCCull = 1 }, ""},
+		{"cull Inf", func(p *Params) { p.MOCCull = math.Inf(1) }, "MOC cull +Inf outside [0, 1]"},
+		{"cull NaN", func(p *Params) { p.MOCCull = math.NaN() }, "MOC cull NaN"},
+		{"candidates 1", func(p *Params) { p.MOCCandidates = 1 }, ""},
+		{"candidates max", func(p *Params) { p.MOCCandidates = MaxMOCCandidates }, ""},
+		{"candidates 0", func(p *Params) { p.MOCCandidates = 0 }, "MOC candidates 0 outside 1 to 8"},
+		{"candidates past max", func(p *Params) { p.MOCCandidates = MaxMOCCandidates + 1 }, "MOC candidates 9"},
+	} {
+		p := DefaultParams()
+		c.set(&p)
+		err := p.Validate()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
 	}
 }

@@ -145,8 +145,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("pruning: dropping threshold %v outside [0, 1]", c.DropThreshold)
 	case c.Fairness < 0 || c.Fairness > 1 || math.IsNaN(c.Fairness):
 		return fmt.Errorf("pruning: fairness factor %v outside [0, 1]", c.Fairness)
-	case c.Rho < 0 || math.IsNaN(c.Rho):
-		return fmt.Errorf("pruning: ρ %v is negative", c.Rho)
+	case !(c.Rho >= 0) || math.IsInf(c.Rho, 1):
+		return fmt.Errorf("pruning: ρ %v must be finite and ≥ 0", c.Rho)
 	}
 	return nil
 }

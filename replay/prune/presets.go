@@ -42,9 +42,13 @@ func Presets() []Preset {
 	}
 }
 
-// New builds the mapper a user names: a heuristic or a preset, with its parameters and pruning.
-// The name of the result carries the variant suffix (MM-P, PAM-D, ...).
+// New builds the mapper a user names: a heuristic or a preset, with its parameters and pruning,
+// each checked against its range (heuristic.Params.Validate, and the pruning's own). The name of
+// the result carries the variant suffix (MM-P, PAM-D, ...).
 func New(name string, p heuristic.Params, cfg Config) (replay.Mapper, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	base := name
 	for _, pre := range Presets() {
 		if strings.EqualFold(pre.Name, name) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -477,6 +478,21 @@ func TestPresets(t *testing.T) {
 	}
 	if _, err := New("NOPE", heuristic.DefaultParams(), DefaultConfig()); err == nil {
 		t.Error("unknown name: no error")
+	}
+	// Out of range: a parameter of a heuristic (even one the named heuristic does not read) and
+	// the pruning's ρ, which must be finite (a weight of +Inf made every threshold +Inf).
+	p := heuristic.DefaultParams()
+	p.MOCCandidates = 20
+	if _, err := New("MOC", p, DefaultConfig()); err == nil || !strings.Contains(err.Error(), "MOC candidates 20") {
+		t.Errorf("20 MOC candidates: error %v", err)
+	}
+	if _, err := New("MM", p, DefaultConfig()); err == nil {
+		t.Error("20 MOC candidates for MM: no error")
+	}
+	cfg := DefaultConfig()
+	cfg.Rho = math.Inf(1)
+	if _, err := New("PAM", heuristic.DefaultParams(), cfg); err == nil || !strings.Contains(err.Error(), "ρ +Inf must be finite") {
+		t.Errorf("ρ = +Inf: error %v", err)
 	}
 }
 
