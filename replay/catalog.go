@@ -57,7 +57,9 @@ func ParseCatalog(r io.Reader, name, format string, machineTypes []string) ([]Ma
 	var err error
 	switch strings.ToLower(format) {
 	case "yaml", "yml":
-		err = yaml.NewDecoder(r).Decode(&entries)
+		dec := yaml.NewDecoder(r)
+		dec.KnownFields(true) // a misspelt key (powerwatts) is an error, not a default
+		err = dec.Decode(&entries)
 		if errors.Is(err, io.EOF) {
 			err = errors.New("empty catalog")
 		}

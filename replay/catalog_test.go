@@ -35,6 +35,7 @@ func TestParseCatalog(t *testing.T) {
 	bad := []struct{ format, text, want string }{
 		{"yaml", "- {name: x, machine_type: tpu}\n", `machine type "tpu" is not in the PET (cpu, gpu)`},
 		{"yaml", "", "empty catalog"},
+		{"yaml", "- {name: x, machine_type: cpu, speed: 2}\n", "field speed not found"},
 		{"yaml", "- {name: x, machine_type: cpu, count: -1}\n", "count -1 is negative"},
 		{"csv", "name,machine_type,price_per_hour\nx,cpu,abc\n", `line 2 column price_per_hour: "abc" is not a number`},
 		{"csv", "name,price_per_hour\nx,1\n", `missing column "machine_type"`},
