@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,8 +77,11 @@ func TestFiguresAreDeterministic(t *testing.T) {
 			t.Errorf("%s: %d and %d bytes, equal %v", ext, len(x), len(y), bytes.Equal(x, y))
 		}
 	}
-	if err := SaveFigure(mk(), vg.Centimeter, vg.Centimeter, filepath.Join(dir, "x.bmp")); err == nil {
-		t.Error("unknown format: no error")
+	bmp := filepath.Join(dir, "x.bmp")
+	var fe *FormatError
+	if err := SaveFigure(mk(), vg.Centimeter, vg.Centimeter, bmp); !errors.As(err, &fe) || fe.Ext != ".bmp" ||
+		err.Error() != "figure "+bmp+`: unknown format ".bmp": want .png, .svg or .pdf` {
+		t.Errorf("unknown format: error %v, want a FormatError naming the file and .bmp", err)
 	}
 }
 

@@ -22,6 +22,16 @@ type Drawer interface {
 	Draw(draw.Canvas)
 }
 
+// FormatError is SaveFigure's refusal of a path whose extension names no format it writes: the
+// user's to fix, which a command tells from a failure to write.
+type FormatError struct {
+	Path, Ext string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("figure %s: unknown format %q: want .png, .svg or .pdf", e.Path, e.Ext)
+}
+
 // SaveFigure writes a figure of width × height to path, in the format its extension names:
 // .png (300 dpi), .svg (fonts embedded, so it looks the same on every machine) or .pdf
 // (fonts embedded, creation date fixed so that the same figure gives the same bytes).
@@ -40,7 +50,7 @@ func SaveFigure(d Drawer, width, height vg.Length, path string) error {
 		fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())
 		c = vgpdf.New(width, height)
 	default:
-		return fmt.Errorf("figure %s: unknown format %q: want .png, .svg or .pdf", path, ext)
+		return &FormatError{Path: path, Ext: ext}
 	}
 	d.Draw(draw.New(c))
 	return atomicfile.Write(path, func(w io.Writer) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // Exit statuses (SPEC §7).
@@ -87,12 +90,23 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
-		if errors.As(err, new(inputError)) {
+		if errors.As(err, new(inputError)) || badPath(err) {
 			return exitUsage
 		}
 		return exitInternal
 	}
 	return exitOK
+}
+
+// badPath reports whether err is the operating system refusing a path (a missing folder, a
+// file where a folder should be, no permission) or a figure path of no format we write. Every path a command opens or creates is
+// the user's (its inputs and outputs; embedded data is read from memory), so such an error is
+// the user's to fix, wherever it was not marked with badInput. A full disk or a failing device
+// stays an internal error.
+func badPath(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
+		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
+		errors.As(err, new(*report.FormatError)) // --plot x.bogus
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

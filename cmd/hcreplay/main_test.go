@@ -5,10 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // testCLI drives execute with commands that exist only in tests, so these
@@ -23,7 +30,32 @@ type testCLI struct {
 	BadInput badInputCmd `cmd:""`
 	Fail     failCmd     `cmd:""`
 	Wait     waitCmd     `cmd:""`
+	Write    writeCmd    `cmd:""`
+	Full     fullCmd     `cmd:""`
+	Figure   figureCmd   `cmd:""`
 }
+
+// figureCmd saves a figure as --plot does; a path of no format it writes must exit 2.
+type figureCmd struct {
+	Path string `arg:""`
+}
+
+func (c figureCmd) Run() error { return report.SaveFigure(nil, vg.Centimeter, vg.Centimeter, c.Path) }
+
+// writeCmd writes a file at Path as the commands write their outputs: an unmarked error from
+// the operating system about the path must exit 2.
+type writeCmd struct {
+	Path string `arg:""`
+}
+
+func (c writeCmd) Run() error {
+	return atomicfile.Write(c.Path, func(io.Writer) error { return nil })
+}
+
+// fullCmd fails as a full disk does: not the user's path, an internal error.
+type fullCmd struct{}
+
+func (fullCmd) Run() error { return fmt.Errorf("write out/runs.parquet: %w", syscall.ENOSPC) }
 
 type seedCmd struct {
 	Seed     int    `default:"1"`
@@ -228,6 +260,30 @@ func TestExitCodes(t *testing.T) {
 			args:       []string{"fail"},
 			wantCode:   1,
 			wantStderr: "hcreplay: write out/runs.parquet: disk full\n",
+		},
+		{
+			name:       "output in a missing folder",
+			args:       []string{"write", "/nonexistent-hcreplay-folder/x.png"},
+			wantCode:   2,
+			wantStderr: "hcreplay: create /nonexistent-hcreplay-folder/x.png: no such file or directory\n",
+		},
+		{
+			name:       "output under a file",
+			args:       []string{"write", "/dev/null/x.png"},
+			wantCode:   2,
+			wantStderr: "hcreplay: create /dev/null/x.png: not a directory\n",
+		},
+		{
+			name:       "figure of no format we write",
+			args:       []string{"figure", "x.bogus"},
+			wantCode:   2,
+			wantStderr: "hcreplay: figure x.bogus: unknown format \".bogus\": want .png, .svg or .pdf\n",
+		},
+		{
+			name:       "full disk",
+			args:       []string{"full"},
+			wantCode:   1,
+			wantStderr: "hcreplay: write out/runs.parquet: no space left on device\n",
 		},
 		{
 			name:       "SIGINT cancels the context",

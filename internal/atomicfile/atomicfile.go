@@ -7,8 +7,10 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -21,6 +23,11 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
+		// The temporary file's name means nothing to the user: name the file asked for, and
+		// keep the cause (a missing folder is still fs.ErrNotExist).
+		if perr := new(fs.PathError); errors.As(err, &perr) {
+			err = perr.Err
+		}
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	defer func() {

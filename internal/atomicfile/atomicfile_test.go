@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,7 +29,9 @@ func TestWrite(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("%d files in the directory, want only out.txt", len(entries))
 	}
-	if err := Write(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }); err == nil {
-		t.Fatal("writing into a missing directory: no error")
+	missing := filepath.Join(dir, "missing", "x")
+	err = Write(missing, func(io.Writer) error { return nil })
+	if !errors.Is(err, fs.ErrNotExist) || err.Error() != "create "+missing+": no such file or directory" {
+		t.Fatalf("writing into a missing directory: error %v, want one that names %s alone and is fs.ErrNotExist", err, missing)
 	}
 }
