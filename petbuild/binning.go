@@ -59,8 +59,11 @@ func ParseBinning(s string) (Binning, error) {
 		return Binning{Rule: RuleSqrt}, nil
 	case hasVal && key == "width":
 		w, err := strconv.ParseFloat(val, 64)
-		if err != nil || !(w > 0) || !finite(w) {
+		if err != nil {
 			return Binning{}, fmt.Errorf("binning %q: width must be a positive number", s)
+		}
+		if err := checkStep(w); err != nil {
+			return Binning{}, fmt.Errorf("binning %q: width %s %s", s, val, err.msg)
 		}
 		return Binning{Width: w}, nil
 	case hasVal && key == "bins":
@@ -89,8 +92,8 @@ func (b Binning) check() (Binning, error) {
 	set := 0
 	if b.Width != 0 {
 		set++
-		if !(b.Width > 0) || !finite(b.Width) {
-			return b, fmt.Errorf("bin width %v must be a positive number", b.Width)
+		if err := checkStep(b.Width); err != nil {
+			return b, fmt.Errorf("bin width %s %s", num(b.Width), err.msg)
 		}
 	}
 	if b.Bins != 0 {

@@ -31,7 +31,9 @@
 // is an error. Where a file does not state the step (.etc, foreign Parquet) it is inferred as
 // the greatest common divisor of all times, and every time must be a whole multiple of it.
 // Every input error is a *ReadError naming the file, the line or row, the cell, the field and
-// the value; no reader panics on bad input.
+// the value; no reader panics on bad input. All readers share one check of each cell's grid
+// (grid.go): a finite step in [1e-9, 1e15] and times at most 1e15 and 2^30 steps from 0, so
+// that a matrix read can be replayed without overflowing pmf's index arithmetic.
 //
 // # Fitting
 //
@@ -49,5 +51,7 @@
 // Synthesize follows 000 §8.1: a gamma distribution per cell with the requested mean and a
 // shape drawn from [1, 20], 500 samples, a histogram. DefaultMeans generates an inconsistently
 // heterogeneous means matrix, since the original SPECint means are not ours to ship. All
-// randomness comes from a caller's *rand.Rand (math/rand/v2).
+// randomness comes from a caller's *rand.Rand (math/rand/v2). Sizes are bounded
+// (CheckSynthSize) and SynthesizeContext stops when its context is done. A step the user
+// chooses, here or as a fit's bin width or merge, must be shorter than the largest cell mean.
 package petbuild

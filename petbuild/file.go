@@ -134,15 +134,23 @@ type rawCell struct {
 	field   string // the cell's field (JSON), for errors
 }
 
-// assemble renormalises the raw cells, checks that none is missing and builds the PET.
+// assemble checks the step, that no cell is missing and that every cell's grid is usable
+// (checkGrid: the one check all readers share), renormalises the cells and builds the PET.
 // raw is indexed row-major like PET.cells; a nil entry is a missing cell.
 func assemble(file string, tasks, machines []string, timeUnit string, step float64, raw []*rawCell, opt ReadOptions) (*PET, error) {
 	if err := missingCells(file, tasks, machines, raw); err != nil {
 		return nil, err
 	}
+	if err := checkStep(step); err != nil {
+		return nil, &ReadError{File: file, Field: err.field, Value: num(err.value), Msg: err.msg}
+	}
 	cells := make([]Cell, len(raw))
 	for i, rc := range raw {
 		name := cellName(tasks[i/len(machines)], machines[i%len(machines)])
+		if err := checkGrid(rc.origin, step, len(rc.weights)); err != nil {
+			return nil, &ReadError{File: file, Line: rc.line, Row: rc.row, Cell: name,
+				Field: strings.TrimPrefix(rc.field+"."+err.field, "."), Value: num(err.value), Msg: err.msg}
+		}
 		c, err := normalise(rc, step, opt.maxDeficit())
 		if err != nil {
 			return nil, &ReadError{File: file, Line: rc.line, Row: rc.row, Cell: name, Field: rc.field, Err: err}

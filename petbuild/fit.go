@@ -30,7 +30,7 @@ type FitOptions struct {
 	TimeUnit string
 	// Binning chooses the common step.
 	Binning Binning
-	// MinSamples per cell; 0 means DefaultMinSamples.
+	// MinSamples per cell; 0 means DefaultMinSamples, and a negative count is an error.
 	MinSamples int
 	// FillFrom maps a machine type to another whose samples stand in for its thin or empty
 	// cells (e.g. a new machine type known to behave like an old one). Filling is one level
@@ -50,6 +50,7 @@ type cellKey struct{ task, machine string }
 // them) or a streaming histogram (when the width is fixed).
 type cellAcc struct {
 	n     int
+	sum   float64 // of the times, for the mean that bounds a chosen step (checkChosenStep)
 	times []float64
 	hist  hist
 }
@@ -73,6 +74,9 @@ func NewFitter(opt FitOptions) (*Fitter, error) {
 	b, err := opt.Binning.check()
 	if err != nil {
 		return nil, err
+	}
+	if opt.MinSamples < 0 {
+		return nil, fmt.Errorf("fit: minimum samples per cell %d is negative", opt.MinSamples)
 	}
 	f := &Fitter{opt: opt, binning: b, minSamples: opt.MinSamples, cells: map[cellKey]*cellAcc{}}
 	if f.minSamples <= 0 {
@@ -133,6 +137,7 @@ func (f *Fitter) Add(s Sample) error {
 		f.cells[key] = acc
 	}
 	acc.n++
+	acc.sum += s.Time
 	if f.binning.needsSamples() {
 		acc.times = append(acc.times, s.Time)
 		return nil
@@ -188,6 +193,9 @@ func (f *Fitter) PET() (*PET, error) {
 	}
 	step, desc, err := f.step(srcs)
 	if err != nil {
+		return nil, err
+	}
+	if err := f.checkChosenStep(srcs, step); err != nil {
 		return nil, err
 	}
 	cells := make([]Cell, len(srcs))
@@ -295,6 +303,26 @@ func (f *Fitter) sources(tasks, machines []string) ([]source, error) {
 		return nil, thin
 	}
 	return srcs, nil
+}
+
+// checkChosenStep applies coarseStepError to the steps the user chose: a fixed bin width, and
+// the step after a merge. A step a rule derived from the data is left alone, and so is the step
+// an impulse cap leads to, which the user asked for by number of impulses instead.
+func (f *Fitter) checkChosenStep(srcs []source, step float64) error {
+	coarse, what := step, "bin width"
+	if f.opt.Compaction.Merge > 1 {
+		coarse, what = step*float64(f.opt.Compaction.Merge), fmt.Sprintf("merged step %s × %d =", num(step), f.opt.Compaction.Merge)
+	} else if f.binning.Width == 0 {
+		return nil
+	}
+	largest := 0.0
+	for _, s := range srcs {
+		largest = max(largest, s.acc.sum/float64(s.acc.n))
+	}
+	if err := coarseStepError(what, coarse, largest); err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
+	return nil
 }
 
 // step chooses the common bin width and describes it for the provenance.

@@ -209,15 +209,24 @@ func TestFitBadInput(t *testing.T) {
 		opt  FitOptions
 		want string
 	}{
-		"negative time":   {append(slices.Clone(good), Sample{"a", "x", -1}), FitOptions{MinSamples: 1}, "sample 3 (task=a machine=x): time -1 is negative"},
-		"NaN time":        {append(slices.Clone(good), Sample{"a", "x", math.NaN()}), FitOptions{MinSamples: 1}, "not finite"},
-		"empty type":      {[]Sample{{"", "x", 1}}, FitOptions{MinSamples: 1}, "empty task or machine type"},
-		"two binnings":    {good, FitOptions{Binning: Binning{Width: 1, Rule: RuleScott}}, "only one"},
-		"no samples":      {nil, FitOptions{}, "no samples"},
-		"no spread":       {[]Sample{{"a", "x", 3}, {"a", "x", 3}}, FitOptions{MinSamples: 1}, "no cell has any spread"},
-		"huge span":       {[]Sample{{"a", "x", 1}, {"a", "x", 1e12}}, FitOptions{MinSamples: 1, Binning: Binning{Width: 1}}, "use a wider bin"},
-		"bad crop":        {good, FitOptions{Compaction: Compaction{CropLow: 0.6, CropHigh: 0.5}}, "crop high quantile"},
-		"unknown machine": {good, FitOptions{MinSamples: 1, MachineTypes: []string{"y"}}, `machine type "x" is not in the machine type list`},
+		"negative time":    {append(slices.Clone(good), Sample{"a", "x", -1}), FitOptions{MinSamples: 1}, "sample 3 (task=a machine=x): time -1 is negative"},
+		"NaN time":         {append(slices.Clone(good), Sample{"a", "x", math.NaN()}), FitOptions{MinSamples: 1}, "not finite"},
+		"empty type":       {[]Sample{{"", "x", 1}}, FitOptions{MinSamples: 1}, "empty task or machine type"},
+		"two binnings":     {good, FitOptions{Binning: Binning{Width: 1, Rule: RuleScott}}, "only one"},
+		"no samples":       {nil, FitOptions{}, "no samples"},
+		"no spread":        {[]Sample{{"a", "x", 3}, {"a", "x", 3}}, FitOptions{MinSamples: 1}, "no cell has any spread"},
+		"huge span":        {[]Sample{{"a", "x", 1}, {"a", "x", 1e12}}, FitOptions{MinSamples: 1, Binning: Binning{Width: 1}}, "use a wider bin"},
+		"bad crop":         {good, FitOptions{Compaction: Compaction{CropLow: 0.6, CropHigh: 0.5}}, "crop high quantile"},
+		"unknown machine":  {good, FitOptions{MinSamples: 1, MachineTypes: []string{"y"}}, `machine type "x" is not in the machine type list`},
+		"negative minimum": {good, FitOptions{MinSamples: -1}, "minimum samples per cell -1 is negative"},
+		"width not finite": {good, FitOptions{MinSamples: 1, Binning: Binning{Width: math.Inf(1)}}, "bin width +Inf is not a positive finite number"},
+		"width too fine":   {good, FitOptions{MinSamples: 1, Binning: Binning{Width: 1e-12}}, "bin width 1e-12 is below 1e-09"},
+		"width too long":   {good, FitOptions{MinSamples: 1, Binning: Binning{Width: 1e308}}, "bin width 1e+308 exceeds 1e+15"},
+		// The mean of 1 and 2 is 1.5: a bin that wide holds every sample of the cell.
+		"width collapses": {good, FitOptions{MinSamples: 1, Binning: Binning{Width: 1.5}}, "bin width 1.5 is not shorter than the largest mean execution time 1.5"},
+		"merge collapses": {good, FitOptions{MinSamples: 1, Binning: Binning{Width: 0.5}, Compaction: Compaction{Merge: 999999999999}},
+			"merged step 0.5 × 999999999999 = 4.999999999995e+11 is not shorter than the largest mean execution time 1.5"},
+		"merge of a rule's step collapses": {gammaSamples(200), FitOptions{Compaction: Compaction{Merge: 1000}}, "merged step"},
 	} {
 		_, err := FitSlice(c.s, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -343,9 +352,13 @@ func TestParseBinning(t *testing.T) {
 			t.Errorf("ParseBinning(%q) = %+v, %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "width:0", "width:-1", "bins:x", "bins:0", "median"} {
-		if _, err := ParseBinning(in); err == nil {
-			t.Errorf("ParseBinning(%q) passes", in)
+	for in, want := range map[string]string{
+		"": "want fd", "width:0": "not a positive finite number", "width:-1": "not a positive finite number",
+		"width:NaN": "not a positive finite number", "width:1e308": "width 1e308 exceeds 1e+15",
+		"width:1e-20": "width 1e-20 is below 1e-09", "bins:x": "positive integer", "bins:0": "positive integer", "median": "want fd",
+	} {
+		if _, err := ParseBinning(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseBinning(%q): error %v, want %q", in, err, want)
 		}
 	}
 }
@@ -371,5 +384,32 @@ func BenchmarkFit(b *testing.B) {
 			}
 			b.ReportMetric(float64(n*len(samples))/b.Elapsed().Seconds(), "samples/s")
 		})
+	}
+}
+
+// TestFitChosenStepRule checks both sides of the rule for chosen steps: shorter than the
+// largest cell mean (1.5 here) passes and sets the step, as long or longer is refused.
+func TestFitChosenStepRule(t *testing.T) {
+	good := []Sample{{"a", "x", 1}, {"a", "x", 2}, {"b", "x", 0.5}, {"b", "x", 0.5}}
+	for _, c := range []struct {
+		width    float64
+		merge    int
+		wantStep float64
+		wantErr  string
+	}{
+		{width: 1.4, wantStep: 1.4},
+		{width: 1.5, wantErr: "bin width 1.5 is not shorter than the largest mean execution time 1.5"},
+		{width: 0.5, merge: 2, wantStep: 1},
+		{width: 0.5, merge: 3, wantErr: "merged step 0.5 × 3 = 1.5 is not shorter"},
+	} {
+		p, err := FitSlice(good, FitOptions{MinSamples: 1, Binning: Binning{Width: c.width}, Compaction: Compaction{Merge: c.merge}})
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("width %v merge %d: error %v, want %q", c.width, c.merge, err, c.wantErr)
+		case c.wantErr == "" && err != nil:
+			t.Errorf("width %v merge %d: %v", c.width, c.merge, err)
+		case c.wantErr == "" && p.Step() != c.wantStep:
+			t.Errorf("width %v merge %d: step %v, want %v", c.width, c.merge, p.Step(), c.wantStep)
+		}
 	}
 }

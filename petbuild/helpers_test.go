@@ -143,6 +143,14 @@ func checkCells(t testing.TB, p *PET) {
 			if !onLattice(d.Origin(), p.Step()) {
 				t.Fatalf("cell (%d,%d): origin %v off the lattice of %v", i, j, d.Origin(), p.Step())
 			}
+			// The grid limits, stated independently of checkGrid: a finite step a replay can
+			// add to clock times, and a support whose times and grid indices stay in range.
+			if s := d.Step(); !(s >= 1e-9 && s <= 1e15) {
+				t.Fatalf("cell (%d,%d): step %v outside [1e-9, 1e15]", i, j, s)
+			}
+			if last := d.Max(); !(d.Origin() >= 0 && last <= 1e15 && last/d.Step() <= 1<<30) {
+				t.Fatalf("cell (%d,%d): support [%v, %v] on step %v beyond the grid limits", i, j, d.Origin(), last, d.Step())
+			}
 		}
 	}
 }

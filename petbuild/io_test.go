@@ -133,6 +133,9 @@ func TestReadETCBad(t *testing.T) {
 		{"mass too large", etcHead + "machine=0;task=0;\n2\t0.6\n4\t0.6\nmachine=1;task=0;\n2\t1\n", []string{"cell task=0 machine=0", "exceeds the tolerance"}},
 		{"duplicate time", etcHead + "machine=0;task=0;\n2\t0.5\n2\t0.5\nmachine=1;task=0;\n2\t1\n", []string{"line 4", `time "2" appears twice in the cell`}},
 		{"off lattice", etcHead + "machine=0;task=0;\n2\t0.5\n3.141592653589793\t0.5\nmachine=1;task=0;\n2\t1\n", []string{"line 4", `time "3.141592653589793" is not on a common step`}},
+		{"time too large", etcHead + "machine=0;task=0;\n1e15\t1\nmachine=1;task=0;\n2e15\t1\n", []string{"mem.etc line 4", "cell task=0 machine=1", `origin "2e+15" exceeds 1e+15, the longest usable time`}},
+		{"step too large", etcHead + "machine=0;task=0;\n2\t1\nmachine=1;task=0;\n1e300\t1\n", []string{"mem.etc", `step "1e+300" exceeds 1e+15`}},
+		{"step too fine", etcHead + "machine=0;task=0;\n1e-300\t1\nmachine=1;task=0;\n2e-300\t1\n", []string{"mem.etc", `step "1e-300" is below 1e-09`}},
 	})
 }
 
@@ -145,6 +148,13 @@ func TestReadETCFixedStep(t *testing.T) {
 	_, err = ReadETC(strings.NewReader(in), "x.etc", ReadOptions{Step: 2})
 	if err == nil || !strings.Contains(err.Error(), `line 4: cell task=0 machine=0: time "7.5" is not a whole multiple of the step 2`) {
 		t.Fatalf("fixed step error %v", err)
+	}
+	// A fixed step escapes the inference's own floor, so the grid limits are what stop a time
+	// too many steps from 0 for the index arithmetic.
+	far := etcHead + "machine=0;task=0;\n2\t1\nmachine=1;task=0;\n4000000000\t1\n"
+	_, err = ReadETC(strings.NewReader(far), "x.etc", ReadOptions{Step: 2})
+	if err == nil || !strings.Contains(err.Error(), `x.etc line 4: cell task=0 machine=1: origin "4e+09" is 2e+09 steps of 2 from 0`) {
+		t.Fatalf("far time error %v", err)
 	}
 }
 
@@ -192,7 +202,7 @@ func TestReadJSONBad(t *testing.T) {
 		{"other format", sub(`"hcreplay-pet"`, `"other"`), []string{`format "other" is not "hcreplay-pet"`}},
 		{"wrong version", sub(`"version":1`, `"version":2`), []string{`version "2" is not supported`}},
 		{"version missing", sub(`"version":1,`, ``), []string{"version is missing"}},
-		{"zero step", sub(`"step":2`, `"step":0`), []string{`step "0" must be positive`}},
+		{"zero step", sub(`"step":2`, `"step":0`), []string{`step "0" is not a positive finite number`}},
 		{"non-numeric probability", sub(`[0.5,0.5]`, `[0.5,"x"]`), []string{"line 2", "cells.probs is a JSON string, want a number"}},
 		{"negative probability", sub(`[0.5,0.5]`, `[1.5,-0.5]`), []string{`cells[0].probs[1] "-0.5" is negative`}},
 		{"unknown task type", sub(`"task_type":"a","machine_type":"y"`, `"task_type":"b","machine_type":"y"`), []string{`cells[1].task_type "b" is not in task_types`}},
@@ -204,6 +214,11 @@ func TestReadJSONBad(t *testing.T) {
 		{"duplicate type name", sub(`["x","y"]`, `["x","x"]`), []string{`machine type "x" appears twice`}},
 		{"negative samples", sub(`"samples":3`, `"samples":-3`), []string{`cells[0].samples "-3" is negative`}},
 		{"huge number", sub(`"origin":2`, `"origin":1e400`), []string{`cells.origin "1e400" is not a number in range`}},
+		{"origin too large", sub(`"origin":4`, `"origin":1e300`), []string{"read mem.json", "cell task=a machine=y", `cells[1].origin "1e+300" exceeds 1e+15, the longest usable time`}},
+		{"origin beyond the index range", sub(`"origin":4`, `"origin":4e9`), []string{"cell task=a machine=y", `cells[1].origin "4e+09" is 2e+09 steps of 2 from 0`}},
+		{"support beyond the index range", sub(`"origin":2,"probs":[0.5,0.5]`, `"origin":2147483646,"probs":[0.5,0,0.5]`), []string{"cell task=a machine=x", `cells[0].last time "2.14748365e+09" is 1.074e+09 steps of 2 from 0`}},
+		{"step too large", sub(`"step":2`, `"step":1e300`), []string{"read mem.json", `step "1e+300" exceeds 1e+15`}},
+		{"step too fine", sub(`"step":2`, `"step":1e-300`), []string{"read mem.json", `step "1e-300" is below 1e-09`}},
 	})
 }
 
@@ -222,7 +237,7 @@ func TestReadJSONRenormalises(t *testing.T) {
 }
 
 // writeParquet writes rows of any struct type with the given metadata, for bad-input cases.
-func writeParquet[T any](t *testing.T, rows []T, meta map[string]string) string {
+func writeParquet[T any](t testing.TB, rows []T, meta map[string]string) string {
 	t.Helper()
 	var opts []parquet.WriterOption
 	for k, v := range meta {
@@ -279,6 +294,9 @@ func TestReadParquetBad(t *testing.T) {
 		{"deficit", writeParquet(t, rows(r("a", "x", 2, 0.5)), nil), []string{"row 1", "cell task=a machine=x", "exceeds the tolerance"}},
 		{"lz4", lz4File(t), []string{`column "task_type" uses compression LZ4_RAW`}},
 		{"bad provenance", writeParquet(t, rows(r("a", "x", 2, 1)), map[string]string{pqKeyProvenance: "{"}), []string{"metadata provenance is not a JSON array"}},
+		{"time too large", writeParquet(t, rows(r("a", "x", 1e300, 1)), map[string]string{pqKeyStep: "2"}), []string{"mem.parquet row 1", "cell task=a machine=x", `origin "1e+300" exceeds 1e+15`}},
+		{"step too large", writeParquet(t, rows(r("a", "x", 2, 1)), map[string]string{pqKeyStep: "1e300"}), []string{`metadata step "1e300" exceeds 1e+15`}},
+		{"inferred step too fine", writeParquet(t, rows(r("a", "x", 1e-300, 0.5), r("a", "x", 2e-300, 0.5)), nil), []string{"mem.parquet", `step "1e-300" is below 1e-09`}},
 	})
 }
 
@@ -329,14 +347,18 @@ func TestNewChecks(t *testing.T) {
 		cells           []Cell
 		want            string
 	}{
-		"cell count":      {[]string{"a"}, []string{"x"}, good, "2 cells for 1 task types × 1 machine types"},
-		"duplicate name":  {[]string{"a"}, []string{"x", "x"}, good, `machine type "x" appears twice`},
-		"empty name":      {[]string{""}, []string{"x", "y"}, good, "empty name"},
-		"no types":        {nil, []string{"x", "y"}, good, "no task types"},
-		"mixed steps":     {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(4, 4)}}, "step 4 differs from the matrix step 2"},
-		"off lattice":     {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(3, 2)}}, "origin 3 is not a whole number of steps"},
-		"negative origin": {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(-2, 2)}}, "negative"},
-		"zero PMF":        {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {}}, "invalid pmf"},
+		"cell count":       {[]string{"a"}, []string{"x"}, good, "2 cells for 1 task types × 1 machine types"},
+		"duplicate name":   {[]string{"a"}, []string{"x", "x"}, good, `machine type "x" appears twice`},
+		"empty name":       {[]string{""}, []string{"x", "y"}, good, "empty name"},
+		"no types":         {nil, []string{"x", "y"}, good, "no task types"},
+		"mixed steps":      {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(4, 4)}}, "step 4 differs from the matrix step 2"},
+		"off lattice":      {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(3, 2)}}, "origin 3 is not a whole number of steps"},
+		"negative origin":  {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(-2, 2)}}, "negative"},
+		"zero PMF":         {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {}}, "invalid pmf"},
+		"origin too large": {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(2e15, 2)}}, "cell task=a machine=y: origin 2e+15 exceeds 1e+15"},
+		"beyond the index": {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(2, 2)}, {PMF: d(4e9, 2)}}, "origin 4e+09 is 2e+09 steps of 2 from 0"},
+		"step too large":   {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(0, 1e300)}, {PMF: d(0, 1e300)}}, "step 1e+300 exceeds 1e+15"},
+		"step too fine":    {[]string{"a"}, []string{"x", "y"}, []Cell{{PMF: d(0, 1e-300)}, {PMF: d(0, 1e-300)}}, "step 1e-300 is below 1e-09"},
 	} {
 		if _, err := New(c.tasks, c.machines, "", c.cells); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", name, err, c.want)

@@ -140,8 +140,8 @@ func (f *jsonFile) pet(name string, opt ReadOptions) (*PET, error) {
 	fail := func(field, value, msg string) error {
 		return &ReadError{File: name, Field: field, Value: value, Msg: msg}
 	}
-	if !(f.Step > 0) {
-		return nil, fail("step", num(f.Step), "must be positive")
+	if err := checkStep(f.Step); err != nil {
+		return nil, fail(err.field, num(err.value), err.msg)
 	}
 	if len(f.TaskTypes) == 0 || len(f.MachineTypes) == 0 {
 		return nil, fail("task_types/machine_types", "", "must both be non-empty")

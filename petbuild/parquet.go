@@ -258,8 +258,11 @@ func (pr *parquetReader) metadata() error {
 	}
 	if s, ok := pr.pf.Lookup(pqKeyStep); ok {
 		step, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(step > 0) || !finite(step) {
+		if err != nil {
 			return &ReadError{File: pr.file, Field: "metadata " + pqKeyStep, Value: s, Msg: "is not a positive number"}
+		}
+		if err := checkStep(step); err != nil {
+			return &ReadError{File: pr.file, Field: "metadata " + pqKeyStep, Value: s, Msg: err.msg}
 		}
 		pr.step = step
 	}

@@ -122,7 +122,7 @@ func indexNames(kind string, names []string) (map[string]int, error) {
 	return idx, nil
 }
 
-// checkCell verifies the pmf invariants, the shared step and the grid rule.
+// checkCell verifies the pmf invariants, the shared step, the grid rule and the grid limits.
 func checkCell(c Cell, step float64) error {
 	if err := c.PMF.Check(); err != nil {
 		return err
@@ -135,6 +135,9 @@ func checkCell(c Cell, step float64) error {
 	}
 	if !onLattice(c.PMF.Origin(), step) {
 		return fmt.Errorf("origin %g is not a whole number of steps of %g", c.PMF.Origin(), step)
+	}
+	if err := checkGrid(c.PMF.Origin(), c.PMF.Step(), c.PMF.Len()); err != nil {
+		return err
 	}
 	if p := c.Provenance; p.Samples < 0 || !finite(p.Deficit) || !finite(p.CutMass) {
 		return errors.New("provenance has a negative sample count or a non-finite mass")

@@ -2,6 +2,7 @@ package petbuild
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -38,12 +39,54 @@ type Synthetic struct {
 	Shapes [][]float64 // the gamma shape drawn for each cell
 }
 
-// Synthesize generates a PET as 000 §8.1 describes: for each cell, in row-major order, a shape
+// Limits on a synthetic PET, checked before anything is drawn. The paper's setup draws 500
+// samples in each of 96 cells, about 50,000 in all.
+const (
+	// MaxSynthSamples bounds the samples per cell: a cell's samples are held and sorted, 8
+	// bytes each, so 10,000,000 of them take 80 MB.
+	MaxSynthSamples = 10_000_000
+	// MaxSynthDraws bounds the samples drawn over the whole matrix (cells × samples per cell):
+	// at about three million a second (a gamma draw and its share of the sort, on one core),
+	// 20,000,000 take some seven seconds.
+	MaxSynthDraws = 20_000_000
+)
+
+// CheckSynthSize reports whether a tasks × machines matrix with samples per cell is within
+// the limits: at most maxCells cells (a PET's own limit; each count alone is held to it first,
+// so the product cannot overflow), MaxSynthSamples per cell and MaxSynthDraws in all. A
+// caller that builds the means with DefaultMeans checks first, since that allocates the
+// matrix.
+func CheckSynthSize(tasks, machines, samples int) error {
+	switch {
+	case tasks < 1 || machines < 1 || samples < 1:
+		return fmt.Errorf("synth: %d task types × %d machine types with %d samples a cell: all must be positive", tasks, machines, samples)
+	case tasks > maxCells:
+		return fmt.Errorf("synth: %d task types exceed the limit of %d cells", tasks, maxCells)
+	case machines > maxCells:
+		return fmt.Errorf("synth: %d machine types exceed the limit of %d cells", machines, maxCells)
+	case tasks*machines > maxCells:
+		return fmt.Errorf("synth: %d task types × %d machine types = %d cells exceed the limit of %d", tasks, machines, tasks*machines, maxCells)
+	case samples > MaxSynthSamples:
+		return fmt.Errorf("synth: %d samples a cell exceed the limit of %d (each cell's samples are held and sorted)", samples, MaxSynthSamples)
+	case tasks*machines*samples > MaxSynthDraws:
+		return fmt.Errorf("synth: %d cells × %d samples = %d draws exceed the limit of %d (about seven seconds of drawing)",
+			tasks*machines, samples, tasks*machines*samples, MaxSynthDraws)
+	}
+	return nil
+}
+
+// Synthesize is SynthesizeContext without cancellation.
+func Synthesize(r *rand.Rand, opt SynthOptions) (Synthetic, error) {
+	return SynthesizeContext(context.Background(), r, opt)
+}
+
+// SynthesizeContext generates a PET as 000 §8.1 describes: for each cell, in row-major order, a shape
 // k is drawn uniformly from [ShapeMin, ShapeMax], Samples execution times are drawn from the
 // gamma distribution with that shape and the cell's mean (scale = mean/k, i.e. rate k/mean),
 // and their histogram (bins ((j−1)·Step, j·Step], impulses at upper edges) is the cell's PMF.
-// All randomness comes from r, so the same seed gives the same PET.
-func Synthesize(r *rand.Rand, opt SynthOptions) (Synthetic, error) {
+// All randomness comes from r, so the same seed gives the same PET. It checks ctx before each
+// cell and returns ctx.Err() once it is done.
+func SynthesizeContext(ctx context.Context, r *rand.Rand, opt SynthOptions) (Synthetic, error) {
 	if r == nil {
 		return Synthetic{}, errors.New("synth: nil random source (pass rand.New(rand.NewPCG(seed, stream)))")
 	}
@@ -60,8 +103,8 @@ func Synthesize(r *rand.Rand, opt SynthOptions) (Synthetic, error) {
 			shape := opt.ShapeMin + (opt.ShapeMax-opt.ShapeMin)*r.Float64()
 			shapes[t][m] = shape
 			g := distuv.Gamma{Alpha: shape, Beta: shape / mean, Src: r}
-			for i := range times {
-				times[i] = g.Rand()
+			if err := draw(ctx, g, times); err != nil {
+				return Synthetic{}, err
 			}
 			slices.Sort(times) // the histogram then only grows at its end
 			d, err := histogram(times, opt.Step)
@@ -80,6 +123,23 @@ func Synthesize(r *rand.Rand, opt SynthOptions) (Synthetic, error) {
 		return Synthetic{}, fmt.Errorf("synth: %w", err)
 	}
 	return Synthetic{PET: p, Means: opt.Means, Shapes: shapes}, nil
+}
+
+// drawCheckEvery is how many draws pass between checks of the context: about a hundredth of
+// a second of drawing, so that an interrupted synthesis stops promptly at a negligible cost.
+const drawCheckEvery = 1 << 16
+
+// draw fills times with draws from g, giving up with ctx.Err() once ctx is done.
+func draw(ctx context.Context, g distuv.Gamma, times []float64) error {
+	for i := range times {
+		if i%drawCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		times[i] = g.Rand()
+	}
+	return nil
 }
 
 func (o SynthOptions) withDefaults(r *rand.Rand) (SynthOptions, error) {
@@ -118,8 +178,19 @@ func (o SynthOptions) withDefaults(r *rand.Rand) (SynthOptions, error) {
 		return o, fmt.Errorf("synth: samples per cell %d must be positive", o.Samples)
 	case !(o.ShapeMin > 0 && o.ShapeMax >= o.ShapeMin) || !finite(o.ShapeMax):
 		return o, fmt.Errorf("synth: shape range [%v, %v] must be positive and ordered", o.ShapeMin, o.ShapeMax)
-	case !(o.Step > 0) || !finite(o.Step):
-		return o, fmt.Errorf("synth: step %v must be positive", o.Step)
+	}
+	if err := checkStep(o.Step); err != nil {
+		return o, fmt.Errorf("synth: %w", err)
+	}
+	if err := CheckSynthSize(len(o.Means), len(o.Means[0]), o.Samples); err != nil {
+		return o, err
+	}
+	largest := 0.0
+	for _, row := range o.Means {
+		largest = max(largest, slices.Max(row))
+	}
+	if err := coarseStepError("step", o.Step, largest); err != nil {
+		return o, fmt.Errorf("synth: %w", err)
 	}
 	return o, nil
 }

@@ -2,11 +2,16 @@ package petbuild
 
 import (
 	"bytes"
+	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestSynthesizeDefault(t *testing.T) {
@@ -169,5 +174,80 @@ func TestCellTable(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+func TestSynthesizeLimits(t *testing.T) {
+	means := [][]float64{{10, 100}}
+	for name, c := range map[string]struct {
+		opt  SynthOptions
+		want string
+	}{
+		"step too long":      {SynthOptions{Means: means, Step: 1e308}, "synth: step 1e+308 exceeds 1e+15"},
+		"step too fine":      {SynthOptions{Means: means, Step: 1e-12}, "synth: step 1e-12 is below 1e-09"},
+		"step not finite":    {SynthOptions{Means: means, Step: math.NaN()}, "synth: step NaN is not a positive finite number"},
+		"step collapses":     {SynthOptions{Means: means, Step: 100}, "step 100 is not shorter than the largest mean execution time 100"},
+		"too many samples":   {SynthOptions{Means: means, Samples: MaxSynthSamples + 1}, "10000001 samples a cell exceed the limit of 10000000"},
+		"too many draws":     {SynthOptions{Means: [][]float64{{10, 100, 50}}, Samples: MaxSynthDraws/3 + 1}, "3 cells × 6666667 samples = 20000001 draws exceed the limit of 20000000"},
+		"negative samples":   {SynthOptions{Means: means, Samples: -1}, "samples per cell -1 must be positive"},
+		"step just fits":     {SynthOptions{Means: means, Step: 99.9}, ""},
+		"draws at the limit": {SynthOptions{Means: [][]float64{{10}}, Samples: 1000}, ""},
+	} {
+		s, err := Synthesize(rand.New(rand.NewPCG(1, 2)), c.opt)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			} else if s.PET.Step() != cmp.Or(c.opt.Step, 2) || s.PET.Provenance(0, 0).Samples != cmp.Or(c.opt.Samples, 500) {
+				t.Errorf("%s: step %v, %d samples", name, s.PET.Step(), s.PET.Provenance(0, 0).Samples)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", name, err, c.want)
+		}
+	}
+}
+
+func TestCheckSynthSize(t *testing.T) {
+	for _, c := range []struct {
+		tasks, machines, samples int
+		want                     string // "" when the size is accepted
+	}{
+		{12, 8, 500, ""},
+		{1, 1, MaxSynthSamples, ""},
+		{1024, 1024, 1, ""},
+		{999999999999, 8, 500, "999999999999 task types exceed the limit of 1048576 cells"},
+		{12, 999999999999, 500, "999999999999 machine types exceed the limit of 1048576 cells"},
+		{999999999999, 999999999999, 1, "task types exceed"}, // the product would overflow
+		{1025, 1024, 1, "1025 task types × 1024 machine types = 1049600 cells exceed the limit of 1048576"},
+		{12, 8, 999999999999, "999999999999 samples a cell exceed the limit of 10000000"},
+		{100000, 8, 500, "800000 cells × 500 samples = 400000000 draws exceed the limit of 20000000"},
+		{1000, 1000, 500, "draws exceed"},
+		{0, 8, 500, "all must be positive"},
+	} {
+		err := CheckSynthSize(c.tasks, c.machines, c.samples)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckSynthSize(%d, %d, %d) = %v, want %q", c.tasks, c.machines, c.samples, err, c.want)
+		}
+	}
+}
+
+// TestSynthesizeCancelled checks that a cancelled synthesis stops with the context's error,
+// both between cells and inside a long cell.
+func TestSynthesizeCancelled(t *testing.T) {
+	for name, opt := range map[string]SynthOptions{
+		"many cells": {},
+		"long cell":  {Means: [][]float64{{100}}, Samples: MaxSynthSamples},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		start := time.Now()
+		_, err := SynthesizeContext(ctx, rand.New(rand.NewPCG(1, 2)), opt)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: error %v, want context.Canceled", name, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: took %v to stop", name, d)
+		}
 	}
 }

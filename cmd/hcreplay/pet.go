@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -19,7 +22,7 @@ import (
 type PetCmd struct {
 	Build   PetBuildCmd   `cmd:"" help:"Fit a PET matrix to execution-time logs."`
 	Show    PetShowCmd    `cmd:"" help:"Table of each cell's mean, spread, p95 and samples; --plot draws them."`
-	Synth   PetSynthCmd   `cmd:"" help:"Generate a gamma PET as in the journal paper (000 §8.1)."`
+	Synth   petSynthCLI   `cmd:"" help:"Generate a gamma PET as in the journal paper (000 §8.1)."`
 	Convert PetConvertCmd `cmd:"" help:"Convert a PET between .json, .parquet and .etc."`
 }
 
@@ -49,6 +52,9 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	opt, err := c.fitOptions()
 	if err != nil {
 		return badInput(err)
+	}
+	if err := checkOutPath(c.Out); err != nil {
+		return err
 	}
 	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
 	var readErr error
@@ -94,6 +100,12 @@ func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
 	b, err := petbuild.ParseBinning(c.Binning)
 	if err != nil {
 		return petbuild.FitOptions{}, err
+	}
+	if c.MinSamples < 0 {
+		return petbuild.FitOptions{}, fmt.Errorf("--min-samples %d: a cell cannot have fewer than 0 samples", c.MinSamples)
+	}
+	if c.Merge < 0 {
+		return petbuild.FitOptions{}, fmt.Errorf("--merge %d: want a factor of 2 or more (0 or 1 merges nothing)", c.Merge)
 	}
 	fill := map[string]string{}
 	for _, kv := range c.FillFrom {
@@ -177,15 +189,37 @@ type PetSynthCmd struct {
 	Step     float64 `default:"2" help:"Bin width (the HCW19 PETs use 2)."`
 }
 
-func (c *PetSynthCmd) Run(con *Console) error {
-	if c.Types < 1 || c.Machines < 1 || c.Samples < 1 || !(c.Step > 0) {
-		return badInput(fmt.Errorf("--types, --machines, --samples and --step must be positive"))
+// petSynthCLI is `pet synth` as the command line runs it: PetSynthCmd's flags, with a Run that
+// takes the command's context so that Ctrl-C or SIGTERM stops a long synthesis. PetSynthCmd.Run
+// stays context-free for callers inside the program (figures builds its PET with it).
+type petSynthCLI struct {
+	PetSynthCmd `embed:""`
+}
+
+func (c *petSynthCLI) Run(ctx context.Context, con *Console) error { return c.run(ctx, con) }
+
+// Run synthesizes without cancellation; the sizes it is given are bounded, so it finishes.
+func (c *PetSynthCmd) Run(con *Console) error { return c.run(context.Background(), con) }
+
+func (c *PetSynthCmd) run(ctx context.Context, con *Console) error {
+	if !(c.Step > 0) { // the library would take 0 for its default
+		return badInput(fmt.Errorf("--step %g: want a positive bin width", c.Step))
+	}
+	// DefaultMeans allocates the matrix, so the sizes are checked first.
+	if err := petbuild.CheckSynthSize(c.Types, c.Machines, c.Samples); err != nil {
+		return badInput(fmt.Errorf("--types %d, --machines %d, --samples %d: %w", c.Types, c.Machines, c.Samples, err))
+	}
+	if err := checkOutPath(c.Out); err != nil {
+		return err
 	}
 	r := rand.New(rand.NewPCG(c.Seed, 0))
-	syn, err := petbuild.Synthesize(r, petbuild.SynthOptions{
+	syn, err := petbuild.SynthesizeContext(ctx, r, petbuild.SynthOptions{
 		Means: petbuild.DefaultMeans(r, c.Types, c.Machines), Samples: c.Samples, Step: c.Step})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
-		return badInput(err)
+		return badInput(err) // the message names the step or the cell
 	}
 	if err := petbuild.WriteFile(c.Out, syn.PET); err != nil {
 		return err
@@ -205,12 +239,36 @@ func (c *PetConvertCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	if _, err := petbuild.FormatOf(c.Out); err != nil {
-		return badInput(err)
+	if err := checkOutPath(c.Out); err != nil {
+		return err
 	}
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
 	}
 	con.Logf("wrote %s", c.Out)
+	return nil
+}
+
+// checkOutPath refuses, as bad input naming path as the user gave it, a PET output that could
+// not be written: an unknown extension, a folder, or a parent folder that does not exist or is
+// not a folder. Checking before the work spares a fit or a synthesis whose result would be
+// lost, and keeps the writer's temporary file name out of the message.
+func checkOutPath(path string) error {
+	if _, err := petbuild.FormatOf(path); err != nil {
+		return badInput(err)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return badInput(fmt.Errorf("output %s is a folder; want a PET file", path))
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return badInput(fmt.Errorf("output %s: folder %s does not exist", path, dir))
+	case err != nil:
+		return badInput(fmt.Errorf("output %s: %w", path, err))
+	case !st.IsDir():
+		return badInput(fmt.Errorf("output %s: %s is not a folder", path, dir))
+	}
 	return nil
 }
