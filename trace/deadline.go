@@ -62,6 +62,10 @@ func NewTypeMeans(perType map[string]float64) TypeMeans {
 //
 // Syntax: "tight", "prop", "prop:0.5", "slack:2", "urgency",
 // "urgency:low_share=0.3,high_mean=1.5,min=0.5".
+//
+// α, β, the urgency means and min are at most MaxDeadlineFactor, the means
+// above 0 and min at least 0; Deadline returns an error rather than a
+// deadline that is not finite or precedes its arrival.
 type DeadlineRule struct {
 	Kind    string // "tight", "prop", "slack" or "urgency"
 	Alpha   float64
@@ -81,6 +85,14 @@ func DefaultUrgency() UrgencyParams {
 	return UrgencyParams{LowShare: 0.5, LowMean: 2, LowVar: 0.5, HighMean: 1.3, HighVar: 0.5, Min: 0}
 }
 
+// MaxDeadlineFactor bounds the factors of the deadline rules (α, β, the
+// urgency means and min; the urgency variances are bounded by its square).
+// The papers use factors from 0.25 to 4. MaxGenTasks tasks run back to back
+// on ten machines end within a million mean execution times of the first
+// arrival, so a larger factor changes no outcome; it only brings deadlines
+// near overflow (prop:1e308 gives +Inf) and is a typo in practice.
+const MaxDeadlineFactor = 1e6
+
 // ParseDeadlineRule parses the rule syntax described at DeadlineRule.
 func ParseDeadlineRule(s string) (DeadlineRule, error) {
 	kind, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
@@ -95,8 +107,8 @@ func ParseDeadlineRule(s string) (DeadlineRule, error) {
 		r := DeadlineRule{Kind: kind, Alpha: 1}
 		if hasArg {
 			v, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return DeadlineRule{}, fmt.Errorf("deadline rule %q: %s needs a non-negative number, e.g. %s:1", s, kind, kind)
+			if err != nil || !(v >= 0 && v <= MaxDeadlineFactor) {
+				return DeadlineRule{}, fmt.Errorf("deadline rule %q: %s needs a number from 0 to %g, e.g. %s:1", s, kind, MaxDeadlineFactor, kind)
 			}
 			r.Alpha = v
 		}
@@ -136,10 +148,59 @@ func (u *UrgencyParams) parse(arg string) error {
 		}
 		*p = x
 	}
-	if u.LowShare < 0 || u.LowShare > 1 || u.LowVar < 0 || u.HighVar < 0 {
-		return fmt.Errorf("urgency: low_share must be in [0,1] and variances non-negative")
+	return u.validate()
+}
+
+// validate checks each parameter's range: factors up to MaxDeadlineFactor
+// (variances up to its square), means above 0 (a mean of 0 or less puts
+// most deadlines at the arrival, where the min clamp holds them), and min at
+// least 0, so that no deadline precedes its arrival.
+func (u UrgencyParams) validate() error {
+	const maxVar = MaxDeadlineFactor * MaxDeadlineFactor
+	ranges := []struct {
+		name      string
+		v, lo, hi float64
+		openLo    bool // lo itself is excluded
+	}{
+		{"low_share", u.LowShare, 0, 1, false},
+		{"low_mean", u.LowMean, 0, MaxDeadlineFactor, true},
+		{"high_mean", u.HighMean, 0, MaxDeadlineFactor, true},
+		{"low_var", u.LowVar, 0, maxVar, false},
+		{"high_var", u.HighVar, 0, maxVar, false},
+		{"min", u.Min, 0, MaxDeadlineFactor, false},
+	}
+	for _, r := range ranges {
+		if r.v > r.lo && r.v <= r.hi || r.v == r.lo && !r.openLo {
+			continue
+		}
+		bracket := "["
+		if r.openLo {
+			bracket = "("
+		}
+		return fmt.Errorf("urgency: %s %v must be in %s%g, %g]", r.name, r.v, bracket, r.lo, r.hi)
 	}
 	return nil
+}
+
+// Validate checks that the rule is one ParseDeadlineRule could return, so
+// that a rule built in code or read from a sweep file gives only finite
+// deadlines that do not precede their arrivals.
+func (d DeadlineRule) Validate() error {
+	switch d.Kind {
+	case "tight":
+		return nil
+	case "prop", "slack":
+		if !(d.Alpha >= 0 && d.Alpha <= MaxDeadlineFactor) {
+			return fmt.Errorf("deadline rule %s: factor %v must be in [0, %g]", d.Kind, d.Alpha, MaxDeadlineFactor)
+		}
+		return nil
+	case "urgency":
+		if err := d.Urgency.validate(); err != nil {
+			return fmt.Errorf("deadline rule %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown deadline rule %q", d.Kind)
 }
 
 // String returns the rule in the syntax ParseDeadlineRule reads.
@@ -163,11 +224,20 @@ func (d DeadlineRule) Deadline(taskType string, arrival float64, m TypeMeans, rn
 	if !ok {
 		return 0, fmt.Errorf("deadline rule %s: no mean execution time for task type %q", d.Kind, taskType)
 	}
+	d0, err := d.deadline(mi, arrival, m.Global, rng)
+	if err == nil && !(d0 >= arrival && d0 <= math.MaxFloat64) {
+		err = fmt.Errorf("deadline rule %s: task type %q arriving at %v gets deadline %v: want a finite deadline not before the arrival (are the mean execution times positive and finite?)", d, taskType, arrival, d0)
+	}
+	return d0, err
+}
+
+// deadline applies the rule's formula to a task whose type has mean mi.
+func (d DeadlineRule) deadline(mi, arrival, global float64, rng *rand.Rand) (float64, error) {
 	switch d.Kind {
 	case "tight":
 		return arrival + mi, nil
 	case "prop", "slack":
-		return arrival + mi + d.Alpha*m.Global, nil
+		return arrival + mi + d.Alpha*global, nil
 	case "urgency":
 		if rng == nil {
 			return 0, fmt.Errorf("deadline rule urgency needs a random generator")
@@ -187,6 +257,9 @@ func (d DeadlineRule) Deadline(taskType string, arrival float64, m TypeMeans, rn
 // that already have one keep it unless overwrite is set. Tasks are visited in
 // trace order, so the random draws of the urgency rule are reproducible.
 func AssignDeadlines(tr *Trace, rule DeadlineRule, m TypeMeans, rng *rand.Rand, overwrite bool) error {
+	if err := rule.Validate(); err != nil {
+		return err
+	}
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
 		if t.HasDeadline() && !overwrite {

@@ -17,16 +17,15 @@ func TestDeadlineRulesByHand(t *testing.T) {
 		arrival float64
 		want    float64
 	}{
-		{"tight", "a", 5, 15},                                               // 5 + 10
-		{"tight", "b", 0, 30},                                               // 0 + 30
-		{"prop", "a", 5, 35},                                                // 5 + 10 + 1·20
-		{"prop:0.5", "a", 5, 25},                                            // 5 + 10 + 0.5·20
-		{"prop:0", "b", 1, 31},                                              // 1 + 30
-		{"slack:2", "b", 1, 71},                                             // 1 + 30 + 2·20
-		{"SLACK:0.25", "a", 100, 115},                                       // 100 + 10 + 5
-		{"urgency:low_share=1,low_var=0", "a", 3, 23},                       // 3 + 2·10
-		{"urgency:low_share=0,high_var=0", "b", 3, 42},                      // 3 + 1.3·30
-		{"urgency:low_share=0,high_mean=-1,high_var=0", "b", 3, 3},          // clamped at min 0
+		{"tight", "a", 5, 15},                          // 5 + 10
+		{"tight", "b", 0, 30},                          // 0 + 30
+		{"prop", "a", 5, 35},                           // 5 + 10 + 1·20
+		{"prop:0.5", "a", 5, 25},                       // 5 + 10 + 0.5·20
+		{"prop:0", "b", 1, 31},                         // 1 + 30
+		{"slack:2", "b", 1, 71},                        // 1 + 30 + 2·20
+		{"SLACK:0.25", "a", 100, 115},                  // 100 + 10 + 5
+		{"urgency:low_share=1,low_var=0", "a", 3, 23},  // 3 + 2·10
+		{"urgency:low_share=0,high_var=0", "b", 3, 42}, // 3 + 1.3·30
 		{"urgency:low_share=0,high_mean=0.2,high_var=0,min=0.5", "a", 1, 6}, // clamped at 0.5
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

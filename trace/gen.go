@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -129,6 +130,24 @@ type GenConfig struct {
 // it is written or replayed, and ten million tasks take about half a gigabyte.
 const MaxGenTasks = 10_000_000
 
+// MaxGenRate is the highest arrival rate, in tasks per time unit. A billion
+// arrivals per unit is beyond any workload even in nanoseconds; much higher
+// rates make the gamma parameters of the inter-arrival times underflow
+// (a rate of 1e308 gives a shape of 0, which the gamma sampler rejects).
+const MaxGenRate = 1e9
+
+// MaxGenSpan bounds the expected length of a trial, Tasks/Rate time units,
+// and so sets the lowest rate. Times are float64, whose spacing exceeds one
+// unit past 2^53 ≈ 9e15: beyond 1e15 units, execution times added to the
+// arrivals are rounded away (and a period of 1e308 makes arrivals +Inf).
+const MaxGenSpan = 1e15
+
+// MaxGenTrials is the most trials GenerateTrials makes, and the most the
+// command line makes in one invocation: each trial is a file, the papers use
+// 30 per level, and ten thousand files (ten seconds of work at the default
+// size) are more than any folder or sweep of them handles comfortably.
+const MaxGenTrials = 10_000
+
 func (c *GenConfig) normalize() error {
 	if len(c.Types) == 0 {
 		return errors.New("generate: no task types")
@@ -159,14 +178,15 @@ func (c *GenConfig) normalize() error {
 	if !(total > 0) {
 		return errors.New("generate: the weights sum to zero")
 	}
-	if !(c.Rate > 0) || math.IsInf(c.Rate, 0) {
-		return fmt.Errorf("generate: rate %v must be positive", c.Rate)
-	}
 	if c.Tasks == 0 {
 		c.Tasks = 800
 	}
 	if c.Tasks < 0 || c.Tasks > MaxGenTasks {
 		return fmt.Errorf("generate: %d tasks per trial: want 1 to %d (a trial is made in memory)", c.Tasks, MaxGenTasks)
+	}
+	if minRate := float64(c.Tasks) / MaxGenSpan; !(c.Rate >= minRate && c.Rate <= MaxGenRate) {
+		return fmt.Errorf("generate: rate %v tasks per time unit: want %g to %g (%d tasks must span at most %g time units)",
+			c.Rate, minRate, MaxGenRate, c.Tasks, MaxGenSpan)
 	}
 	if c.VarianceRatio == 0 {
 		c.VarianceRatio = 0.1
@@ -199,8 +219,48 @@ func (c *GenConfig) normalize() error {
 	if !c.Unit.Valid() {
 		return fmt.Errorf("generate: invalid unit %q", c.Unit)
 	}
+	if c.Deadline != nil {
+		if err := c.Deadline.Validate(); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	return c.checkGamma()
+}
+
+// gamma returns the shape and rate of the inter-arrival times of type i.
+func (c *GenConfig) gamma(i int, total float64) (shape, rate float64) {
+	mean := total / (c.Weights[i] * c.Rate)
+	variance := c.VarianceRatio * mean
+	if c.CV > 0 {
+		variance = c.CV * c.CV * mean * mean
+	}
+	return mean * mean / variance, mean / variance
+}
+
+// checkGamma refuses gamma parameters the sampler cannot use: a shape or rate
+// that is not a positive, finite, normal float (an extreme rate, weight, CV
+// or variance ratio makes them overflow or underflow; distuv.Gamma panics on
+// a zero or NaN shape and divides by the shape when it is small).
+func (c *GenConfig) checkGamma() error {
+	total := 0.0
+	for _, w := range c.Weights {
+		total += w
+	}
+	for i, w := range c.Weights {
+		if w == 0 {
+			continue
+		}
+		shape, rate := c.gamma(i, total)
+		if !normalPositive(shape) || !normalPositive(shape+1) || !normalPositive(rate) {
+			return fmt.Errorf("generate: type %q: rate %v, weight %v, CV %v and variance ratio %v give inter-arrival times with gamma shape %v and rate %v, which cannot be sampled",
+				c.Types[i], c.Rate, w, c.CV, c.VarianceRatio, shape, rate)
+		}
+	}
 	return nil
 }
+
+// normalPositive reports whether x is a positive, finite, normal float64.
+func normalPositive(x float64) bool { return x >= 0x1p-1022 && x <= math.MaxFloat64 }
 
 // stream is the arrival process of one task type, in operational time.
 type stream struct {
@@ -222,19 +282,32 @@ func Generate(cfg GenConfig, trial int) (*Trace, error) {
 	tr := &Trace{Name: fmt.Sprintf("trial %d", trial), Unit: cfg.Unit, Tasks: make([]Task, 0, cfg.Tasks)}
 	for id := 0; id < cfg.Tasks; id++ {
 		s := earliest(streams)
-		tr.Tasks = append(tr.Tasks, Task{ID: int64(id), Type: s.typ, Arrival: warp(s.next), Deadline: math.NaN()})
+		a := warp(s.next)
+		if !(a >= 0 && a <= math.MaxFloat64) {
+			return nil, fmt.Errorf("generate: trial %d: task %d arrives at %v: the rate %v and pattern %s give no finite arrivals", trial, id, a, cfg.Rate, cfg.Pattern)
+		}
+		tr.Tasks = append(tr.Tasks, Task{ID: int64(id), Type: s.typ, Arrival: a, Deadline: math.NaN()})
 		s.next += s.gap.Rand()
 	}
 	if cfg.Deadline != nil {
+		// Deadline checks that each deadline is finite and not before its arrival.
 		if err := AssignDeadlines(tr, *cfg.Deadline, cfg.Means, rng, true); err != nil {
-			return nil, fmt.Errorf("generate: %w", err)
+			return nil, fmt.Errorf("generate: trial %d: %w", trial, err)
 		}
 	}
 	return tr, nil
 }
 
-// GenerateTrials makes trials 1..n.
+// GenerateTrials makes trials 1..n, all held in memory: n may be at most
+// MaxGenTrials, and n times the tasks per trial at most MaxGenTasks.
 func GenerateTrials(cfg GenConfig, n int) ([]*Trace, error) {
+	if err := cfg.normalize(); err != nil {
+		return nil, err
+	}
+	if n < 1 || n > MaxGenTrials || n > MaxGenTasks/cfg.Tasks {
+		return nil, fmt.Errorf("generate: %d trials of %d tasks: want 1 to %d trials and at most %d tasks in all (they are held in memory)",
+			n, cfg.Tasks, MaxGenTrials, MaxGenTasks)
+	}
 	out := make([]*Trace, 0, n)
 	for t := 1; t <= n; t++ {
 		tr, err := Generate(cfg, t)
@@ -257,12 +330,7 @@ func (c *GenConfig) streams(rng *rand.Rand) []*stream {
 		if w == 0 {
 			continue
 		}
-		mean := total / (w * c.Rate)
-		variance := c.VarianceRatio * mean
-		if c.CV > 0 {
-			variance = c.CV * c.CV * mean * mean
-		}
-		shape, rate := mean*mean/variance, mean/variance
+		shape, rate := c.gamma(i, total)
 		s := &stream{typ: c.Types[i], gap: distuv.Gamma{Alpha: shape, Beta: rate, Src: rng}}
 		// Stationary start: the forward-recurrence time of a renewal process
 		// is U·X with X length-biased, which for Gamma(k, β) is Gamma(k+1, β).
@@ -335,10 +403,26 @@ func ParsePattern(s string) (Pattern, SpikyShape, error) {
 	return "", SpikyShape{}, fmt.Errorf("unknown arrival pattern %q (want constant or spiky[:on=D,off=D,ratio=R])", s)
 }
 
+// CheckTrialPrefix refuses a trial file-name prefix that is not a plain
+// name: one with a path separator, "." or "..", or a control character would
+// put the trials outside their folder or fail only when the first is written.
+func CheckTrialPrefix(prefix string) error {
+	switch {
+	case prefix == "" || prefix == "." || prefix == "..":
+		return fmt.Errorf("trial file prefix %q: want a plain file name such as arr19k", prefix)
+	case strings.ContainsAny(prefix, `/\`) || strings.ContainsFunc(prefix, unicode.IsControl):
+		return fmt.Errorf("trial file prefix %q: want a plain file name without path separators or control characters", prefix)
+	}
+	return nil
+}
+
 // WriteTrials writes trial i of trials (numbered from 1) to
 // dir/<prefix>_<i>.<ext>, the HCW19 naming ("arr19k_1.dat"), and returns the
 // paths. For .dat output, opt.TypeIndex names the type indexes.
 func WriteTrials(dir, prefix, ext string, trials []*Trace, opt WriteOptions) ([]string, error) {
+	if err := CheckTrialPrefix(prefix); err != nil {
+		return nil, err
+	}
 	paths := make([]string, 0, len(trials))
 	for i, tr := range trials {
 		p := filepath.Join(dir, fmt.Sprintf("%s_%d.%s", prefix, i+1, strings.TrimPrefix(ext, ".")))

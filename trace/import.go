@@ -83,7 +83,8 @@ type ImportOptions struct {
 	// to fill in from its PET with its own --deadline.
 	Deadline *DeadlineRule
 	// SamplesPerRow bounds the execution-time samples one Azure Functions
-	// duration row gives (default 100).
+	// duration row gives: 0 means 100, at most MaxSamplesPerRow. Other
+	// formats ignore it.
 	SamplesPerRow int
 	// BadSamples is how many examples of each bad-row reason are kept
 	// (default 3).
@@ -91,6 +92,20 @@ type ImportOptions struct {
 	// Progress, when set, is called every million source rows.
 	Progress func(rows int64)
 }
+
+// MaxSamplesPerRow bounds ImportOptions.SamplesPerRow. A duration row has
+// seven percentiles, so past a few hundred samples the extra ones only
+// repeat the interpolation between them, while each is a log record: ten
+// thousand samples of each of the 100,000 rows of a day would be a
+// billion-record log.
+const MaxSamplesPerRow = 10_000
+
+// MaxImportSeconds bounds every time an importer reads (arrivals, execution
+// times, start and end stamps), in seconds: 1e12 s is more than 30,000
+// years, three orders of magnitude above Unix times in seconds (1.7e9), so a
+// larger value is a corrupt row. Such rows are reported as bad rows; letting
+// them through writes a trace that spans millennia, or +Inf in a fine unit.
+const MaxImportSeconds = 1e12
 
 func (o *ImportOptions) check() error {
 	if _, err := ParseImportFormat(string(o.Format)); err != nil {
@@ -103,6 +118,9 @@ func (o *ImportOptions) check() error {
 	}
 	if math.IsNaN(o.Sample) || o.Sample < 0 || o.Sample > 1 {
 		return fmt.Errorf("sample fraction %v: want a number in (0, 1]", o.Sample)
+	}
+	if o.SamplesPerRow < 0 || o.SamplesPerRow > MaxSamplesPerRow {
+		return fmt.Errorf("samples per duration row %d: want 1 to %d", o.SamplesPerRow, MaxSamplesPerRow)
 	}
 	if o.WindowFrom < 0 || (o.WindowTo != 0 && o.WindowTo <= o.WindowFrom) {
 		return fmt.Errorf("time window %v:%v: want 0 ≤ FROM < TO", o.WindowFrom, o.WindowTo)
@@ -263,6 +281,7 @@ type importer struct {
 	emit func(LogRecord) error
 
 	srcScale float64 // source unit → output unit
+	maxTime  float64 // MaxImportSeconds in the output unit
 	winFrom  float64 // window in the output unit
 	winTo    float64
 
@@ -293,7 +312,8 @@ func newImporter(ctx context.Context, opt ImportOptions, src Unit, emit func(Log
 	im := &importer{ctx: ctx, opt: opt, emit: emit, srcScale: src.Factor(out),
 		res:   &ImportResult{Format: opt.Format, Unit: out, Bad: BadRows{keep: opt.BadSamples}},
 		cells: map[[2]string]*cellStat{}, execIndex: map[string]int{},
-		winFrom: float64(opt.WindowFrom) * Nanosecond.Factor(out), winTo: math.Inf(1)}
+		winFrom: float64(opt.WindowFrom) * Nanosecond.Factor(out), winTo: math.Inf(1),
+		maxTime: MaxImportSeconds * Second.Factor(out)}
 	if opt.WindowTo > 0 {
 		im.winTo = float64(opt.WindowTo) * Nanosecond.Factor(out)
 	}
@@ -326,6 +346,22 @@ func (im *importer) keepQuiet(key string) bool {
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33
 	return float64(x>>11)/(1<<53) < im.opt.Sample
+}
+
+// time reads column i as a time in the source unit, like cells.number, and
+// reports it as the row's problem when it lies beyond MaxImportSeconds.
+func (im *importer) time(c *cells, i int, what string) float64 {
+	v := c.number(i, what)
+	im.bound(c, i, what, v)
+	return v
+}
+
+// bound reports v (source unit, read from column i) as the row's problem
+// when it lies beyond MaxImportSeconds.
+func (im *importer) bound(c *cells, i int, what string, v float64) {
+	if c.ok() && math.Abs(v*im.srcScale) > im.maxTime {
+		c.fail(i, fmt.Sprintf("%s beyond %g s", what, MaxImportSeconds))
+	}
 }
 
 // inWindow reports whether t (output unit, from the source's zero) is in the
@@ -476,12 +512,7 @@ func (im *importer) finish(name string) (*Trace, error) {
 	if im.opt.Deadline != nil && len(means) > 0 {
 		rng := rand.New(rand.NewPCG(im.opt.Seed, 1))
 		if err := AssignDeadlines(tr, *im.opt.Deadline, NewTypeMeans(means), rng, false); err != nil {
-			return nil, err
-		}
-		for _, t := range tr.Tasks {
-			if math.IsInf(t.Deadline, 0) {
-				return nil, &InputError{File: name, Msg: "execution times too large: deadlines overflow"}
-			}
+			return nil, &InputError{File: name, Msg: "cannot set deadlines", Err: err}
 		}
 		res.Deadlines = im.opt.Deadline.String()
 	}

@@ -195,7 +195,7 @@ func (im *importer) aliRows(input importInput, t *aliTable) error {
 			return nil
 		}
 		taskType := c.text(t.taskType, t.fields[t.taskType])
-		s := c.number(start, "start_time")
+		s := im.time(&c, start, "start_time")
 		if c.ok() && s <= 0 {
 			c.fail(start, "start_time 0 (outside the trace span)")
 		}
@@ -225,7 +225,7 @@ func (im *importer) aliRun(c *cells, t *aliTable, taskType string, arrival float
 		c.fail(status, "status "+orDefault(st, "missing")+" (not Terminated)")
 		return LogRecord{}, false
 	}
-	e := c.number(end, "end_time") * im.srcScale
+	e := im.time(c, end, "end_time") * im.srcScale
 	switch {
 	case !c.ok():
 	case e <= 0:

@@ -180,7 +180,7 @@ func (im *importer) azureDurations(input importInput, ttCol string, triggers map
 		count := c.number(pcts[0], "Count")
 		q := make([]float64, len(azurePercentiles))
 		for i := range q {
-			q[i] = c.number(pcts[i+1], "percentile")
+			q[i] = im.time(&c, pcts[i+1], "percentile")
 			if c.ok() && (q[i] < 0 || (i > 0 && q[i] < q[i-1])) {
 				c.fail(pcts[i+1], "percentiles negative or decreasing")
 			}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -102,7 +103,7 @@ func (im *importer) e2cWorkload(input importInput) error {
 			return err
 		}
 		c := cells{file: input.name, line: line, rec: rec, names: names}
-		tt, a := c.text(cols[0], "task_type"), c.number(cols[1], "arrival_time")
+		tt, a := c.text(cols[0], "task_type"), im.time(&c, cols[1], "arrival_time")
 		if c.ok() && a < 0 {
 			c.fail(cols[1], "arrival_time negative")
 		}
@@ -146,6 +147,10 @@ func (im *importer) e2cValue(c *cells, col int) (float64, bool) {
 	v, st := parseNumber(s)
 	if st != cellOK || v <= 0 {
 		c.fail(col, "execution time not a positive number (cell left out)")
+		return 0, false
+	}
+	if math.Abs(v*im.srcScale) > im.maxTime {
+		c.fail(col, fmt.Sprintf("execution time beyond %g s (cell left out)", MaxImportSeconds))
 		return 0, false
 	}
 	return v * im.srcScale, true

@@ -3,14 +3,14 @@ package trace
 import (
 	"context"
 	"errors"
-	"math"
 	"strings"
 	"testing"
 )
 
 // The importers' fuzz targets: any bytes may be rejected, but only with an
 // error (never a panic), and whatever is accepted must be valid records and
-// a valid trace. Multi-file formats get their files from one input split at
+// a valid trace, whose times are within MaxImportSeconds (execution times) or
+// twice it (arrivals, which are shifted to start at 0). Multi-file formats get their files from one input split at
 // "\n===\n". The seeds are the unit tests' fixtures.
 
 func fuzzImport(f *testing.F, format ImportFormat, names []string, seeds ...string) {
@@ -24,10 +24,11 @@ func fuzzImport(f *testing.F, format ImportFormat, names []string, seeds ...stri
 			files[i] = [2]string{names[i], p}
 		}
 		rule, _ := ParseDeadlineRule("prop:1")
+		const maxMs = MaxImportSeconds * 1000 // the default output unit is ms
 		var logs int64
 		tr, res, err := runImport(context.Background(), memInputs(files...), ImportOptions{Format: format, Deadline: &rule},
 			func(r LogRecord) error {
-				if r.TaskType == "" || r.MachineType == "" || !(r.ExecTime > 0) || math.IsInf(r.ExecTime, 0) {
+				if r.TaskType == "" || r.MachineType == "" || !(r.ExecTime > 0 && r.ExecTime <= maxMs) {
 					t.Fatalf("invalid record %+v", r)
 				}
 				logs++
@@ -47,7 +48,7 @@ func fuzzImport(f *testing.F, format ImportFormat, names []string, seeds ...stri
 			t.Fatalf("result counts %d records %d tasks, saw %d and %d", res.LogRecords, res.Tasks, logs, len(tr.Tasks))
 		}
 		for i, k := range tr.Tasks {
-			if k.ID != int64(i) || k.Arrival < 0 || math.IsInf(k.Arrival, 0) || (i > 0 && k.Arrival < tr.Tasks[i-1].Arrival) {
+			if k.ID != int64(i) || !(k.Arrival >= 0 && k.Arrival <= 2*maxMs) || (i > 0 && k.Arrival < tr.Tasks[i-1].Arrival) {
 				t.Fatalf("task %d: %+v", i, k)
 			}
 		}

@@ -191,6 +191,9 @@ func inTrace(t float64) bool { return t > 0 && t < math.MaxInt64 }
 
 func (g *googleImport) event(c cells, cols []int) error {
 	t := c.number(cols[0], "time")
+	if inTrace(t) { // 0 and 2^63-1 mark times outside the trace
+		g.bound(&c, cols[0], "time", t)
+	}
 	typ, okType := parseGoogleEvent(at(c.rec, cols[1]))
 	if c.ok() && !okType {
 		c.fail(cols[1], "event type unknown")

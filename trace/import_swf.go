@@ -102,7 +102,7 @@ func (im *importer) swfJob(c cells, ttCol, mtCol int) error {
 		return nil
 	}
 	job := c.text(0, "job number")
-	submit := c.number(1, "submit time")
+	submit := im.time(&c, 1, "submit time")
 	if c.ok() && submit < 0 {
 		c.fail(1, "submit time missing (-1)")
 	}
@@ -130,9 +130,9 @@ func (im *importer) swfJob(c cells, ttCol, mtCol int) error {
 
 // swfRun returns the job's execution record, or false with the reason in c.
 func (im *importer) swfRun(c *cells, job, taskType string, arrival float64, mtCol int) (LogRecord, bool) {
-	run := c.number(3, "run time")
+	run := im.time(c, 3, "run time")
 	status := c.number(10, "status")
-	wait := c.number(2, "wait time")
+	wait := im.time(c, 2, "wait time")
 	if !c.ok() {
 		return LogRecord{}, false
 	}

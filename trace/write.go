@@ -432,50 +432,60 @@ func writeTaskRows(rw rowWriter, tr *Trace, unit Unit) error {
 	return nil
 }
 
-// writeDat writes the HCW19 layout.
+// writeDat writes the HCW19 layout. It checks every task first, so that a
+// bad one leaves no file, then streams the lines: a trial of MaxGenTasks
+// tasks would take half a gigabyte as one buffer.
 func writeDat(path string, tr *Trace, opt WriteOptions) error {
 	index := map[string]int{}
 	for i, n := range opt.TypeIndex {
 		index[n] = i
 	}
-	var b []byte
-	b = fmt.Appendf(b, "taskCount=%d;\n", len(tr.Tasks))
 	for _, t := range tr.Tasks {
-		if !t.HasDeadline() {
-			return fmt.Errorf("write %s: task %d has no deadline, which the .dat layout requires (synthesize deadlines first)", path, t.ID)
+		if err := checkDatTask(t, index, opt.TypeIndex != nil); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
 		}
-		b = strconv.AppendFloat(b, t.Arrival, 'f', -1, 64)
-		b = append(b, ' ')
-		switch {
-		case opt.TypeIndex != nil:
-			i, ok := index[t.Type]
-			if !ok {
-				return fmt.Errorf("write %s: task type %q is not in the type index", path, t.Type)
-			}
-			b = strconv.AppendInt(b, int64(i), 10)
-		case isIndex(t.Type):
-			b = append(b, t.Type...)
-		default:
-			return fmt.Errorf("write %s: task type %q is not an integer index; give WriteOptions.TypeIndex", path, t.Type)
-		}
-		b = append(b, ' ')
-		b = strconv.AppendFloat(b, t.Deadline, 'f', -1, 64)
-		b = append(b, ";\n"...)
 	}
-	return writeBytes(path, b)
-}
-
-// writeBytes writes a small file atomically, compressed if the name asks.
-func writeBytes(path string, b []byte) error {
 	o, _, err := createOutput(path, WriteOptions{Format: Dat})
 	if err != nil {
 		return err
 	}
-	if _, err := o.w.Write(b); err != nil {
+	b := fmt.Appendf(nil, "taskCount=%d;\n", len(tr.Tasks))
+	for _, t := range tr.Tasks {
+		b = strconv.AppendFloat(b, t.Arrival, 'f', -1, 64)
+		b = append(b, ' ')
+		if opt.TypeIndex != nil {
+			b = strconv.AppendInt(b, int64(index[t.Type]), 10)
+		} else {
+			b = append(b, t.Type...)
+		}
+		b = append(b, ' ')
+		b = strconv.AppendFloat(b, t.Deadline, 'f', -1, 64)
+		b = append(b, ";\n"...)
+		if _, err := o.w.Write(b); err != nil {
+			o.abort()
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		b = b[:0]
+	}
+	if _, err := o.w.Write(b); err != nil { // a trace without tasks: the header
 		o.abort()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return o.commit()
+}
+
+// checkDatTask tells why a task cannot be a line of the .dat layout.
+func checkDatTask(t Task, index map[string]int, indexed bool) error {
+	if !t.HasDeadline() {
+		return fmt.Errorf("task %d has no deadline, which the .dat layout requires (synthesize deadlines first)", t.ID)
+	}
+	if _, ok := index[t.Type]; indexed && !ok {
+		return fmt.Errorf("task type %q is not in the type index", t.Type)
+	}
+	if !indexed && !isIndex(t.Type) {
+		return fmt.Errorf("task type %q is not an integer index; give WriteOptions.TypeIndex", t.Type)
+	}
+	return nil
 }
 
 // nopRowWriter stands in when the caller writes the bytes itself.

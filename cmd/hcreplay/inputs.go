@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -311,4 +312,21 @@ func unitSeconds(pet *petbuild.PET) (float64, error) {
 		return 0, badInput(fmt.Errorf("PET time unit: %w", err))
 	}
 	return u.Factor(trace.Second), nil
+}
+
+// checkOutputFolder tells, before anything is computed, that the folder an
+// output file goes to is missing or is not a folder; the writers would
+// report it naming their temporary file.
+func checkOutputFolder(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: folder %s does not exist", path, dir)
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: %s is not a folder", path, dir)
+	}
+	return nil
 }

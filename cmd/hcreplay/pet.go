@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -260,15 +258,5 @@ func checkOutPath(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return badInput(fmt.Errorf("output %s is a folder; want a PET file", path))
 	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return badInput(fmt.Errorf("output %s: folder %s does not exist", path, dir))
-	case err != nil:
-		return badInput(fmt.Errorf("output %s: %w", path, err))
-	case !st.IsDir():
-		return badInput(fmt.Errorf("output %s: %s is not a folder", path, dir))
-	}
-	return nil
+	return badInput(checkOutputFolder(path))
 }

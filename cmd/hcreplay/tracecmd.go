@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
 )
@@ -20,19 +22,19 @@ type TraceCmd struct {
 
 // TraceGenCmd writes synthetic arrival trials.
 type TraceGenCmd struct {
-	PET      string  `name:"pet" required:"" type:"existingfile" help:"PET whose task types and means shape the trials and deadlines." placeholder:"PET"`
-	Out      string  `required:"" help:"Folder for the trials." placeholder:"DIR"`
-	Level    string  `default:"19k" help:"Oversubscription level: tasks per period (19k = 19,000 per --period)."`
-	Period   float64 `default:"88200" help:"Period of the level, in time units (88,200 matches the HCW19 trials)."`
-	Rate     float64 `help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
-	Tasks    int     `default:"800" help:"Tasks per trial."`
-	Trials   int     `default:"30" help:"Number of trials."`
-	Pattern  string  `default:"constant" enum:"constant,spiky" help:"Arrival pattern (${enum})."`
-	CV       float64 `help:"Coefficient of variation of inter-arrival times (default: variance = 10% of the mean; 1 resembles the HCW19 files)."`
-	Deadline string  `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is 004's rule)."`
-	Seed     uint64  `default:"1" help:"Seed; trial i uses stream i."`
-	Format   string  `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
-	Prefix   string  `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
+	PET      string   `name:"pet" required:"" type:"existingfile" help:"PET whose task types and means shape the trials and deadlines." placeholder:"PET"`
+	Out      string   `required:"" help:"Folder for the trials." placeholder:"DIR"`
+	Level    string   `default:"19k" help:"Oversubscription level: tasks per period (19k = 19,000 per --period)."`
+	Period   float64  `default:"88200" help:"Period of the level, in time units (88,200 matches the HCW19 trials)."`
+	Rate     *float64 `help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
+	Tasks    int      `default:"800" help:"Tasks per trial."`
+	Trials   int      `default:"30" help:"Number of trials (at most 10,000)."`
+	Pattern  string   `default:"constant" enum:"constant,spiky" help:"Arrival pattern (${enum})."`
+	CV       float64  `help:"Coefficient of variation of inter-arrival times (default: variance = 10% of the mean; 1 resembles the HCW19 files)."`
+	Deadline string   `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is 004's rule)."`
+	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
+	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
+	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
 }
 
 func (c *TraceGenCmd) Run(con *Console) error {
@@ -40,43 +42,86 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	rate := c.Rate
-	if rate <= 0 {
-		if rate, err = trace.LevelRate(c.Level, c.Period); err != nil {
-			return badInput(err)
-		}
-	}
-	rule, means, err := deadlineRule(c.Deadline, pet)
+	cfg, prefix, err := c.config(pet)
 	if err != nil {
 		return badInput(err)
 	}
-	if c.Tasks < 1 || c.Trials < 1 {
-		return badInput(fmt.Errorf("--tasks and --trials must be positive"))
-	}
-	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: c.Tasks, CV: c.CV, Pattern: trace.Pattern(c.Pattern),
-		Spiky: trace.DefaultSpiky(), Seed: c.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
-	trials, err := trace.GenerateTrials(cfg, c.Trials)
+	// Generate the first trial before making the folder, so that bad
+	// settings leave nothing behind; then write each trial as it is made, so
+	// that memory holds one trial whatever --trials says.
+	first, err := trace.Generate(cfg, 1)
 	if err != nil {
 		return badInput(err)
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
+		return badInput(fmt.Errorf("--out: %w", err))
 	}
-	prefix := c.Prefix
-	if prefix == "" {
-		prefix = "arr" + strings.ToLower(c.Level)
-		if c.Rate > 0 {
-			prefix = fmt.Sprintf("rate%g", c.Rate)
+	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
+	for t, tr := 1, first; t <= c.Trials; t++ {
+		if t > 1 {
+			if tr, err = trace.Generate(cfg, t); err != nil {
+				return badInput(err)
+			}
+		}
+		path := filepath.Join(c.Out, fmt.Sprintf("%s_%d.%s", prefix, t, c.Format))
+		if err := trace.WriteTrace(path, tr, opt); err != nil {
+			return badInput(err)
 		}
 	}
-	for i, tr := range trials {
-		path := filepath.Join(c.Out, fmt.Sprintf("%s_%d.%s", prefix, i+1, c.Format))
-		if err := trace.WriteTrace(path, tr, trace.WriteOptions{TypeIndex: pet.TaskTypes()}); err != nil {
-			return err
-		}
-	}
-	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s at %.4g tasks per %s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, rate, pet.TimeUnit())
+	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s at %.4g tasks per %s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, cfg.Rate, pet.TimeUnit())
 	return nil
+}
+
+// maxGenTotalTasks bounds --trials × --tasks: a billion tasks are about 40 GB
+// of files and a quarter of an hour of generation, far beyond any study
+// (the papers replay 30 trials of 800), so a larger product is a typo.
+const maxGenTotalTasks = 1_000_000_000
+
+// config checks the flags and returns the generator's settings and the
+// file-name prefix.
+func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error) {
+	if c.Tasks < 1 || c.Tasks > trace.MaxGenTasks {
+		return trace.GenConfig{}, "", fmt.Errorf("--tasks %d: want 1 to %d", c.Tasks, trace.MaxGenTasks)
+	}
+	if c.Trials < 1 || c.Trials > trace.MaxGenTrials || c.Trials > maxGenTotalTasks/c.Tasks {
+		return trace.GenConfig{}, "", fmt.Errorf("--trials %d: want 1 to %d, and at most %d tasks in all (--trials × --tasks)",
+			c.Trials, trace.MaxGenTrials, maxGenTotalTasks)
+	}
+	rate, prefix, err := c.rate()
+	if err != nil {
+		return trace.GenConfig{}, "", err
+	}
+	if c.Prefix != "" {
+		prefix = c.Prefix
+	}
+	if err := trace.CheckTrialPrefix(prefix); err != nil {
+		return trace.GenConfig{}, "", fmt.Errorf("--prefix: %w", err)
+	}
+	rule, means, err := deadlineRule(c.Deadline, pet)
+	if err != nil {
+		return trace.GenConfig{}, "", fmt.Errorf("--deadline: %w", err)
+	}
+	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: c.Tasks, CV: c.CV, Pattern: trace.Pattern(c.Pattern),
+		Spiky: trace.DefaultSpiky(), Seed: c.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
+	return cfg, prefix, nil
+}
+
+// rate returns the arrival rate from --rate or else --level and --period, and
+// the default file-name prefix that names it.
+func (c *TraceGenCmd) rate() (float64, string, error) {
+	// --period defaults to 88200, so 0 can only be given on purpose, and
+	// LevelRate would read it as "the default".
+	if !(c.Period > 0) || math.IsInf(c.Period, 0) {
+		return 0, "", fmt.Errorf("--period %v: want a positive number of time units", c.Period)
+	}
+	if c.Rate != nil {
+		if !(*c.Rate > 0) || math.IsInf(*c.Rate, 0) {
+			return 0, "", fmt.Errorf("--rate %v: want a positive number of tasks per time unit", *c.Rate)
+		}
+		return *c.Rate, fmt.Sprintf("rate%g", *c.Rate), nil
+	}
+	rate, err := trace.LevelRate(c.Level, c.Period)
+	return rate, "arr" + strings.ToLower(c.Level), err
 }
 
 // TraceConvertCmd converts one trace.
@@ -108,6 +153,9 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 		}
 		opt.TypeIndex = pet.TaskTypes()
 	}
+	if err := checkOutputFolder(c.Out); err != nil {
+		return badInput(err)
+	}
 	if err := trace.WriteTrace(c.Out, traces[0], opt); err != nil {
 		return badInput(err)
 	}
@@ -115,11 +163,16 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	return nil
 }
 
+// maxStatsBins bounds trace stats --bins: a plot is a few thousand pixels
+// wide and a table of more rows is not read, while each bin costs memory
+// (999999999999 bins ran out of it).
+const maxStatsBins = 10_000
+
 // TraceStatsCmd summarises traces.
 type TraceStatsCmd struct {
 	Traces   []string `arg:"" help:"Traces (files, globs, zip members)." placeholder:"TRACE"`
 	Plot     string   `help:"Draw the arrival rate over time and the slack distribution to FILE (.png, .svg or .pdf)." placeholder:"FILE"`
-	Bins     int      `default:"40" help:"Time bins for the arrival rate."`
+	Bins     int      `default:"40" help:"Time bins for the arrival rate (1 to 10,000)."`
 	TimeUnit string   `help:"Unit of the traces' times when the files do not say (default ms)." placeholder:"UNIT"`
 }
 
@@ -136,6 +189,14 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 			return badInput(err)
 		}
 		all = append(all, trs...)
+	}
+	if c.Bins < 1 || c.Bins > maxStatsBins {
+		return badInput(fmt.Errorf("--bins %d: want 1 to %d", c.Bins, maxStatsBins))
+	}
+	if c.Plot != "" {
+		if err := checkOutputFolder(c.Plot); err != nil {
+			return badInput(fmt.Errorf("--plot: %w", err))
+		}
 	}
 	st := report.TraceStatistics(all, c.Bins)
 	if err := st.WriteTable(con.Stdout); err != nil {

@@ -31,7 +31,7 @@ type TraceImportCmd struct {
 	MachineType string   `help:"Source field that gives the machine type (default: the format's; see --help)." placeholder:"FIELD"`
 	SourceUnit  string   `help:"Unit of the source's times, when not the format's own (E2C: s)." placeholder:"UNIT"`
 	TimeUnit    string   `default:"ms" help:"Unit of the times written."`
-	Samples     int      `default:"100" help:"azure-functions: execution-time samples per duration row."`
+	Samples     *int     `help:"azure-functions only: execution-time samples per duration row, 1 to 10,000 (default 100)." placeholder:"N"`
 }
 
 // Help is the command's long help.
@@ -93,7 +93,7 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 		srcs = append(srcs, s...)
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
+		return badInput(fmt.Errorf("--out: %w", err))
 	}
 	opt.Progress = func(rows int64) { con.Logf("read %d rows", rows) }
 	logPath, tracePath := filepath.Join(c.Out, "log."+c.Format), filepath.Join(c.Out, "trace."+c.Format)
@@ -118,8 +118,11 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 
 func (c *TraceImportCmd) options() (trace.ImportOptions, error) {
 	opt := trace.ImportOptions{Format: trace.ImportFormat(c.From), Sample: c.Sample, Seed: c.Seed,
-		TaskTypeField: c.TaskType, MachineTypeField: c.MachineType, SamplesPerRow: c.Samples}
+		TaskTypeField: c.TaskType, MachineTypeField: c.MachineType}
 	var err error
+	if opt.SamplesPerRow, err = c.samplesPerRow(); err != nil {
+		return opt, err
+	}
 	if opt.Unit, err = trace.ParseUnit(c.TimeUnit); err != nil {
 		return opt, err
 	}
@@ -144,6 +147,22 @@ func (c *TraceImportCmd) options() (trace.ImportOptions, error) {
 		opt.Deadline = &rule
 	}
 	return opt, nil
+}
+
+// samplesPerRow checks --samples. Only azure-functions has duration rows to
+// sample; given with another format it would change nothing, which a user
+// who typed it would not expect, so it is refused rather than ignored.
+func (c *TraceImportCmd) samplesPerRow() (int, error) {
+	if c.Samples == nil {
+		return 0, nil
+	}
+	if trace.ImportFormat(c.From) != trace.ImportAzureFunctions {
+		return 0, fmt.Errorf("--samples applies only to --from %s, not %s", trace.ImportAzureFunctions, c.From)
+	}
+	if n := *c.Samples; n < 1 || n > trace.MaxSamplesPerRow {
+		return 0, fmt.Errorf("--samples %d: want 1 to %d execution-time samples per duration row", n, trace.MaxSamplesPerRow)
+	}
+	return *c.Samples, nil
 }
 
 // writeImportSummary prints what was imported and the bad rows by reason.

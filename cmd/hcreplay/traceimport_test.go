@@ -75,7 +75,7 @@ func TestTraceImportReplay(t *testing.T) {
 func replayImported(t *testing.T, dir string, tasks float64, extra ...string) {
 	t.Helper()
 	pet := filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "build", filepath.Join(dir, "log.csv"), "--out", pet, "--min-samples", "1", "--binning", "width:100")
+	mustCLI(t, "pet", "build", filepath.Join(dir, "log.csv"), "--out", pet, "--min-samples", "1", "--binning", "width:10")
 	out := mustCLI(t, append([]string{"replay", "--pet", pet, "--trace", filepath.Join(dir, "trace.csv"), "-H", "MM", "--trim", "0", "--json"}, extra...)...)
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out), &got); err != nil {

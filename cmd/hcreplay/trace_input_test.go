@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTraceCommandsBadInput: out-of-range or misplaced flags of trace gen,
+// stats, convert and import exit 2 with a message naming the flag or value,
+// and a refused trace gen leaves no folder behind.
+func TestTraceCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
+	tr := filepath.Join(dir, "t.csv")
+	os.WriteFile(tr, []byte("task_type,arrival,deadline\n0,1,50\n1,2,60\n"), 0o644)
+	swf := filepath.Join(dir, "a.swf")
+	os.WriteFile(swf, []byte("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	out := filepath.Join(dir, "gen")
+	gen := func(args ...string) []string {
+		return append([]string{"trace", "gen", "--pet", pet, "--out", out}, args...)
+	}
+	imp := func(args ...string) []string {
+		return append([]string{"trace", "import", "--from", "swf", swf, "--out", filepath.Join(dir, "imp")}, args...)
+	}
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{gen("--rate=1e308"), []string{"rate 1e+308"}},
+		{gen("--rate=1e-308"), []string{"rate 1e-308"}},
+		{gen("--rate=0"), []string{"--rate 0"}},
+		{gen("--rate=-1"), []string{"--rate -1"}},
+		{gen("--period=0"), []string{"--period 0"}},
+		{gen("--period=1e308"), []string{"rate", "span"}},
+		{gen("--deadline=prop:1e308"), []string{"--deadline", "prop:1e308"}},
+		{gen("--deadline=slack:1e308"), []string{"--deadline", "slack:1e308"}},
+		{gen("--deadline=urgency:min=-1"), []string{"--deadline", "min -1"}},
+		{gen("--trials=999999999999"), []string{"--trials 999999999999"}},
+		{gen("--trials=10001"), []string{"--trials 10001"}},
+		{gen("--tasks=10000000", "--trials=101"), []string{"--trials 101", "tasks in all"}},
+		{gen("--prefix=../../etc/x"), []string{"--prefix", "../../etc/x"}},
+		{gen("--prefix=a/b"), []string{"--prefix", "a/b"}},
+		{[]string{"trace", "gen", "--pet", pet, "--out", filepath.Join(file, "gen")}, []string{"--out"}},
+		{[]string{"trace", "stats", tr, "--bins=999999999999"}, []string{"--bins 999999999999"}},
+		{[]string{"trace", "stats", tr, "--bins=0"}, []string{"--bins 0"}},
+		{[]string{"trace", "stats", tr, "--bins=-1"}, []string{"--bins -1"}},
+		{[]string{"trace", "stats", tr, "--plot", filepath.Join(dir, "none", "x.png")}, []string{"--plot", "does not exist"}},
+		{[]string{"trace", "convert", tr, filepath.Join(dir, "none", "x.csv")}, []string{"none", "does not exist"}},
+		{imp("--samples=0"), []string{"--samples", "azure-functions"}},
+		{imp("--samples=5"), []string{"--samples", "azure-functions"}},
+		{[]string{"trace", "import", "--from", "swf", swf, "--out", filepath.Join(file, "imp")}, []string{"--out"}},
+	}
+	for _, c := range cases {
+		code, _, errb := cli(t, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", c.args, code, errb)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errb, w) {
+				t.Errorf("%v: message %q lacks %q", c.args, errb, w)
+			}
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("refused trace gen runs left %s behind (%v)", out, err)
+	}
+}
+
+// TestTraceGenRateAndStatsBins: an explicit --rate names the files and sets
+// the rate; the bounds of --bins are accepted.
+func TestTraceGenRateAndStatsBins(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
+	out := filepath.Join(dir, "gen")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", out, "--rate", "0.5", "--trials", "2", "--tasks", "50", "--format", "csv")
+	files, _ := filepath.Glob(filepath.Join(out, "rate0.5_*.csv"))
+	if len(files) != 2 {
+		t.Fatalf("files %v, want rate0.5_1.csv and rate0.5_2.csv", files)
+	}
+	for _, bins := range []string{"1", "10000"} {
+		mustCLI(t, "trace", "stats", files[0], "--bins", bins)
+	}
+}
+
+// TestTraceImportSamples: --samples applies to azure-functions and sets the
+// execution-time samples per duration row; out of range it is refused.
+func TestTraceImportSamples(t *testing.T) {
+	dir := t.TempDir()
+	inv, row := "HashOwner,HashApp,HashFunction,Trigger", "o,a,f1,http"
+	for m := 1; m <= 1440; m++ {
+		inv += fmt.Sprintf(",%d", m)
+		row += map[bool]string{true: ",3", false: ",0"}[m == 2]
+	}
+	files := map[string]string{
+		"invocations_per_function_md.anon.d01.csv": inv + "\n" + row + "\n",
+		"function_durations_percentiles.anon.d01.csv": "HashOwner,HashApp,HashFunction,Average,Count,Minimum,Maximum," +
+			"percentile_Average_0,percentile_Average_1,percentile_Average_25,percentile_Average_50,percentile_Average_75,percentile_Average_99,percentile_Average_100\n" +
+			"o,a,f1,50,20,10,100,10,12,30,50,70,98,100\n",
+	}
+	args := []string{"trace", "import", "--from", "azure-functions", "--out", filepath.Join(dir, "out")}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		args = append(args, p)
+	}
+	cases := []struct {
+		samples string
+		code    int
+		want    string // the log records in the summary, or a word of the error
+	}{
+		{"", 0, "20"}, // min(Count 20, default 100)
+		{"--samples=2", 0, "2"},
+		{"--samples=0", 2, "--samples 0"},
+		{"--samples=-1", 2, "--samples -1"},
+		{"--samples=999999999999", 2, "--samples 999999999999"},
+	}
+	for _, c := range cases {
+		a := args
+		if c.samples != "" {
+			a = append(args[:len(args):len(args)], c.samples)
+		}
+		code, stdout, errb := cli(t, a...)
+		switch {
+		case code != c.code:
+			t.Errorf("%s: exit %d, want %d\n%s", c.samples, code, c.code, errb)
+		case code == 0 && summaryValue(stdout, "log records") != c.want:
+			t.Errorf("%s: %s log records, want %s", c.samples, summaryValue(stdout, "log records"), c.want)
+		case code != 0 && !strings.Contains(errb, c.want):
+			t.Errorf("%s: message %q lacks %q", c.samples, errb, c.want)
+		}
+	}
+}
