@@ -119,10 +119,7 @@ func TestPetAndTraceBadInput(t *testing.T) {
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
 	tr := filepath.Join(dir, "t.csv")
 	os.WriteFile(tr, []byte("task_type,arrival,deadline\n0,1,50\n"), 0o644)
-	cases := []struct {
-		args []string
-		want []string
-	}{
+	cases := []badInputCase{
 		{[]string{"pet", "build", empty, "--out", filepath.Join(dir, "o.json")}, []string{"empty.csv"}},
 		{[]string{"pet", "build", thin, "--out", filepath.Join(dir, "o.json")}, []string{"a", "m1", "2"}},
 		{[]string{"pet", "build", thin, "--out", filepath.Join(dir, "o.json"), "--binning", "wide"}, []string{"wide"}},
@@ -135,6 +132,18 @@ func TestPetAndTraceBadInput(t *testing.T) {
 		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--prune", "both", "--toggle", "sometimes"}, []string{"sometimes"}},
 		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--defer", "gap:7"}, []string{"gap:7"}},
 	}
+	checkBadInput(t, cases)
+}
+
+// badInputCase is a command line that must exit 2 with a message holding every string of want.
+type badInputCase struct {
+	args []string
+	want []string
+}
+
+// checkBadInput runs each case's command line and checks its exit code and message.
+func checkBadInput(t *testing.T, cases []badInputCase) {
+	t.Helper()
 	for _, c := range cases {
 		code, _, errb := cli(t, c.args...)
 		if code != 2 {

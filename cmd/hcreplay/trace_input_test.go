@@ -28,10 +28,7 @@ func TestTraceCommandsBadInput(t *testing.T) {
 	imp := func(args ...string) []string {
 		return append([]string{"trace", "import", "--from", "swf", swf, "--out", filepath.Join(dir, "imp")}, args...)
 	}
-	cases := []struct {
-		args []string
-		want []string
-	}{
+	cases := []badInputCase{
 		{gen("--rate=1e308"), []string{"rate 1e+308"}},
 		{gen("--rate=1e-308"), []string{"rate 1e-308"}},
 		{gen("--rate=0"), []string{"--rate 0"}},
@@ -56,21 +53,7 @@ func TestTraceCommandsBadInput(t *testing.T) {
 		{imp("--samples=5"), []string{"--samples", "azure-functions"}},
 		{[]string{"trace", "import", "--from", "swf", swf, "--out", filepath.Join(file, "imp")}, []string{"--out"}},
 	}
-	for _, c := range cases {
-		code, _, errb := cli(t, c.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2\n%s", c.args, code, errb)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errb, w) {
-				t.Errorf("%v: message %q lacks %q", c.args, errb, w)
-			}
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("refused trace gen runs left %s behind (%v)", out, err)
-	}
+	checkBadInput(t, cases)
 }
 
 // TestTraceGenRateAndStatsBins: an explicit --rate names the files and sets
