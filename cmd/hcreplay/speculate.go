@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -87,11 +88,21 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var all []speculateRun
 	for _, wl := range workloads {
+		if wl.w == nil {
+			// One synthetic workload at a time: the seeds' workloads together could take
+			// --seeds times the memory of one.
+			if wl.w, err = speculate.Synthetic(wl.synthetic); err != nil {
+				return badInput(err)
+			}
+		}
 		for _, st := range strategies {
 			o := opt
 			o.Strategy, o.Seed, o.TimeUnitSeconds, o.Horizon = st, wl.seed, wl.unitSeconds, wl.horizon
 			con.Logf("speculate: %s, %s (%d jobs on %d machines)", wl.name, st, len(wl.w.Jobs), len(wl.machines))
 			res, err := speculate.Run(ctx, wl.w, wl.machines, o)
+			if errors.As(err, new(*speculate.RangeError)) {
+				return badInput(fmt.Errorf("%s, %s: %w", wl.name, st, err))
+			}
 			if err != nil {
 				return err
 			}
@@ -139,22 +150,36 @@ func (c *SpeculateCmd) options() ([]speculate.Strategy, speculate.Options, error
 			strategies = append(strategies, st)
 		}
 	}
+	if len(strategies) == 0 {
+		return nil, opt, errors.New("--strategy: no strategy given: want one or more of none, SCA, SDA, ESE, Mantri, auto")
+	}
 	light, err := speculate.ParseStrategy(c.Light)
 	if err != nil {
 		return nil, opt, err
 	}
 	opt.Gamma, opt.MaxCopies, opt.Sigma, opt.Detect, opt.RetryDetection = c.Gamma, c.MaxCopies, c.Sigma, c.Detect, c.RetryDetection
 	opt.Delta, opt.Eta, opt.Xi, opt.Slot, opt.Window, opt.Light = c.Delta, c.Eta, c.Xi, c.Slot, c.Window, light
-	if c.Seeds < 1 || c.Seeds > 1000 {
-		return nil, opt, fmt.Errorf("--seeds %d: want 1..1000", c.Seeds)
+	if c.Seeds < 1 || c.Seeds > maxSeeds {
+		return nil, opt, fmt.Errorf("--seeds %d: want 1..%d", c.Seeds, maxSeeds)
 	}
 	return strategies, opt, opt.Validate()
 }
 
+// Limits of the command's own flags.
+const (
+	// maxSeeds caps --seeds: every seed reruns every strategy, and 1000 replications already
+	// put a confidence interval far below any difference between strategies worth reporting.
+	maxSeeds = 1000
+	// maxSpecMachines caps the cluster: the simulator keeps about 100 bytes per machine and
+	// P2 a knapsack row per idle machine, and the paper's largest cluster has 3000.
+	maxSpecMachines = 1_000_000
+)
+
 // specWorkload is one workload with the machines it runs on.
 type specWorkload struct {
 	name, label string
-	w           *speculate.Workload
+	w           *speculate.Workload // nil: generate it from synthetic when its turn comes
+	synthetic   speculate.SyntheticOptions
 	machines    []replay.Machine
 	seed        uint64
 	unitSeconds float64
@@ -176,11 +201,17 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
+	if minT < 1 || maxT > speculate.MaxTasksPerJob {
+		return nil, badInput(fmt.Errorf("--tasks %s: want 1 ≤ MIN ≤ MAX ≤ %d", c.Tasks, speculate.MaxTasksPerJob))
+	}
 	if minT != float64(int(minT)) || maxT != float64(int(maxT)) {
 		return nil, badInput(fmt.Errorf("--tasks %s: want whole numbers", c.Tasks))
 	}
-	if c.Machines < 1 || c.Machines > 1e6 || !(c.Unit > 0) {
-		return nil, badInput(fmt.Errorf("--machines %d and --unit %g: want 1..1000000 machines and a positive unit", c.Machines, c.Unit))
+	if c.Machines < 1 || c.Machines > maxSpecMachines {
+		return nil, badInput(fmt.Errorf("--machines %d: want 1..%d", c.Machines, maxSpecMachines))
+	}
+	if !(c.Unit >= speculate.MinTimeUnitSeconds && c.Unit <= speculate.MaxTimeUnitSeconds) {
+		return nil, badInput(fmt.Errorf("--unit %g: want %g..%g seconds per time unit", c.Unit, speculate.MinTimeUnitSeconds, speculate.MaxTimeUnitSeconds))
 	}
 	machines := replay.DefaultCatalog([]string{"node"})
 	node := machines[0]
@@ -192,13 +223,13 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 	var out []specWorkload
 	for k := range c.Seeds {
 		seed := c.Seed + uint64(k)
-		w, err := speculate.Synthetic(speculate.SyntheticOptions{Rate: c.Rate, Horizon: c.Horizon, MinTasks: int(minT), MaxTasks: int(maxT),
-			MinMean: minM, MaxMean: maxM, Alpha: c.Alpha, Seed: seed})
-		if err != nil {
+		syn := speculate.SyntheticOptions{Rate: c.Rate, Horizon: c.Horizon, MinTasks: int(minT), MaxTasks: int(maxT),
+			MinMean: minM, MaxMean: maxM, Alpha: c.Alpha, Seed: seed}
+		if err := syn.Check(); err != nil {
 			return nil, badInput(err)
 		}
 		name := fmt.Sprintf("λ=%g M=%d α=%g seed %d", c.Rate, c.Machines, c.Alpha, seed)
-		out = append(out, specWorkload{name: name, label: "synthetic", w: w, machines: machines, seed: seed, unitSeconds: c.Unit, horizon: c.Horizon})
+		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, horizon: c.Horizon})
 	}
 	return out, nil
 }
@@ -228,6 +259,9 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 			}
 		}
 		machines = many
+	}
+	if len(machines) > maxSpecMachines {
+		return nil, badInput(fmt.Errorf("%d machines (--per-type %d or --catalog): want at most %d", len(machines), c.PerType, maxSpecMachines))
 	}
 	weights := make([]float64, pet.NumMachineTypes())
 	for _, m := range machines {
@@ -275,8 +309,9 @@ func rangeFlag(flag, s string) (lo, hi float64, err error) {
 	}
 	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if err1 != nil || err2 != nil || lo > hi {
-		return 0, 0, fmt.Errorf("%s %q: want MIN:MAX with MIN ≤ MAX", flag, s)
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	if err1 != nil || err2 != nil || !finite(lo) || !finite(hi) || lo > hi {
+		return 0, 0, fmt.Errorf("%s %q: want MIN:MAX, finite numbers with MIN ≤ MAX", flag, s)
 	}
 	return lo, hi, nil
 }

@@ -2,7 +2,6 @@ package speculate
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -96,25 +95,86 @@ func DefaultOptions() Options {
 		ActivePowerFraction: 0.70, IdlePowerFraction: 0.25, KeepJobs: true}
 }
 
-// Validate reports the first option out of range.
+// Limits on the options. Each keeps the quantities the simulator computes from an option finite
+// and its work bounded; the values are far beyond the paper's settings.
+const (
+	// MaxCopiesPerTask caps r: P2's knapsack costs O(jobs · machines · r) per decision and stores
+	// its choice in an int8, and 64 is eight times the paper's r = 8.
+	MaxCopiesPerTask = 64
+	// MaxGamma caps γ: P2 stops cloning long before γ = 1 (a clone at least doubles a task's
+	// machine time to save less than its mean), so 10⁶ changes no decision and keeps
+	// γ × machine time finite.
+	MaxGamma = 1e6
+	// MaxSigma caps σ: σ* is below 2 for every distribution (u* = 2·E[min(u*, X)] ≤ 2·E[X]),
+	// and no Pareto copy exceeds 2⁵³·E[x], so 10¹⁶ > 2⁵³ already means "never back up", and
+	// σ·E[x] stays finite.
+	MaxSigma = 1e16
+	// MaxEta caps η of the small-job test m < η·N/|χ| (the paper's 0.1): at 10⁶ every job of up
+	// to MaxTasksPerJob tasks already passes whenever more machines are idle than jobs wait.
+	MaxEta = 1e6
+	// MaxXi caps ξ, which the test compares with a mean task time, at MaxTime: every job whose
+	// mean is within MaxTime already passes.
+	MaxXi = MaxTime
+	// MaxWindow caps the auto strategy's load window: it keeps 32 bytes per job (32 MB at
+	// most), and 10⁶ arrivals already span the whole of any paper workload (at most 60,000
+	// jobs) and of the largest synthetic one (MaxSyntheticJobs).
+	MaxWindow = 1_000_000
+	// MinTimeUnitSeconds and MaxTimeUnitSeconds bound the seconds per time unit: a nanosecond
+	// to about 30 years covers every unit a trace or PET uses, and keeps cost and energy (price
+	// or power × time × unit) finite for times up to MaxTime's longest copies.
+	MinTimeUnitSeconds, MaxTimeUnitSeconds = 1e-9, 1e9
+	// MaxSlotIndex caps the number of the slot boundary k of a time t = k·Slot: beyond 2⁵²
+	// consecutive boundaries k·Slot and (k+1)·Slot are no longer distinct float64 numbers, so
+	// the clock could not move from one to the next.
+	MaxSlotIndex = 1 << 52
+	// MaxSlotRange caps Slot at this multiple of the shortest mean task time: at the boundary
+	// times of a longer slot a float64 would resolve a task time to fewer than
+	// 2⁵²/10⁹ ≈ 4.5 million steps, and such a slot is one batch after the arrivals anyway.
+	MaxSlotRange = 1e9
+)
+
+// RangeError reports an option or workload that is out of the range the simulator can run in
+// bounded time and memory with meaningful numbers: the caller's input is at fault, not the
+// simulator. Run returns it for slot lengths that only the workload can rule out.
+type RangeError struct{ Msg string }
+
+func (e *RangeError) Error() string { return e.Msg }
+
+func rangeErrorf(format string, args ...any) error {
+	return &RangeError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate reports the first option out of range, as a *RangeError.
 func (o Options) Validate() error {
-	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	in := func(v, hi float64) bool { return v >= 0 && v <= hi } // false for NaN
 	switch {
-	case o.MaxCopies < 1 || o.MaxCopies > 64:
-		return fmt.Errorf("at most %d copies per task: want 1..64", o.MaxCopies)
-	case bad(o.Gamma) || bad(o.Sigma) || bad(o.Slot) || bad(o.Eta) || bad(o.Xi) || bad(o.Horizon):
-		return fmt.Errorf("gamma %g, sigma %g, slot %g, eta %g, xi %g and horizon %g must be finite and ≥ 0", o.Gamma, o.Sigma, o.Slot, o.Eta, o.Xi, o.Horizon)
+	case o.MaxCopies < 1 || o.MaxCopies > MaxCopiesPerTask:
+		return rangeErrorf("at most %d copies per task: want 1..%d", o.MaxCopies, MaxCopiesPerTask)
+	case !in(o.Gamma, MaxGamma):
+		return rangeErrorf("γ (gamma) = %g: want 0 ≤ γ ≤ %g", o.Gamma, float64(MaxGamma))
+	case !in(o.Sigma, MaxSigma):
+		return rangeErrorf("σ (sigma) = %g: want 0 ≤ σ ≤ %g (0: σ* of each job)", o.Sigma, float64(MaxSigma))
+	case !in(o.Eta, MaxEta):
+		return rangeErrorf("η (eta) = %g: want 0 ≤ η ≤ %g", o.Eta, float64(MaxEta))
+	case !in(o.Xi, MaxXi):
+		return rangeErrorf("ξ (xi) = %g: want 0 ≤ ξ ≤ %g", o.Xi, float64(MaxXi))
+	case !in(o.Slot, MaxTime):
+		return rangeErrorf("slot length %g: want 0 (event-driven) or a positive length up to %g", o.Slot, float64(MaxTime))
+	case !in(o.Horizon, MaxTime):
+		return rangeErrorf("horizon %g: want 0 ≤ horizon ≤ %g", o.Horizon, float64(MaxTime))
 	case !(o.Detect >= 0 && o.Detect < 1):
-		return fmt.Errorf("detection fraction %g: want 0 ≤ s < 1", o.Detect)
+		return rangeErrorf("detection fraction %g: want 0 ≤ s < 1", o.Detect)
 	case !(o.Delta > 0 && o.Delta < 1):
-		return fmt.Errorf("δ (Mantri) = %g: want 0 < δ < 1", o.Delta)
-	case o.Window < 2:
-		return fmt.Errorf("load window of %d jobs: want at least 2", o.Window)
+		return rangeErrorf("δ (Mantri) = %g: want 0 < δ < 1", o.Delta)
+	case o.Window < 2 || o.Window > MaxWindow:
+		return rangeErrorf("load window of %d jobs: want 2..%d", o.Window, MaxWindow)
 	case o.Light != SCA && o.Light != SDA:
-		return fmt.Errorf("light-regime strategy %q: want SCA or SDA", o.Light)
-	case !(o.TimeUnitSeconds > 0):
-		return fmt.Errorf("time unit of %g s: want > 0", o.TimeUnitSeconds)
+		return rangeErrorf("light-regime strategy %q: want SCA or SDA", o.Light)
+	case !(o.TimeUnitSeconds >= MinTimeUnitSeconds && o.TimeUnitSeconds <= MaxTimeUnitSeconds):
+		return rangeErrorf("time unit of %g s: want %g..%g s", o.TimeUnitSeconds, MinTimeUnitSeconds, MaxTimeUnitSeconds)
 	}
-	_, err := ParseStrategy(string(o.Strategy))
-	return err
+	if _, err := ParseStrategy(string(o.Strategy)); err != nil {
+		return &RangeError{Msg: err.Error()}
+	}
+	return nil
 }

@@ -163,10 +163,15 @@ func Run(ctx context.Context, w *Workload, machines []replay.Machine, opt Option
 	s.useDetect = st == SDA || st == Auto && opt.Light == SDA
 	s.window = newLoadWindow(opt.Window, len(machines))
 	s.jobs = make([]jobState, len(w.Jobs))
+	shortest := math.Inf(1)
 	for i := range w.Jobs {
 		if err := s.prepare(i); err != nil {
 			return nil, err
 		}
+		shortest = min(shortest, s.jobs[i].mean)
+	}
+	if err := checkSlot(opt.Slot, shortest, w.Jobs[len(w.Jobs)-1].Arrival); err != nil {
+		return nil, err
 	}
 	began := time.Now()
 	if err := s.loop(); err != nil {
@@ -230,8 +235,30 @@ func (s *sim) cached(d Dist, omega bool, f func(Dist) float64) float64 {
 func (s *sim) sigmaStar(d Dist) float64 { return s.cached(d, false, BreakEvenSigma) }
 func (s *sim) omegaU(d Dist) float64    { return s.cached(d, true, OmegaU) }
 
+// checkSlot rules out a slot length the workload cannot be simulated with: longer than
+// MaxSlotRange shortest mean task times, or so short that the last arrival lies beyond slot
+// boundary MaxSlotIndex.
+func checkSlot(slot, shortestMean, lastArrival float64) error {
+	switch {
+	case slot == 0:
+		return nil
+	case slot > MaxSlotRange*shortestMean:
+		return rangeErrorf("slot length %g: want at most %g times the shortest mean task time %g", slot, float64(MaxSlotRange), shortestMean)
+	case lastArrival/slot > MaxSlotIndex:
+		return rangeErrorf("slot length %g: too short for arrivals up to %g (more than 2^52 slots)", slot, lastArrival)
+	}
+	return nil
+}
+
+// loop runs the events in time order. With a slot length, once a decision has launched
+// nothing, the decisions after it launch nothing either until an event or arrival changes the
+// state: the idle machines, χ and R(l) are as they were, the auto strategy's regime moves only
+// with arrivals, and a backup candidate's remaining time only falls. So the boundaries before
+// the next event or arrival are counted as epochs without being simulated, which keeps the
+// work proportional to the events however short the slot.
 func (s *sim) loop() error {
 	slot := s.opt.Slot
+	settled := false // the last decision launched nothing, and nothing happened since
 	for iter := 0; ; iter++ {
 		if iter&4095 == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -246,10 +273,18 @@ func (s *sim) loop() error {
 			t = math.Min(t, s.w.Jobs[s.arrivals].Arrival)
 		}
 		if slot > 0 {
-			if s.active == 0 && !math.IsInf(t, 1) {
-				s.tick = max(s.tick, int64(math.Ceil(t/slot)))
+			if t/slot > MaxSlotIndex && !math.IsInf(t, 1) {
+				return rangeErrorf("slot length %g: too short for times up to %g (more than 2^52 slots)", slot, t)
 			}
-			if s.active > 0 {
+			if (s.active == 0 || settled) && !math.IsInf(t, 1) {
+				if k := int64(math.Ceil(t / slot)); k > s.tick {
+					if s.active > 0 {
+						s.skipEpochs(k - s.tick)
+					}
+					s.tick = k
+				}
+			}
+			if s.active > 0 && (!settled || !math.IsInf(t, 1)) {
 				t = math.Min(t, float64(s.tick)*slot)
 			}
 		}
@@ -261,6 +296,7 @@ func (s *sim) loop() error {
 		}
 		s.now = t
 		for s.events.len() > 0 && s.events.top().t <= t {
+			settled = false
 			ev := s.events.pop()
 			switch ev.kind {
 			case evFinish:
@@ -270,6 +306,7 @@ func (s *sim) loop() error {
 			}
 		}
 		for s.arrivals < len(s.w.Jobs) && s.w.Jobs[s.arrivals].Arrival <= t {
+			settled = false
 			s.arrive(s.arrivals)
 			s.arrivals++
 		}
@@ -277,11 +314,24 @@ func (s *sim) loop() error {
 			if t < float64(s.tick)*slot {
 				continue
 			}
-			s.tick = int64(math.Floor(t/slot)) + 1
+			// At boundary tick (t == tick·slot): the next one is tick+1. Recomputing it as
+			// ⌊t/slot⌋+1 can give tick again when t/slot rounds down (3·0.3/0.3 < 3), which
+			// would repeat this boundary forever.
+			s.tick = max(s.tick+1, int64(math.Floor(t/slot))+1)
 		}
 		if s.active > 0 {
+			launches := s.stats.launches
 			s.decide()
+			settled = s.stats.launches == launches
 		}
+	}
+}
+
+// skipEpochs counts n decision epochs that would launch nothing, as decide would count them.
+func (s *sim) skipEpochs(n int64) {
+	s.stats.epochs += n
+	if s.opt.Strategy == Auto && s.window.light() {
+		s.stats.lightEpochs += n
 	}
 }
 

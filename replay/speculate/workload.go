@@ -71,8 +71,8 @@ func (w *Workload) Check() error {
 	prev := math.Inf(-1)
 	for i, j := range w.Jobs {
 		switch {
-		case j.Tasks < 1:
-			return fmt.Errorf("workload: job %s has %d tasks", j.ID, j.Tasks)
+		case j.Tasks < 1 || j.Tasks > math.MaxInt32: // the simulator's events index tasks by int32
+			return fmt.Errorf("workload: job %s has %d tasks: want 1..%d", j.ID, j.Tasks, math.MaxInt32)
 		case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) || j.Arrival < prev:
 			return fmt.Errorf("workload: job %d (%s) arrives at %g, before the job before it or not at all", i, j.ID, j.Arrival)
 		case j.TaskClass != nil && len(j.TaskClass) != j.Tasks:
@@ -105,6 +105,35 @@ func (w *Workload) taskClass(i, t int) int {
 	return w.Jobs[i].Class
 }
 
+// Limits on the synthetic workload (and on times anywhere). Times are in the workload's time
+// unit, which the paper leaves abstract (its mean task times are 1 to 4).
+const (
+	// MinTime and MaxTime bound the horizon, the mean task times and the slot length: the
+	// longest Pareto copy is below 2⁵³·mean ≈ 9·10¹⁵·mean, so every time stays below 10²⁸ and
+	// sums of millions of them, γ × machine time, cost and energy stay finite, while at 10⁻¹²
+	// the Pareto scale mean·(α−1)/α stays far from float64's subnormal range.
+	MinTime, MaxTime = 1e-12, 1e12
+	// MaxTimeRange caps the horizon and the longest mean task time at this multiple of the
+	// shortest mean task time: at the end of the window a float64 then still resolves a task
+	// time to 2⁵²/10⁹ ≈ 4.5 million steps (beyond it copies would round to zero length).
+	MaxTimeRange = 1e9
+	// MaxAlpha caps the Pareto tail order: at α = 1000 the longest possible copy
+	// (2^(53/α)·scale) is within 4% of the shortest, so the tasks are already deterministic
+	// and a larger α only risks overflow in the scale mean·(α−1)/α.
+	MaxAlpha = 1000
+	// MaxTasksPerJob caps a synthetic job's tasks: a running job keeps 48 bytes of state per
+	// task (48 MB at most), and the paper's jobs have 1 to 100.
+	MaxTasksPerJob = 1_000_000
+	// MaxSyntheticJobs caps the expected jobs (rate × horizon): a job takes about 1 KB over the
+	// workload, the simulator and the per-job outcomes, so a run stays near 1 GB; the paper's
+	// heaviest workload has 60,000.
+	MaxSyntheticJobs = 1_000_000
+	// MaxSyntheticTasks caps the expected tasks (jobs × mean tasks per job): 2·10⁷ tasks on
+	// 100,000 machines took 45 s with none and 150 s with SCA (measured), so every strategy
+	// finishes within minutes, and it is seven times the paper's heaviest workload.
+	MaxSyntheticTasks = 20_000_000
+)
+
 // SyntheticOptions is the synthetic job workload of 002 §IV-C: Poisson job arrivals at Rate
 // over [0, Horizon), tasks per job uniform on MinTasks..MaxTasks, and per job a mean task time
 // uniform on [MinMean, MaxMean] with Pareto task times of tail order Alpha.
@@ -123,22 +152,37 @@ func PaperWorkload(rate float64, seed uint64) SyntheticOptions {
 	return SyntheticOptions{Rate: rate, Horizon: 1500, MinTasks: 1, MaxTasks: 100, MinMean: 1, MaxMean: 4, Alpha: 2, Seed: seed}
 }
 
-// Synthetic generates a workload; every job gets its own Pareto class.
-func Synthetic(opt SyntheticOptions) (*Workload, error) {
+// Check reports the first option out of range (the limits above), as a *RangeError.
+func (opt SyntheticOptions) Check() error {
+	inTime := func(v float64) bool { return v >= MinTime && v <= MaxTime } // false for NaN
 	switch {
 	case !(opt.Rate > 0) || math.IsInf(opt.Rate, 0):
-		return nil, fmt.Errorf("synthetic workload: arrival rate %g: want > 0", opt.Rate)
-	case !(opt.Horizon > 0) || math.IsInf(opt.Horizon, 0):
-		return nil, fmt.Errorf("synthetic workload: horizon %g: want > 0", opt.Horizon)
-	case opt.MinTasks < 1 || opt.MaxTasks < opt.MinTasks:
-		return nil, fmt.Errorf("synthetic workload: tasks per job %d..%d: want 1 ≤ min ≤ max", opt.MinTasks, opt.MaxTasks)
-	case !(opt.MinMean > 0) || opt.MaxMean < opt.MinMean || math.IsInf(opt.MaxMean, 0):
-		return nil, fmt.Errorf("synthetic workload: mean task time %g..%g: want 0 < min ≤ max", opt.MinMean, opt.MaxMean)
-	case !(opt.Alpha > 1) || math.IsInf(opt.Alpha, 0):
-		return nil, fmt.Errorf("synthetic workload: Pareto α = %g: want α > 1 (a finite mean)", opt.Alpha)
+		return rangeErrorf("synthetic workload: arrival rate %g: want > 0", opt.Rate)
+	case !inTime(opt.Horizon):
+		return rangeErrorf("synthetic workload: horizon %g: want %g..%g", opt.Horizon, MinTime, MaxTime)
+	case opt.MinTasks < 1 || opt.MaxTasks < opt.MinTasks || opt.MaxTasks > MaxTasksPerJob:
+		return rangeErrorf("synthetic workload: tasks per job %d..%d: want 1 ≤ min ≤ max ≤ %d", opt.MinTasks, opt.MaxTasks, MaxTasksPerJob)
+	case !inTime(opt.MinMean) || !inTime(opt.MaxMean) || !(opt.MinMean <= opt.MaxMean):
+		return rangeErrorf("synthetic workload: mean task time %g..%g: want %g ≤ min ≤ max ≤ %g", opt.MinMean, opt.MaxMean, MinTime, MaxTime)
+	case math.Max(opt.Horizon, opt.MaxMean) > MaxTimeRange*opt.MinMean:
+		return rangeErrorf("synthetic workload: horizon %g and mean task times %g..%g: want the horizon and the longest mean at most %g times the shortest mean",
+			opt.Horizon, opt.MinMean, opt.MaxMean, float64(MaxTimeRange))
+	case !(opt.Alpha > 1 && opt.Alpha <= MaxAlpha):
+		return rangeErrorf("synthetic workload: Pareto α = %g: want 1 < α ≤ %d (a finite mean)", opt.Alpha, MaxAlpha)
 	}
-	if n := opt.Rate * opt.Horizon; n > 5e6 {
-		return nil, fmt.Errorf("synthetic workload: %.0f expected jobs: at most 5 million", n)
+	if n := opt.Rate * opt.Horizon; n > MaxSyntheticJobs {
+		return rangeErrorf("synthetic workload: %.0f expected jobs (rate × horizon): at most %d", n, MaxSyntheticJobs)
+	}
+	if n := opt.Rate * opt.Horizon * float64(opt.MinTasks+opt.MaxTasks) / 2; n > MaxSyntheticTasks {
+		return rangeErrorf("synthetic workload: %.0f expected tasks (rate × horizon × mean tasks per job): at most %d", n, MaxSyntheticTasks)
+	}
+	return nil
+}
+
+// Synthetic generates a workload; every job gets its own Pareto class.
+func Synthetic(opt SyntheticOptions) (*Workload, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x5ca1ab1e))
 	w := &Workload{MachineTypes: []string{"node"}}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSpeculateOutOfRange: numeric flags that would overflow, hang or exhaust memory exit 2
+// with one message naming the flag or quantity, never 1 (internal error), a panic, a hang or an
+// out-of-memory crash, and an empty strategy list is an error, not an empty table.
+func TestSpeculateOutOfRange(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--slot=1e308"}, []string{"slot length"}},
+		{[]string{"--slot=1e-308"}, []string{"slot length", "too short"}},
+		{[]string{"--slot=1e10"}, []string{"slot length", "shortest mean"}},
+		{[]string{"--mean=1:1e308"}, []string{"mean task time"}},
+		{[]string{"--mean=1:NaN"}, []string{"--mean", "finite"}},
+		{[]string{"--mean=1e-308"}, []string{"mean task time"}},
+		{[]string{"--alpha=1e308"}, []string{"α"}},
+		{[]string{"--window=999999999999"}, []string{"load window"}},
+		{[]string{"--tasks=1:999999999999"}, []string{"--tasks"}},
+		{[]string{"--tasks=1:1000000"}, []string{"expected tasks"}},
+		{[]string{"--gamma=1e308"}, []string{"γ"}},
+		{[]string{"--sigma=1e308"}, []string{"σ"}},
+		{[]string{"--eta=1e308"}, []string{"η"}},
+		{[]string{"--xi=1e308"}, []string{"ξ"}},
+		{[]string{"--unit=Inf"}, []string{"--unit"}},
+		{[]string{"--unit=1e-308"}, []string{"--unit"}},
+		{[]string{"--horizon=1e12", "--rate=1e-9"}, []string{"horizon", "shortest mean"}},
+		{[]string{"-s", ""}, []string{"--strategy", "no strategy"}},
+	}
+	for _, tc := range tests {
+		args := append([]string{"speculate", "--horizon", "100", "--machines", "300", "-q"}, tc.args...)
+		code, stdout, stderr := cli(t, args...)
+		if code != exitUsage || strings.Contains(stderr, "internal error") {
+			t.Errorf("%v: exit %d, want %d:\n%s", tc.args, code, exitUsage, stderr)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: message lacks %q:\n%s", tc.args, w, stderr)
+			}
+		}
+		if stdout != "" {
+			t.Errorf("%v: printed results before the error:\n%s", tc.args, stdout)
+		}
+	}
+}
+
+// TestSpeculateSlotFinishes: slots that used to hang (0.3, whose boundaries round, and 1e-9,
+// 10¹¹ boundaries) now finish with a table.
+func TestSpeculateSlotFinishes(t *testing.T) {
+	for _, slot := range []string{"0.3", "1e-9"} {
+		out := mustCLI(t, "speculate", "--rate", "1", "--horizon", "30", "--machines", "60", "--tasks", "1:10", "-s", "none,ESE,auto", "--slot", slot, "-q")
+		if !strings.Contains(out, "ESE") || !strings.Contains(out, "auto") {
+			t.Errorf("--slot %s: no table:\n%s", slot, out)
+		}
+	}
+}
+
+// TestSpeculateTooManyMachines: --per-type multiplies the PET's machine types, so the total is
+// capped like --machines.
+func TestSpeculateTooManyMachines(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "1", "--machines", "11", "--samples", "50", "-q")
+	tr := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(tr, []byte("task_type,arrival,job_id\n0,0,a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "speculate", "--trace", tr, "--pet", pet, "--per-type", "100000", "-s", "none", "-q")
+	if code != exitUsage || !strings.Contains(stderr, "1100000 machines") || !strings.Contains(stderr, "at most 1000000") {
+		t.Errorf("exit %d, want %d naming 1100000 machines and the cap:\n%s", code, exitUsage, stderr)
+	}
+}
