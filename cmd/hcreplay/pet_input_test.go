@@ -47,10 +47,7 @@ func TestPetInputLimits(t *testing.T) {
 	missing := filepath.Join(dir, "nodir", "x.json")
 	synth := func(args ...string) []string { return append([]string{"pet", "synth", "--out", out}, args...) }
 	build := func(args ...string) []string { return append([]string{"pet", "build", logs, "--out", out}, args...) }
-	for _, c := range []struct {
-		args []string
-		want []string
-	}{
+	cases := []badInputCase{
 		{synth("--types", "999999999999"), []string{"999999999999 task types exceed the limit of 1048576 cells"}},
 		{synth("--machines", "999999999999"), []string{"999999999999 machine types exceed"}},
 		{synth("--samples", "999999999999"), []string{"999999999999 samples a cell exceed the limit of 10000000"}},
@@ -76,24 +73,15 @@ func TestPetInputLimits(t *testing.T) {
 		{[]string{"pet", "convert", good, missing}, []string{missing, "does not exist"}},
 		{[]string{"pet", "build", logs, "--out", missing}, []string{missing, "does not exist"}},
 		{[]string{"pet", "synth", "--out", filepath.Join(logs, "x.json")}, []string{filepath.Join(logs, "x.json"), "is not a folder"}},
-	} {
-		code, _, errb := cli(t, c.args...)
-		if code != exitUsage {
-			t.Errorf("%v: exit %d, want 2\n%s", c.args, code, errb)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errb, w) {
-				t.Errorf("%v: message %q lacks %q", c.args, errb, w)
-			}
-		}
+	}
+	checkBadInput(t, cases, func(args []string, _, errb string) {
 		if strings.Contains(errb, ".tmp-") {
-			t.Errorf("%v: message %q names a temporary file", c.args, errb)
+			t.Errorf("%v: message %q names a temporary file", args, errb)
 		}
 		if _, err := os.Stat(out); err == nil {
-			t.Fatalf("%v: wrote %s", c.args, out)
+			t.Fatalf("%v: wrote %s", args, out)
 		}
-	}
+	})
 }
 
 // TestPetSynthAcceptsBounds checks the other side of the limits: values just inside them

@@ -132,7 +132,7 @@ func TestPetAndTraceBadInput(t *testing.T) {
 		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--prune", "both", "--toggle", "sometimes"}, []string{"sometimes"}},
 		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--defer", "gap:7"}, []string{"gap:7"}},
 	}
-	checkBadInput(t, cases)
+	checkBadInput(t, cases, nil)
 }
 
 // badInputCase is a command line that must exit 2 with a message holding every string of want.
@@ -141,11 +141,12 @@ type badInputCase struct {
 	want []string
 }
 
-// checkBadInput runs each case's command line and checks its exit code and message.
-func checkBadInput(t *testing.T, cases []badInputCase) {
+// checkBadInput runs each case's command line and checks its exit code and message; then, for
+// a case that exited 2, the checks of after, when it is not nil.
+func checkBadInput(t *testing.T, cases []badInputCase, after func(args []string, stdout, stderr string)) {
 	t.Helper()
 	for _, c := range cases {
-		code, _, errb := cli(t, c.args...)
+		code, out, errb := cli(t, c.args...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s", c.args, code, errb)
 			continue
@@ -154,6 +155,9 @@ func checkBadInput(t *testing.T, cases []badInputCase) {
 			if !strings.Contains(errb, w) {
 				t.Errorf("%v: message %q lacks %q", c.args, errb, w)
 			}
+		}
+		if after != nil {
+			after(c.args, out, errb)
 		}
 	}
 }

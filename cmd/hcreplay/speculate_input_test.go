@@ -11,10 +11,7 @@ import (
 // with one message naming the flag or quantity, never 1 (internal error), a panic, a hang or an
 // out-of-memory crash, and an empty strategy list is an error, not an empty table.
 func TestSpeculateOutOfRange(t *testing.T) {
-	tests := []struct {
-		args []string
-		want []string
-	}{
+	tests := []badInputCase{
 		{[]string{"--slot=1e308"}, []string{"slot length"}},
 		{[]string{"--slot=1e-308"}, []string{"slot length", "too short"}},
 		{[]string{"--slot=1e10"}, []string{"slot length", "shortest mean"}},
@@ -34,22 +31,17 @@ func TestSpeculateOutOfRange(t *testing.T) {
 		{[]string{"--horizon=1e12", "--rate=1e-9"}, []string{"horizon", "shortest mean"}},
 		{[]string{"-s", ""}, []string{"--strategy", "no strategy"}},
 	}
-	for _, tc := range tests {
-		args := append([]string{"speculate", "--horizon", "100", "--machines", "300", "-q"}, tc.args...)
-		code, stdout, stderr := cli(t, args...)
-		if code != exitUsage || strings.Contains(stderr, "internal error") {
-			t.Errorf("%v: exit %d, want %d:\n%s", tc.args, code, exitUsage, stderr)
-			continue
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: message lacks %q:\n%s", tc.args, w, stderr)
-			}
+	for i := range tests {
+		tests[i].args = append([]string{"speculate", "--horizon", "100", "--machines", "300", "-q"}, tests[i].args...)
+	}
+	checkBadInput(t, tests, func(args []string, stdout, stderr string) {
+		if strings.Contains(stderr, "internal error") {
+			t.Errorf("%v: internal error:\n%s", args, stderr)
 		}
 		if stdout != "" {
-			t.Errorf("%v: printed results before the error:\n%s", tc.args, stdout)
+			t.Errorf("%v: printed results before the error:\n%s", args, stdout)
 		}
-	}
+	})
 }
 
 // TestSpeculateSlotFinishes: slots that used to hang (0.3, whose boundaries round, and 1e-9,

@@ -53,7 +53,7 @@ func TestTraceCommandsBadInput(t *testing.T) {
 		{imp("--samples=5"), []string{"--samples", "azure-functions"}},
 		{[]string{"trace", "import", "--from", "swf", swf, "--out", filepath.Join(file, "imp")}, []string{"--out"}},
 	}
-	checkBadInput(t, cases)
+	checkBadInput(t, cases, nil)
 }
 
 // TestTraceGenRateAndStatsBins: an explicit --rate names the files and sets
