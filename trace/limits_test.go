@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -204,6 +205,34 @@ func TestImportSamplesPerRowLimit(t *testing.T) {
 			ImportOptions{Format: ImportSWF, SamplesPerRow: n}, func(LogRecord) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), "samples per duration row") {
 			t.Errorf("SamplesPerRow %d: error %v", n, err)
+		}
+	}
+}
+
+// TestReadTimeBound: the readers' bound on times (MaxTime) is on the time as returned, after
+// unit conversion, and on its magnitude only: times up to it are read as they are, negative
+// arrivals included.
+func TestReadTimeBound(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, content string
+		opt           ReadOptions
+		arrival       float64
+	}{
+		{"negative arrival", "task_type,arrival,deadline\na,-5,3\n", ReadOptions{}, -5},
+		{"at the bound", "task_type,arrival,deadline\na,-1e15,1e15\n", ReadOptions{}, -1e15},
+		{"seconds at the bound in ms", "# time_unit=s\ntask_type,arrival,deadline\na,1e12,1e12\n", ReadOptions{}, 1e15},
+		{"past the bound in ms, within it in s", "task_type,arrival,deadline\na,5e15,6e15\n", ReadOptions{FileUnit: Millisecond, Unit: Second}, 5e12},
+	}
+	for i, c := range cases {
+		src := writeFile(t, dir, fmt.Sprintf("t%d.csv", i), []byte(c.content))
+		tr, err := ReadTrace(src, c.opt)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(tr.Tasks) != 1 || tr.Tasks[0].Arrival != c.arrival {
+			t.Errorf("%s: read %+v, want one task arriving at %g", c.name, tr.Tasks, c.arrival)
 		}
 	}
 }
