@@ -305,11 +305,37 @@ func (e *engine) readNext() error {
 		return fmt.Errorf("replay: read task %d: %w", e.stats.arrived+1, err)
 	}
 	e.next, e.hasNext = t, ok
-	if ok && (math.IsNaN(t.Arrival) || math.IsNaN(t.Deadline)) {
-		return fmt.Errorf("replay: task %d: arrival %g, deadline %g: both must be numbers", t.ID, t.Arrival, t.Deadline)
+	if ok && (math.IsNaN(t.Arrival) || math.IsInf(t.Arrival, 0) || math.IsNaN(t.Deadline)) {
+		return &TaskError{ID: t.ID, Msg: fmt.Sprintf("arrival %g, deadline %g: both must be numbers, the arrival finite", t.Arrival, t.Deadline)}
 	}
 	if ok && had && less(t, prev) {
-		return fmt.Errorf("replay: task %d arrives at %g, before task %d at %g: sort the trace", t.ID, t.Arrival, prev.ID, prev.Arrival)
+		return &TaskError{ID: t.ID, Msg: fmt.Sprintf("arrives at %g, before task %d at %g: sort the trace", t.Arrival, prev.ID, prev.Arrival)}
+	}
+	return nil
+}
+
+// TaskError is a task the replay cannot take, from Config.Tasks or Config.Source: times that
+// are not numbers, arrivals out of order, or times too far from 0 for the PET's grid
+// (maxGridSteps). It is the input's fault, not the engine's.
+type TaskError struct {
+	ID  int64
+	Msg string
+}
+
+func (e *TaskError) Error() string { return fmt.Sprintf("replay: task %d: %s", e.ID, e.Msg) }
+
+// maxGridSteps bounds a task's times in grid steps from 0: past 2^50 steps, adjacent float64
+// values lie more than a quarter of a step apart, and a chain's impulses, laid at a clock time
+// plus whole steps, would be rounded onto their neighbours. With a step of 1 ms that is 35,000
+// years (package trace's readers stop at 1e15 units, below it); with a step of 1e-9, 13 days.
+const maxGridSteps = 1 << 50
+
+// checkGrid reports a task whose arrival or finite deadline lies beyond maxGridSteps steps of
+// the PET's grid from 0. A deadline of +Inf (none) is allowed.
+func (e *engine) checkGrid(t Task) error {
+	limit := maxGridSteps * e.step
+	if math.Abs(t.Arrival) > limit || !math.IsInf(t.Deadline, 1) && math.Abs(t.Deadline) > limit {
+		return &TaskError{ID: t.ID, Msg: fmt.Sprintf("arrival %g, deadline %g: times past ±%.4g (2^50 steps of the PET's grid, %g) cannot be laid on it", t.Arrival, t.Deadline, limit, e.step)}
 	}
 	return nil
 }
@@ -317,6 +343,9 @@ func (e *engine) readNext() error {
 // arrive puts the next arrival in the batch under a fresh or recycled handle.
 func (e *engine) arrive() error {
 	t := e.next
+	if err := e.checkGrid(t); err != nil {
+		return err
+	}
 	h := len(e.tasks)
 	if n := len(e.spare); n > 0 {
 		h = e.spare[n-1]

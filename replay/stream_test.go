@@ -87,7 +87,8 @@ func TestSourceMatchesTasks(t *testing.T) {
 	}
 }
 
-// TestSourceErrors: an unsorted stream and a failing source stop the replay with an error.
+// TestSourceErrors: an unsorted stream, times a replay cannot lay on its grid and a failing source
+// stop the replay with an error.
 func TestSourceErrors(t *testing.T) {
 	pet := gridPET{{impulse(2)}}
 	cfg := Config{PET: pet, Machines: machinesOf(0), Options: DefaultOptions()}
@@ -98,6 +99,32 @@ func TestSourceErrors(t *testing.T) {
 	cfg.Source = sourceOf([]Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 6, Deadline: math.NaN()}})
 	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "must be numbers") {
 		t.Errorf("a NaN deadline: %v", err)
+	}
+	// Times the grid (step 1 here) cannot hold: 2^50 steps from 0 is the most a clock time may
+	// be, so that adjacent float64 values stay within a quarter of a step.
+	limit := math.Ldexp(1, 50)
+	for _, c := range []struct {
+		name  string
+		tasks []Task
+		ok    bool
+	}{
+		{"arrival at the limit", []Task{{ID: 0, Arrival: -limit, Deadline: 50}}, true},
+		{"no deadline", []Task{{ID: 0, Arrival: 5, Deadline: inf}}, true},
+		{"arrival past the limit", []Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 2 * limit, Deadline: 3 * limit}}, false},
+		{"deadline past the limit", []Task{{ID: 0, Arrival: 5, Deadline: 1e300}}, false},
+		{"infinite arrival", []Task{{ID: 0, Arrival: inf, Deadline: inf}}, false},
+	} {
+		cfg.Source = sourceOf(c.tasks)
+		res, err := Run(t.Context(), cfg, greedyBest)
+		var te *TaskError
+		switch {
+		case c.ok && (err != nil || res.Summary.Tasks != len(c.tasks)):
+			t.Errorf("%s: %v", c.name, err)
+		case !c.ok && !errors.As(err, &te):
+			t.Errorf("%s: %v, want a *TaskError", c.name, err)
+		case !c.ok && te.ID != c.tasks[len(c.tasks)-1].ID:
+			t.Errorf("%s: the error names task %d", c.name, te.ID)
+		}
 	}
 	boom := errors.New("disk on fire")
 	n := 0

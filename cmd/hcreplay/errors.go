@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -90,7 +91,7 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
-		if errors.As(err, new(inputError)) || badPath(err) {
+		if errors.As(err, new(inputError)) || badPath(err) || errors.As(err, new(*replay.TaskError)) {
 			return exitUsage
 		}
 		return exitInternal

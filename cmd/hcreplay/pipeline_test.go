@@ -119,7 +119,14 @@ func TestPetAndTraceBadInput(t *testing.T) {
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
 	tr := filepath.Join(dir, "t.csv")
 	os.WriteFile(tr, []byte("task_type,arrival,deadline\n0,1,50\n"), 0o644)
+	// A trace within the readers' bound on times, but too far out for a fine grid (2^50 steps of
+	// 1e-6 is 1.13e9): the replay refuses it.
+	finePET := filepath.Join(dir, "fine.json")
+	os.WriteFile(finePET, []byte(badGridPET("1e-6", "5")), 0o644)
+	farTrace := filepath.Join(dir, "far.csv")
+	os.WriteFile(farTrace, []byte("task_type,arrival,deadline\na,1,50\na,2e9,2.1e9\n"), 0o644)
 	cases := []badInputCase{
+		{[]string{"replay", "--pet", finePET, "--trace", farTrace, "-H", "MM"}, []string{"task 1: arrival 2e+09", "cannot be laid on it"}},
 		{[]string{"pet", "build", empty, "--out", filepath.Join(dir, "o.json")}, []string{"empty.csv"}},
 		{[]string{"pet", "build", thin, "--out", filepath.Join(dir, "o.json")}, []string{"a", "m1", "2"}},
 		{[]string{"pet", "build", thin, "--out", filepath.Join(dir, "o.json"), "--binning", "wide"}, []string{"wide"}},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -136,7 +137,11 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 		cfg.Tasks = tasks
 	}
 	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
-	return c.replayOne(ctx, mapper, cfg, tr.pet, dir)
+	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, dir)
+	if errors.As(err, new(*replay.TaskError)) {
+		return nil, badInput(fmt.Errorf("%s: %w", tr.src.Name, err))
+	}
+	return res, err
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
