@@ -109,6 +109,10 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		if err != nil {
 			return err
 		}
+		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 {
+			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
+				tr.src.Name, c.Trim, s.Tasks)
+		}
 		if c.JSON {
 			if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
 				return err

@@ -139,3 +139,32 @@ func TestReplayBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestTrimLeavesNothingWarns: a trim that leaves no task of a trace scored (2 × 10 ≥ 20 tasks)
+// is warned about by replay and by sweep, which still succeed; a trim that leaves some is not.
+func TestTrimLeavesNothingWarns(t *testing.T) {
+	pet, tr := writeTiny(t, 20)
+	const warning = "left none scored"
+	cases := []struct {
+		args []string
+		warn string // "" for no warning
+	}{
+		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--trim", "10"}, "--trim 10 leaves none of its 20 tasks scored"},
+		{[]string{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--trim", "9"}, ""},
+		{[]string{"sweep", "--pet", pet, "--trace", "t=" + tr, "-H", "MM,MSD", "--set", "trim=9,10", "--out", filepath.Join(t.TempDir(), "s")},
+			"in 2 of the 4 runs just made, a trim of 10 tasks or more at each end " + warning},
+		{[]string{"sweep", "--pet", pet, "--trace", "t=" + tr, "-H", "MM", "--set", "trim=9", "--out", filepath.Join(t.TempDir(), "s")}, ""},
+	}
+	for _, c := range cases {
+		code, _, stderr := cli(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		switch {
+		case c.warn != "" && !strings.Contains(stderr, c.warn):
+			t.Errorf("%v: stderr %q lacks %q", c.args, stderr, c.warn)
+		case c.warn == "" && (strings.Contains(stderr, "scored") || strings.Contains(stderr, "warning")):
+			t.Errorf("%v: unexpected warning: %s", c.args, stderr)
+		}
+	}
+}
