@@ -187,11 +187,11 @@ type specWorkload struct {
 }
 
 func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
+	if err := c.misplaced(); err != nil {
+		return nil, badInput(err)
+	}
 	if c.Trace != "" {
 		return c.traceWorkloads(con)
-	}
-	if c.PET != "" || c.Catalog != "" {
-		return nil, badInput(errors.New("--pet and --catalog go with --trace; the synthetic workload runs on --machines identical machines"))
 	}
 	minT, maxT, err := rangeFlag("--tasks", c.Tasks)
 	if err != nil {
@@ -232,6 +232,35 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, horizon: c.Horizon})
 	}
 	return out, nil
+}
+
+// misplaced reports the flags of the other workload set away from their defaults: those of a
+// trace without --trace, or those of the synthetic workload with it. Either would be ignored,
+// and a user who sets --per-type 20 or --rate 9 expects it to count.
+func (c *SpeculateCmd) misplaced() error {
+	traceFlags := []struct {
+		name string
+		set  bool
+	}{{"--pet", c.PET != ""}, {"--catalog", c.Catalog != ""}, {"--per-type", c.PerType != 1}, {"--dist", c.Dist != "pet"}, {"--time-unit", c.TimeUnit != ""}}
+	synthFlags := []struct {
+		name string
+		set  bool
+	}{{"--rate", c.Rate != 6}, {"--horizon", c.Horizon != 1500}, {"--machines", c.Machines != 3000}, {"--tasks", c.Tasks != "1:100"},
+		{"--mean", c.Mean != "1:4"}, {"--alpha", c.Alpha != 2}, {"--unit", c.Unit != 1}}
+	if c.Trace == "" {
+		for _, f := range traceFlags {
+			if f.set {
+				return fmt.Errorf("%s goes with --trace; the synthetic workload runs on --machines identical machines", f.name)
+			}
+		}
+		return nil
+	}
+	for _, f := range synthFlags {
+		if f.set {
+			return fmt.Errorf("%s sets the synthetic workload, which --trace replaces (its jobs, the PET's times, the catalog's machines)", f.name)
+		}
+	}
+	return nil
 }
 
 func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {

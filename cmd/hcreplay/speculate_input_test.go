@@ -70,3 +70,27 @@ func TestSpeculateTooManyMachines(t *testing.T) {
 		t.Errorf("exit %d, want %d naming 1100000 machines and the cap:\n%s", code, exitUsage, stderr)
 	}
 }
+
+// TestSpeculateMisplacedFlags: a flag of the trace workload without --trace, or of the synthetic
+// workload with it, exits 2 naming the flag, instead of being ignored.
+func TestSpeculateMisplacedFlags(t *testing.T) {
+	pet, tr := writeTiny(t, 20)
+	synth := []string{"speculate", "--horizon", "100", "--machines", "300", "-q"}
+	traced := []string{"speculate", "--trace", tr, "--pet", pet, "-q"}
+	cases := []badInputCase{
+		{append(synth, "--per-type", "20"), []string{"--per-type goes with --trace"}},
+		{append(synth, "--dist", "pareto"), []string{"--dist goes with --trace"}},
+		{append(synth, "--time-unit", "s"), []string{"--time-unit goes with --trace"}},
+		{append(synth, "--pet", pet), []string{"--pet goes with --trace"}},
+		{append(traced, "--rate", "9"), []string{"--rate sets the synthetic workload"}},
+		{append(traced, "--tasks", "1:5"), []string{"--tasks sets the synthetic workload"}},
+		{append(traced, "--alpha", "3"), []string{"--alpha sets the synthetic workload"}},
+	}
+	checkBadInput(t, cases, nil)
+	// The flags of each workload are taken with it.
+	for _, args := range [][]string{append(traced, "--per-type", "2", "--dist", "pareto"), append(synth, "--rate", "5", "--alpha", "3")} {
+		if code, _, stderr := cli(t, args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}
