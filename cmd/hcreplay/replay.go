@@ -81,6 +81,9 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
+	if err := c.checkTuning(); err != nil {
+		return err
+	}
 	if _, err := prune.New(c.Heuristic, c.params(), pruning); err != nil {
 		return badInput(err)
 	}
@@ -172,6 +175,34 @@ func (c *ReplayCmd) params() heuristic.Params {
 	p.KPBPercent, p.MOCCull, p.MOCCandidates = c.KPBPercent, c.MOCCull, c.MOCCandidates
 	p.Phase1All, p.GlobalPhase2, p.ETC = c.Phase1All, c.GlobalPhase2, c.ETC
 	return p
+}
+
+// checkTuning checks each tuning flag alone, on the defaults of the others, with the library's
+// own checks (prune.New: heuristic.Params.Validate and the pruning Config's), so that a value
+// they refuse is reported under the flag that set it. Their messages name the parameter (λ,
+// MOC cull), as the same checks serve config files and sweep grids.
+func (c *ReplayCmd) checkTuning() error {
+	flags := []struct {
+		name  string
+		value any
+		set   func(*heuristic.Params, *prune.Config)
+	}{
+		{"--kpb-percent", c.KPBPercent, func(p *heuristic.Params, _ *prune.Config) { p.KPBPercent = c.KPBPercent }},
+		{"--moc-cull", c.MOCCull, func(p *heuristic.Params, _ *prune.Config) { p.MOCCull = c.MOCCull }},
+		{"--moc-candidates", c.MOCCandidates, func(p *heuristic.Params, _ *prune.Config) { p.MOCCandidates = c.MOCCandidates }},
+		{"--lambda", c.Lambda, func(_ *heuristic.Params, q *prune.Config) { q.Lambda = c.Lambda }},
+		{"--drop-threshold", c.DropThreshold, func(_ *heuristic.Params, q *prune.Config) { q.DropThreshold = c.DropThreshold }},
+		{"--rho", c.Rho, func(_ *heuristic.Params, q *prune.Config) { q.Rho = c.Rho }},
+		{"--fairness", c.Fairness, func(_ *heuristic.Params, q *prune.Config) { q.Fairness = c.Fairness }},
+	}
+	for _, f := range flags {
+		p, q := heuristic.DefaultParams(), prune.DefaultConfig()
+		f.set(&p, &q)
+		if _, err := prune.New("MM", p, q); err != nil {
+			return badInput(fmt.Errorf("%s %v: %w", f.name, f.value, err))
+		}
+	}
+	return nil
 }
 
 func (c *ReplayCmd) pruning() (prune.Config, error) {

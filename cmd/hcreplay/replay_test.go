@@ -110,10 +110,14 @@ func TestReplayBadInput(t *testing.T) {
 		{"bad drop model", []string{"-H", "MM", "--drop-model", "kill"}, []string{"--drop-model", "kill"}},
 		{"missing PET", []string{"-H", "MM", "--pet", filepath.Join(dir, "none.etc")}, []string{"none.etc", "no such file"}},
 		{"negative approx bucket", []string{"-H", "MM", "--engine", "approx", "--approx-bucket=-1"}, []string{"approximation bucket -1"}},
-		{"too many MOC candidates", []string{"-H", "MOC", "--moc-candidates", "50"}, []string{"MOC candidates 50 outside 1 to 8"}},
-		{"KPB percent NaN", []string{"-H", "KPB", "--kpb-percent", "NaN"}, []string{"KPB percent NaN"}},
-		{"infinite rho", []string{"-H", "PAM", "--rho", "Inf"}, []string{"ρ +Inf must be finite"}},
-		{"KPB percent NaN from a config file", []string{"-H", "KPB", "--config", kpbConfig}, []string{"KPB percent NaN"}},
+		{"too many MOC candidates", []string{"-H", "MOC", "--moc-candidates", "50"}, []string{"--moc-candidates 50: MOC candidates 50 outside 1 to 8"}},
+		{"KPB percent NaN", []string{"-H", "KPB", "--kpb-percent", "NaN"}, []string{"--kpb-percent NaN: KPB percent NaN"}},
+		{"lambda past 1", []string{"-H", "PAM", "--lambda", "5"}, []string{"--lambda 5: pruning: λ 5 outside [0, 1]"}},
+		{"MOC cull past 1", []string{"-H", "MOC", "--moc-cull", "2"}, []string{"--moc-cull 2: MOC cull 2 outside"}},
+		{"drop threshold past 1", []string{"-H", "PAM", "--drop-threshold", "2"}, []string{"--drop-threshold 2: pruning: dropping threshold 2"}},
+		{"negative fairness", []string{"-H", "PAMF", "--fairness=-0.5"}, []string{"--fairness -0.5: pruning: fairness factor -0.5"}},
+		{"infinite rho", []string{"-H", "PAM", "--rho", "Inf"}, []string{"--rho +Inf: pruning: ρ +Inf must be finite"}},
+		{"KPB percent NaN from a config file", []string{"-H", "KPB", "--config", kpbConfig}, []string{"--kpb-percent NaN: KPB percent NaN"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
