@@ -93,20 +93,19 @@ func TestBadInput(t *testing.T) {
 		{"parquet null", "l.parquet", parquetBytes(t, []pqOptionalExec{{"a", "m", fp(1)}, {"a", "m", nil}}), logs, ReadOptions{},
 			[]string{"l.parquet row 2 column exec_time", "missing value"}},
 
-		// Times past MaxTime (1e15 of the returned unit, ms here): corrupt values, which a replay
-		// cannot lay on a grid.
+		// Times past MaxSeconds (1e12 s; 1e15 in ms, the unit returned here): corrupt values.
 		{"csv huge arrival", "ha.csv", []byte("task_type,arrival\na,1e300\n"), tasks, ReadOptions{},
-			[]string{"ha.csv line 2 column arrival", `value "1e300"`, "beyond 1e+15 ms"}},
+			[]string{"ha.csv line 2 column arrival", `value "1e300"`, "beyond 1e+12 s"}},
 		{"csv huge negative arrival", "hb.csv", []byte("task_type,arrival\na,-2e15\n"), tasks, ReadOptions{},
-			[]string{"hb.csv line 2 column arrival", `value "-2e15"`, "beyond 1e+15 ms"}},
+			[]string{"hb.csv line 2 column arrival", `value "-2e15"`, "beyond 1e+12 s"}},
 		{"dat huge deadline", "hc.dat", []byte("taskCount=1;\n1 0 1e16;\n"), tasks, ReadOptions{},
-			[]string{"hc.dat line 2 column deadline", `value "1e16"`, "beyond 1e+15 ms"}},
+			[]string{"hc.dat line 2 column deadline", `value "1e16"`, "beyond 1e+12 s"}},
 		{"jsonl huge exec column", "hd.jsonl", []byte(`{"task_type":"a","arrival":1,"exec_gpu":3e15}` + "\n"), tasks, ReadOptions{},
-			[]string{"hd.jsonl line 1 column exec_gpu", `value "3e15"`, "beyond 1e+15 ms"}},
+			[]string{"hd.jsonl line 1 column exec_gpu", `value "3e15"`, "beyond 1e+12 s"}},
 		{"parquet huge exec", "he.parquet", parquetBytes(t, []pqOptionalExec{{"a", "m", fp(1)}, {"a", "m", fp(5e15)}}), logs, ReadOptions{},
-			[]string{"he.parquet row 2 column exec_time", "beyond 1e+15 ms"}},
+			[]string{"he.parquet row 2 column exec_time", "beyond 1e+12 s"}},
 		{"seconds past the bound in ms", "hf.csv", []byte("# time_unit=s\ntask_type,machine_type,start,end\na,m,1,2e12\n"), logs, ReadOptions{},
-			[]string{"hf.csv line 3 column end", `value "2e12"`, "beyond 1e+15 ms"}},
+			[]string{"hf.csv line 3 column end", `value "2e12"`, "beyond 1e+12 s"}},
 
 		// Negative or zero execution times.
 		{"csv zero exec", "m.csv", []byte("task_type,machine_type,exec_time\na,m,0\n"), logs, ReadOptions{},

@@ -55,7 +55,7 @@
 // Every problem comes back as one *InputError naming the file, the line
 // (text formats, counting every physical line) or row (Parquet, from 1), the
 // column and the value: a missing required column or value, a value that is
-// not a number, NaN or infinite, a time beyond MaxTime, an execution time that
+// not a number, NaN or infinite, a time beyond MaxSeconds, an execution time that
 // is not positive, a deadline before its arrival, a task or machine type outside
 // ReadOptions.KnownTaskTypes/KnownMachineTypes, a duplicate task id, an empty,
 // truncated or malformed file. Arrivals out of order are sorted stably by

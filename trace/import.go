@@ -100,12 +100,15 @@ type ImportOptions struct {
 // billion-record log.
 const MaxSamplesPerRow = 10_000
 
-// MaxImportSeconds bounds every time an importer reads (arrivals, execution
-// times, start and end stamps), in seconds: 1e12 s is more than 30,000
-// years, three orders of magnitude above Unix times in seconds (1.7e9), so a
-// larger value is a corrupt row. Such rows are reported as bad rows; letting
-// them through writes a trace that spans millennia, or +Inf in a fine unit.
-const MaxImportSeconds = 1e12
+// MaxSeconds bounds every time the package reads (arrivals, deadlines,
+// execution times, start and end stamps), in seconds: 1e12 s is more than
+// 30,000 years, three orders of magnitude above Unix times in seconds (1.7e9),
+// so a larger value is corrupt. Importers report such rows as bad rows; the
+// readers of logs and traces refuse the file with an InputError. Letting them
+// through writes or replays a trace that spans millennia, or +Inf in a fine
+// unit. Whether a time can be laid on a PET's grid is the replay's to check,
+// as it depends on the grid's step.
+const MaxSeconds = 1e12
 
 func (o *ImportOptions) check() error {
 	if _, err := ParseImportFormat(string(o.Format)); err != nil {
@@ -281,7 +284,7 @@ type importer struct {
 	emit func(LogRecord) error
 
 	srcScale float64 // source unit → output unit
-	maxTime  float64 // MaxImportSeconds in the output unit
+	maxTime  float64 // MaxSeconds in the output unit
 	winFrom  float64 // window in the output unit
 	winTo    float64
 
@@ -313,7 +316,7 @@ func newImporter(ctx context.Context, opt ImportOptions, src Unit, emit func(Log
 		res:   &ImportResult{Format: opt.Format, Unit: out, Bad: BadRows{keep: opt.BadSamples}},
 		cells: map[[2]string]*cellStat{}, execIndex: map[string]int{},
 		winFrom: float64(opt.WindowFrom) * Nanosecond.Factor(out), winTo: math.Inf(1),
-		maxTime: MaxImportSeconds * Second.Factor(out)}
+		maxTime: MaxSeconds * Second.Factor(out)}
 	if opt.WindowTo > 0 {
 		im.winTo = float64(opt.WindowTo) * Nanosecond.Factor(out)
 	}
@@ -349,7 +352,7 @@ func (im *importer) keepQuiet(key string) bool {
 }
 
 // time reads column i as a time in the source unit, like cells.number, and
-// reports it as the row's problem when it lies beyond MaxImportSeconds.
+// reports it as the row's problem when it lies beyond MaxSeconds.
 func (im *importer) time(c *cells, i int, what string) float64 {
 	v := c.number(i, what)
 	im.bound(c, i, what, v)
@@ -357,10 +360,10 @@ func (im *importer) time(c *cells, i int, what string) float64 {
 }
 
 // bound reports v (source unit, read from column i) as the row's problem
-// when it lies beyond MaxImportSeconds.
+// when it lies beyond MaxSeconds.
 func (im *importer) bound(c *cells, i int, what string, v float64) {
 	if c.ok() && math.Abs(v*im.srcScale) > im.maxTime {
-		c.fail(i, fmt.Sprintf("%s beyond %g s", what, MaxImportSeconds))
+		c.fail(i, fmt.Sprintf("%s beyond %g s", what, MaxSeconds))
 	}
 }
 

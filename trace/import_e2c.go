@@ -150,7 +150,7 @@ func (im *importer) e2cValue(c *cells, col int) (float64, bool) {
 		return 0, false
 	}
 	if math.Abs(v*im.srcScale) > im.maxTime {
-		c.fail(col, fmt.Sprintf("execution time beyond %g s (cell left out)", MaxImportSeconds))
+		c.fail(col, fmt.Sprintf("execution time beyond %g s (cell left out)", MaxSeconds))
 		return 0, false
 	}
 	return v * im.srcScale, true

@@ -9,7 +9,7 @@ import (
 
 // The importers' fuzz targets: any bytes may be rejected, but only with an
 // error (never a panic), and whatever is accepted must be valid records and
-// a valid trace, whose times are within MaxImportSeconds (execution times) or
+// a valid trace, whose times are within MaxSeconds (execution times) or
 // twice it (arrivals, which are shifted to start at 0). Multi-file formats get their files from one input split at
 // "\n===\n". The seeds are the unit tests' fixtures.
 
@@ -24,7 +24,7 @@ func fuzzImport(f *testing.F, format ImportFormat, names []string, seeds ...stri
 			files[i] = [2]string{names[i], p}
 		}
 		rule, _ := ParseDeadlineRule("prop:1")
-		const maxMs = MaxImportSeconds * 1000 // the default output unit is ms
+		const maxMs = MaxSeconds * 1000 // the default output unit is ms
 		var logs int64
 		tr, res, err := runImport(context.Background(), memInputs(files...), ImportOptions{Format: format, Deadline: &rule},
 			func(r LogRecord) error {

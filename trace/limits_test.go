@@ -162,7 +162,7 @@ func TestTrialPrefix(t *testing.T) {
 	}
 }
 
-// TestImportTimeBound: times beyond MaxImportSeconds are bad rows, reported
+// TestImportTimeBound: times beyond MaxSeconds are bad rows, reported
 // under their column, and never reach the log or the trace.
 func TestImportTimeBound(t *testing.T) {
 	job := func(n, submit, wait, run string) string {
@@ -209,29 +209,34 @@ func TestImportSamplesPerRowLimit(t *testing.T) {
 	}
 }
 
-// TestReadTimeBound: the readers' bound on times (MaxTime) is on the time as returned, after
-// unit conversion, and on its magnitude only: times up to it are read as they are, negative
-// arrivals included.
+// TestReadTimeBound: the readers' bound on times (MaxSeconds) is on the time itself, whatever
+// the units of the file and of the values returned, and on its magnitude only: times up to it
+// are read as they are, negative arrivals included.
 func TestReadTimeBound(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
 		name, content string
 		opt           ReadOptions
-		arrival       float64
+		arrival       float64 // NaN: refused
 	}{
 		{"negative arrival", "task_type,arrival,deadline\na,-5,3\n", ReadOptions{}, -5},
-		{"at the bound", "task_type,arrival,deadline\na,-1e15,1e15\n", ReadOptions{}, -1e15},
-		{"seconds at the bound in ms", "# time_unit=s\ntask_type,arrival,deadline\na,1e12,1e12\n", ReadOptions{}, 1e15},
-		{"past the bound in ms, within it in s", "task_type,arrival,deadline\na,5e15,6e15\n", ReadOptions{FileUnit: Millisecond, Unit: Second}, 5e12},
+		{"at the bound in ms", "task_type,arrival,deadline\na,-1e15,1e15\n", ReadOptions{}, -1e15},
+		{"past the bound in ms", "task_type,arrival,deadline\na,2e15,3e15\n", ReadOptions{}, math.NaN()},
+		{"seconds at the bound", "# time_unit=s\ntask_type,arrival,deadline\na,1e12,1e12\n", ReadOptions{}, 1e15},
+		{"seconds past the bound", "# time_unit=s\ntask_type,arrival,deadline\na,2e12,3e12\n", ReadOptions{}, math.NaN()},
+		{"a month in ns", "task_type,arrival,deadline\na,2.6e15,2.7e15\n", ReadOptions{FileUnit: Nanosecond, Unit: Nanosecond}, 2.6e15},
+		{"past the bound in ns", "task_type,arrival,deadline\na,2e21,3e21\n", ReadOptions{FileUnit: Nanosecond, Unit: Nanosecond}, math.NaN()},
+		{"hours at the bound, returned in ms", "# time_unit=h\ntask_type,arrival\na,2.7e8\n", ReadOptions{}, 2.7e8 * 3.6e6},
 	}
 	for i, c := range cases {
 		src := writeFile(t, dir, fmt.Sprintf("t%d.csv", i), []byte(c.content))
 		tr, err := ReadTrace(src, c.opt)
-		if err != nil {
+		switch {
+		case math.IsNaN(c.arrival):
+			wantInputError(t, err, "beyond 1e+12 s")
+		case err != nil:
 			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if len(tr.Tasks) != 1 || tr.Tasks[0].Arrival != c.arrival {
+		case len(tr.Tasks) != 1 || tr.Tasks[0].Arrival != c.arrival:
 			t.Errorf("%s: read %+v, want one task arriving at %g", c.name, tr.Tasks, c.arrival)
 		}
 	}

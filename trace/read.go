@@ -127,14 +127,8 @@ type binding struct {
 	col   int     // -1 when the file has no such column
 	label string  // "exec_time", or "runtime_ms (exec_time)" when mapped
 	scale float64 // unit conversion, for time fields
-	time  bool    // a time field: its values are bounded by MaxTime
+	limit float64 // for time fields: MaxSeconds in the unit values are returned in; 0 otherwise
 }
-
-// MaxTime bounds the magnitude of every time the readers return, in the unit they return it in:
-// 1e15 time units (31,700 years in ms), the bound package petbuild puts on a PET's times. Near
-// it adjacent float64 values are already 1/8 unit apart, so a replay could no longer lay a
-// finer grid on its clock; a larger time is a corrupt value, not a long trace.
-const MaxTime = 1e15
 
 func (b binding) present() bool { return b.col >= 0 }
 
@@ -226,7 +220,7 @@ func (r *reader) bindTime(field string, required bool) (binding, error) {
 	if u := r.t.columnUnit(b.col); u != "" {
 		in = u
 	}
-	b.scale, b.time = in.Factor(r.opt.Unit), true
+	b.scale, b.limit = in.Factor(r.opt.Unit), MaxSeconds*Second.Factor(r.opt.Unit)
 	return b, nil
 }
 
@@ -305,8 +299,8 @@ func (r *reader) number(b binding, required bool) (float64, error) {
 	}
 	v, st := r.t.number(b.col)
 	switch {
-	case st == cellOK && b.time && math.Abs(v*b.scale) > MaxTime:
-		return 0, r.errAt(b, true, fmt.Sprintf("is beyond %g %s, the largest time a replay can lay on its grid", MaxTime, r.opt.Unit.orDefault()))
+	case st == cellOK && b.limit > 0 && math.Abs(v*b.scale) > b.limit:
+		return 0, r.errAt(b, true, fmt.Sprintf("is beyond %g s (30,000 years): a corrupt time", MaxSeconds))
 	case st == cellOK:
 		return v * b.scale, nil
 	case st == cellAbsent && !required:
