@@ -327,7 +327,7 @@ func (e *TaskError) Error() string { return fmt.Sprintf("replay: task %d: %s", e
 // maxGridSteps bounds a task's times in grid steps from 0: past 2^50 steps, adjacent float64
 // values lie more than a quarter of a step apart, and a chain's impulses, laid at a clock time
 // plus whole steps, would be rounded onto their neighbours. With a step of 1 ms that is 35,000
-// years (package trace's readers stop at 1e15 units, below it); with a step of 1e-9, 13 days.
+// years, past package trace's bound on times (1e12 s); with a step of 1 ns, 13 days.
 const maxGridSteps = 1 << 50
 
 // checkGrid reports a task whose arrival or finite deadline lies beyond maxGridSteps steps of
