@@ -144,7 +144,10 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 		cfg.Tasks = tasks
 	}
 	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
-	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, dir)
+	bar := newProgress(con)
+	bar.startTasks(n, filepath.Base(tr.src.Name))
+	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, dir, bar.counter())
+	bar.stop()
 	if errors.As(err, new(*replay.TaskError)) {
 		return nil, badInput(fmt.Errorf("%s: %w", tr.src.Name, err))
 	}
@@ -221,10 +224,14 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 	return cfg, nil
 }
 
-// replayOne runs one trial, streaming task outcomes to dir when it is set.
-func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, dir string) (*replay.Result, error) {
+// replayOne runs one trial, streaming task outcomes to dir when it is set; done, when set, is
+// called as each task's outcome is known.
+func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, dir string, done func()) (*replay.Result, error) {
+	if done == nil {
+		done = func() {}
+	}
 	if dir == "" {
-		cfg.Options.OnTask = func(replay.Outcome) {} // outcomes are not needed
+		cfg.Options.OnTask = func(replay.Outcome) { done() } // the outcomes themselves are not needed
 		return replay.Run(ctx, cfg, mapper)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -250,6 +257,7 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 		}
 		var werr error
 		cfg.Options.OnTask = func(o replay.Outcome) {
+			done()
 			if werr == nil {
 				werr = w.Write(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +12,11 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/vbauerster/mpb/v8"
 
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/heuristic"
+	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -171,4 +176,53 @@ func TestTrimLeavesNothingWarns(t *testing.T) {
 			t.Errorf("%v: unexpected warning: %s", c.args, stderr)
 		}
 	}
+}
+
+// TestReplayProgressCounts: the replay's progress counter hears of every task's outcome once,
+// with and without --out (replayOne hands outcomes on in two ways), and moves the bar in whole
+// steps of progressStep.
+func TestReplayProgressCounts(t *testing.T) {
+	petPath, tr := writeTiny(t, 40)
+	pet, err := loadPET(petPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	machines, err := loadMachines("", pet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := openTrials(traceInput{Spec: tr}, pet, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ReplayCmd{}
+	for _, dir := range []string{"", t.TempDir()} {
+		_, tasks, _, err := trials[0].stream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapper, err := prune.New("MM", heuristic.DefaultParams(), prune.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
+		calls := 0
+		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, dir, func() { calls++ }); err != nil {
+			t.Fatal(err)
+		}
+		if calls != len(tasks) {
+			t.Errorf("out %q: %d calls for %d tasks", dir, calls, len(tasks))
+		}
+	}
+
+	p := &progress{p: mpb.New(mpb.WithOutput(io.Discard))}
+	p.startTasks(3*progressStep, "x")
+	tick := p.counter()
+	for range 2*progressStep + 5 {
+		tick()
+	}
+	if got := p.bar.Current(); got != 2*progressStep {
+		t.Errorf("bar at %d after %d ticks, want %d", got, 2*progressStep+5, 2*progressStep)
+	}
+	p.stop()
 }
