@@ -131,39 +131,40 @@ func (ms *machineState) popHead() {
 
 // engine is one replay in progress.
 type engine struct {
-	cfg      Config
-	opt      Options
-	mapper   Mapper
-	tasks    []taskState // by handle; records of tasks that left are reused (spare)
-	keys     []taskKey   // by handle, what lookups by handle read (taskKey)
-	spare    []int       // handles free for the next arrivals
-	source   TaskSource
-	next     Task // the next arrival, when hasNext
-	hasNext  bool
-	machines []machineState
-	batch    []int      // unmapped task handles in arrival order
-	batchKey []BatchKey // and their types and deadlines, in the same order
-	virtual  [][]int    // per machine, the tasks assigned in the current mapping event
-	assigned []int      // the machines with tasks in virtual, in order of their first assignment
-	exited   []Exit     // tasks that left since the previous mapping event
-	events   eventHeap
-	seq      int
-	now      float64
-	chances  chancer
-	samplers []truthSampler // by cell index, as cells: made when a task of the cell first starts
-	step     float64
-	exits    exitLog
-	stats    runStats
-	began    time.Time      // when the engine was made: mapping events are timed as offsets from it
-	onExit   func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
-	view     mapping        // the Event of every mapping event, reset at each
-	skew     bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
-	waits    bool           // the mapper does nothing while every queue is full (SlotWaiter)
-	groups   typeGroups     // the batch by task type, once the mapper has asked (Event.BatchGroups)
-	cells    []cellEntry    // the PET's cells with their tables, by task type × machine type (cell)
-	stride   int            // cells' row length: one more than the largest machine type
-	batchDue float64        // no task in the batch has a deadline before this
-	queueDue float64        // no waiting task in a machine queue has a deadline before this
+	cfg       Config
+	opt       Options
+	mapper    Mapper
+	tasks     []taskState // by handle; records of tasks that left are reused (spare)
+	keys      []taskKey   // by handle, what lookups by handle read (taskKey)
+	spare     []int       // handles free for the next arrivals
+	source    TaskSource
+	next      Task // the next arrival, when hasNext
+	hasNext   bool
+	machines  []machineState
+	batch     []int      // unmapped task handles in arrival order
+	batchKey  []BatchKey // and their types and deadlines, in the same order
+	virtual   [][]int    // per machine, the tasks assigned in the current mapping event
+	assigned  []int      // the machines with tasks in virtual, in order of their first assignment
+	exited    []Exit     // tasks that left since the previous mapping event
+	events    eventHeap
+	seq       int
+	now       float64
+	chances   chancer
+	samplers  []truthSampler // by cell index, as cells: made when a task of the cell first starts
+	step      float64
+	gridLimit float64 // maxGridSteps steps: the farthest from 0 a task's times may lie
+	exits     exitLog
+	stats     runStats
+	began     time.Time      // when the engine was made: mapping events are timed as offsets from it
+	onExit    func(*Outcome) // stats.onExit, bound once: a method value made per exit allocates
+	view      mapping        // the Event of every mapping event, reset at each
+	skew      bool           // the mapper reads QueueChance.Skewness (ReadsSkewness)
+	waits     bool           // the mapper does nothing while every queue is full (SlotWaiter)
+	groups    typeGroups     // the batch by task type, once the mapper has asked (Event.BatchGroups)
+	cells     []cellEntry    // the PET's cells with their tables, by task type × machine type (cell)
+	stride    int            // cells' row length: one more than the largest machine type
+	batchDue  float64        // no task in the batch has a deadline before this
+	queueDue  float64        // no waiting task in a machine queue has a deadline before this
 
 	spareChances chancer // an ended replay's chance engine, for the new one's storage (Scratch)
 }
@@ -229,6 +230,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	}
 	if e.hasNext {
 		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
+		e.gridLimit = maxGridSteps * e.step
 	}
 	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask, e.exits.pending)
 	e.onExit = e.stats.onExit
@@ -330,21 +332,17 @@ func (e *TaskError) Error() string { return fmt.Sprintf("replay: task %d: %s", e
 // years, past package trace's bound on times (1e12 s); with a step of 1 ns, 13 days.
 const maxGridSteps = 1 << 50
 
-// checkGrid reports a task whose arrival or finite deadline lies beyond maxGridSteps steps of
-// the PET's grid from 0. A deadline of +Inf (none) is allowed.
-func (e *engine) checkGrid(t Task) error {
-	limit := maxGridSteps * e.step
-	if math.Abs(t.Arrival) > limit || !math.IsInf(t.Deadline, 1) && math.Abs(t.Deadline) > limit {
-		return &TaskError{ID: t.ID, Msg: fmt.Sprintf("arrival %g, deadline %g: times past ±%.4g (2^50 steps of the PET's grid, %g) cannot be laid on it", t.Arrival, t.Deadline, limit, e.step)}
-	}
-	return nil
+// gridError is the error of a task whose arrival or finite deadline lies beyond e.gridLimit
+// (maxGridSteps steps of the PET's grid from 0), which arrive checks.
+func (e *engine) gridError(t Task) error {
+	return &TaskError{ID: t.ID, Msg: fmt.Sprintf("arrival %g, deadline %g: times past ±%.4g (2^50 steps of the PET's grid, %g) cannot be laid on it", t.Arrival, t.Deadline, e.gridLimit, e.step)}
 }
 
 // arrive puts the next arrival in the batch under a fresh or recycled handle.
 func (e *engine) arrive() error {
 	t := e.next
-	if err := e.checkGrid(t); err != nil {
-		return err
+	if math.Abs(t.Arrival) > e.gridLimit || math.Abs(t.Deadline) > e.gridLimit && !math.IsInf(t.Deadline, 1) {
+		return e.gridError(t) // a deadline of +Inf (none) is allowed
 	}
 	h := len(e.tasks)
 	if n := len(e.spare); n > 0 {
