@@ -236,7 +236,9 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 
 // misplaced reports the flags of the other workload set away from their defaults: those of a
 // trace without --trace, or those of the synthetic workload with it. Either would be ignored,
-// and a user who sets --per-type 20 or --rate 9 expects it to count.
+// and a user who sets --per-type 20 or --rate 9 expects it to count. The defaults compared with
+// are the struct tags' (kong marks a flag set by its default as set, so it cannot tell);
+// TestSpeculateMisplacedFlags fails when the two drift apart.
 func (c *SpeculateCmd) misplaced() error {
 	traceFlags := []struct {
 		name string
