@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -105,28 +104,19 @@ func TestSpeculateBadInput(t *testing.T) {
 	if err := os.WriteFile(badTrace, []byte("task_type,arrival,job_id\n7,0,a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-s", "nosuch"}, "nosuch"},
-		{[]string{"--tasks", "9:2"}, "--tasks"},
-		{[]string{"--alpha", "1"}, "α"},
-		{[]string{"--detect", "1.5"}, "detection"},
-		{[]string{"--seeds", "0"}, "--seeds"},
-		{[]string{"--trace", badTrace}, "--pet"},
-		{[]string{"--trace", badTrace, "--pet", pet}, "7"},
-		{[]string{"--trace", filepath.Join(dir, "none.csv"), "--pet", pet}, "none.csv"},
-		{[]string{"--pet", pet}, "--trace"},
+	synth := func(args ...string) []string { // a small synthetic workload
+		return append([]string{"speculate", "--horizon", "5", "--machines", "5"}, args...)
 	}
-	for _, tc := range tests {
-		args := []string{"speculate", "--horizon", "5", "--machines", "5"} // a small synthetic workload
-		if slices.Contains(tc.args, "--trace") {
-			args = args[:1] // its flags do not go with a trace
-		}
-		code, _, stderr := cli(t, append(args, tc.args...)...)
-		if code != exitUsage || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, want %d with %q:\n%s", tc.args, code, exitUsage, tc.want, stderr)
-		}
-	}
+	traced := func(args ...string) []string { return append([]string{"speculate"}, args...) } // its flags do not go with a trace
+	checkBadInput(t, []badInputCase{
+		{synth("-s", "nosuch"), []string{"nosuch"}},
+		{synth("--tasks", "9:2"), []string{"--tasks"}},
+		{synth("--alpha", "1"), []string{"α"}},
+		{synth("--detect", "1.5"), []string{"detection"}},
+		{synth("--seeds", "0"), []string{"--seeds"}},
+		{traced("--trace", badTrace), []string{"--pet"}},
+		{traced("--trace", badTrace, "--pet", pet), []string{"7"}},
+		{traced("--trace", filepath.Join(dir, "none.csv"), "--pet", pet), []string{"none.csv"}},
+		{synth("--pet", pet), []string{"--trace"}},
+	}, nil)
 }
