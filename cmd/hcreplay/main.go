@@ -16,7 +16,7 @@ type CLI struct {
 	Demo       DemoCmd       `cmd:"" help:"Run the main job on the embedded sample data: sweep, report, figures (into ./hcreplay-demo)."`
 	Pet        PetCmd        `cmd:"" help:"Build, inspect, synthesize and convert PET matrices."`
 	Trace      TraceCmd      `cmd:"" help:"Generate, convert and summarise arrival traces."`
-	Replay     ReplayCmd     `cmd:"" help:"Replay arrival traces through one mapping heuristic."`
+	Replay     ReplayCmd     `cmd:"" help:"Replay arrival traces through mapping heuristics, with and without pruning."`
 	Sweep      SweepCmd      `cmd:"" help:"Replay a grid of heuristics, pruning variants, levels and options in parallel; write runs.parquet."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 	Heuristics HeuristicsCmd `cmd:"" help:"List the mapping heuristics with their mode, source and parameters."`

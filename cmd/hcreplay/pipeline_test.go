@@ -68,7 +68,7 @@ func TestNewUserPipeline(t *testing.T) {
 	}
 	for _, prune := range []string{"none", "both"} {
 		out := mustCLI(t, "replay", "--pet", pet, "--trace", filepath.Join(trials, "*.csv"), "-H", "PAM", "--prune", prune, "--trim", "20")
-		if strings.Count(out, "PAM") != 2 {
+		if strings.Count(out, ".csv │ PAM") != 2 { // then the table of means
 			t.Errorf("replay --prune %s: want one row per trial:\n%s", prune, out)
 		}
 	}

@@ -21,14 +21,16 @@ import (
 	"github.com/hcreplay/hcreplay/report"
 )
 
-// ReplayCmd replays arrival traces through one heuristic (SPEC §5, §7).
+// ReplayCmd replays arrival traces through heuristics (SPEC §5, §7): each trial through each
+// heuristic under each pruning variant asked for, one after another. A grid on all cores, with
+// levels and options as axes, is the sweep's.
 type ReplayCmd struct {
-	PET       string `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
-	Trace     string `required:"" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials." placeholder:"TRACE"`
-	Heuristic string `short:"H" required:"" help:"Mapping heuristic or preset (see 'hcreplay heuristics')." placeholder:"NAME"`
-	Prune     string `default:"none" enum:"none,defer,drop,both" help:"Pruning variant (${enum}): X, X-D, X-Drop, X-P."`
-	Catalog   string `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`
-	TruthPET  string `name:"truth-pet" type:"existingfile" help:"PET that actual durations are drawn from (default: --pet)." placeholder:"PET"`
+	PET       string   `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
+	Trace     string   `required:"" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials." placeholder:"TRACE"`
+	Heuristic []string `short:"H" required:"" help:"Mapping heuristics or presets, comma-separated or repeated (see 'hcreplay heuristics'); each trial replays through each." placeholder:"NAME"`
+	Prune     []string `default:"none" enum:"none,defer,drop,both" help:"Pruning variants (${enum}), comma-separated or repeated: X, X-D, X-Drop, X-P."`
+	Catalog   string   `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`
+	TruthPET  string   `name:"truth-pet" type:"existingfile" help:"PET that actual durations are drawn from (default: --pet)." placeholder:"PET"`
 
 	QueueSize        int    `default:"6" help:"Batch mode: tasks per machine queue, the executing one included."`
 	DropModel        string `default:"evict" enum:"evict,pending,none" help:"What happens at a deadline (${enum})."`
@@ -58,7 +60,7 @@ type ReplayCmd struct {
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
 	JSON bool   `help:"Print each run's summary as one JSON object per line."`
-	Out  string `help:"Write summary.json, timing.json and tasks.parquet here (one subfolder per trial when there are several)." placeholder:"DIR"`
+	Out  string `help:"Write summary.json, timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several)." placeholder:"DIR"`
 	CSV  bool   `help:"With --out, also write tasks.csv."`
 }
 
@@ -77,15 +79,12 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	pruning, err := c.pruning()
-	if err != nil {
-		return badInput(err)
-	}
 	if err := c.checkTuning(); err != nil {
 		return err
 	}
-	if _, err := prune.New(c.Heuristic, c.params(), pruning); err != nil {
-		return badInput(err)
+	mappers, err := c.mappers()
+	if err != nil {
+		return err
 	}
 	opt, err := c.options(pet)
 	if err != nil {
@@ -98,36 +97,94 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var names []string
 	var summaries []replay.Summary
-	scratch := new(replay.Scratch) // each trial reuses the storage the one before left
+	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
 	for i, tr := range trials {
-		dir := c.Out
-		if dir != "" && len(trials) > 1 {
-			dir = filepath.Join(c.Out, fmt.Sprintf("trial-%03d", i+1))
-		}
-		mapper, err := prune.New(c.Heuristic, c.params(), pruning) // fresh state per trial
-		if err != nil {
-			return badInput(err)
-		}
-		res, err := c.replayTrial(ctx, con, tr, mapper, replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}, dir)
-		if err != nil {
-			return err
-		}
-		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 {
-			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
-				tr.src.Name, c.Trim, s.Tasks)
-		}
-		if c.JSON {
-			if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
+		for j, mp := range mappers {
+			mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
+			if err != nil {
+				return badInput(err)
+			}
+			cfg := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}
+			res, err := c.replayTrial(ctx, con, tr, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
+			if err != nil {
 				return err
 			}
+			if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
+				con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
+					tr.src.Name, c.Trim, s.Tasks)
+			}
+			if c.JSON {
+				if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
+					return err
+				}
+			}
+			names = append(names, tr.src.Name)
+			summaries = append(summaries, res.Summary)
 		}
-		names = append(names, tr.src.Name)
-		summaries = append(summaries, res.Summary)
 	}
-	if !c.JSON {
-		return summaryTable(con.Stdout, names, summaries)
+	if c.JSON {
+		return nil
+	}
+	if err := summaryTable(con.Stdout, names, summaries); err != nil {
+		return err
+	}
+	if len(trials) > 1 {
+		fmt.Fprintf(con.Stdout, "\nMean over the %d trials, with the half-width of its 95%% Student t interval:\n", len(trials))
+		return meansTable(con.Stdout, mappers, summaries)
 	}
 	return nil
+}
+
+// replayMapper is one mapper a replay runs each trial through: a heuristic or preset under a
+// pruning variant, and the mapper's own name for it (MM-P; PAMF under any variant is PAMF-P).
+type replayMapper struct {
+	name, label string
+	pruning     prune.Config
+}
+
+// mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
+// then its variants. Asking for the same mapper twice (PAMF with none and both) replays it once.
+func (c *ReplayCmd) mappers() ([]replayMapper, error) {
+	base, err := c.pruning()
+	if err != nil {
+		return nil, badInput(err)
+	}
+	var out []replayMapper
+	seen := map[string]bool{}
+	for _, name := range c.Heuristic {
+		for _, v := range c.Prune {
+			p := base
+			if p.Variant, err = prune.ParseVariant(v); err != nil {
+				return nil, badInput(err)
+			}
+			m, err := prune.New(name, c.params(), p)
+			if err != nil {
+				return nil, badInput(err)
+			}
+			if label := m.Name(); !seen[label] {
+				seen[label] = true
+				out = append(out, replayMapper{name: name, label: label, pruning: p})
+			}
+		}
+	}
+	return out, nil
+}
+
+// runDir is where the replay of trial i (of trials) through the mapper labelled label (of
+// mappers) writes its files: --out itself for a lone replay, else a subfolder per mapper and
+// one per trial where there are several of each.
+func (c *ReplayCmd) runDir(label string, i, trials, mappers int) string {
+	if c.Out == "" {
+		return ""
+	}
+	dir := c.Out
+	if mappers > 1 {
+		dir = filepath.Join(dir, label)
+	}
+	if trials > 1 {
+		dir = filepath.Join(dir, fmt.Sprintf("trial-%03d", i+1))
+	}
+	return dir
 }
 
 // replayTrial replays one trial, streaming its tasks from the file when it can (trial.stream).
@@ -208,12 +265,10 @@ func (c *ReplayCmd) checkTuning() error {
 	return nil
 }
 
+// pruning is the pruning configuration of the flags, but for the variant (mappers sets it).
 func (c *ReplayCmd) pruning() (prune.Config, error) {
 	cfg := prune.DefaultConfig()
 	var err error
-	if cfg.Variant, err = prune.ParseVariant(c.Prune); err != nil {
-		return cfg, err
-	}
 	if cfg.Toggle, err = prune.ParseToggle(c.Toggle); err != nil {
 		return cfg, err
 	}
@@ -311,6 +366,50 @@ func printJSON(w io.Writer, name string, res *replay.Result) error {
 	}
 	obj["trace"], obj["timing"] = name, res.Timing
 	return json.NewEncoder(w).Encode(obj)
+}
+
+// meansTable prints, per mapper, the mean over the trials of the key metrics of summaryTable
+// and the half-width of their 95% intervals (report.EstimateOf); sums holds each trial's runs
+// in the order of mappers.
+func meansTable(w io.Writer, mappers []replayMapper, sums []replay.Summary) error {
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
+	t.Header("heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time")
+	for j, mp := range mappers {
+		var scored, robust, fair, cost []float64
+		for i := j; i < len(sums); i += len(mappers) {
+			s := sums[i]
+			scored = append(scored, float64(s.Scored))
+			robust = append(robust, float64(s.Robustness))
+			fair = append(fair, float64(s.FairnessVariance))
+			cost = append(cost, float64(s.CostPerOnTime))
+		}
+		r := report.EstimateOf(robust)
+		if err := t.Append(mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
+			withHalf(r, "%.2f"), withHalf(report.EstimateOf(fair), "%.1f"), withHalf(report.EstimateOf(cost), "%.3g")); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// withHalf formats an estimate as its mean ± the half-width of its interval, the mean alone when
+// one value entered it, and "–" when none did (a metric undefined in every trial); values left
+// out as undefined are counted after it.
+func withHalf(e report.Estimate, format string) string {
+	var s string
+	switch {
+	case e.N == 0:
+		return "–"
+	case e.N == 1:
+		s = fmt.Sprintf(format, e.Mean)
+	default:
+		s = fmt.Sprintf(format+" ± "+format, e.Mean, e.Half)
+	}
+	if e.Skipped > 0 {
+		s += fmt.Sprintf(" (%d undefined)", e.Skipped)
+	}
+	return s
 }
 
 // summaryTable prints the key metrics of each run.

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,6 +112,8 @@ func TestReplayBadInput(t *testing.T) {
 		want []string
 	}{
 		{"unknown heuristic", []string{"-H", "XX"}, []string{`unknown heuristic "XX"`, "MM"}},
+		{"unknown heuristic among several", []string{"-H", "MM,XX"}, []string{`unknown heuristic "XX"`}},
+		{"unknown variant among several", []string{"-H", "MM", "--prune", "both,all"}, []string{"--prune", `"all"`}},
 		{"non-numeric arrival", []string{"-H", "MM", "--trace", badTrace}, []string{"bad.csv", "line 2", "arrival", `"abc"`}},
 		{"unknown task type", []string{"-H", "MM", "--trace", unknownType}, []string{"unknown.csv", "task_type", `"7"`}},
 		{"no deadline", []string{"-H", "MM", "--trace", noDeadline}, []string{"nodl.csv", "--deadline"}},
@@ -225,4 +230,179 @@ func TestReplayProgressCounts(t *testing.T) {
 		t.Errorf("bar at %d after %d ticks, want %d", got, 2*progressStep+5, 2*progressStep)
 	}
 	p.stop()
+}
+
+// writeTrials writes len(sizes) CSV traces of the tiny workload (writeTiny's), trial-i.csv with
+// sizes[i] tasks, into one folder, and returns the tiny PET and the folder's glob.
+func writeTrials(t *testing.T, sizes ...int) (pet, glob string) {
+	t.Helper()
+	dir := t.TempDir()
+	for i, n := range sizes {
+		p, tr := writeTiny(t, n)
+		pet = p
+		b, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "trial-"+strconv.Itoa(i+1)+".csv"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pet, filepath.Join(dir, "trial-*.csv")
+}
+
+// jsonRuns runs hcreplay with args, which must include --json, and returns its runs' lines.
+func jsonRuns(t *testing.T, args ...string) []map[string]any {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+	}
+	var runs []map[string]any
+	dec := json.NewDecoder(&stdout)
+	for dec.More() {
+		var r map[string]any
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		delete(r, "timing") // wall times differ from run to run
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// TestReplaySeveralMappers: -H and --prune take several values, and replaying each trial through
+// each mapper in one command gives, run for run, what a command per mapper and trial gives, in
+// trial order then mapper order (heuristics as given, each under its variants), with each run's
+// files in a folder of its mapper and trial. A mapper asked for twice (PAMF is PAMF-P whatever
+// the variant) runs once.
+func TestReplaySeveralMappers(t *testing.T) {
+	pet, glob := writeTrials(t, 30, 36, 42)
+	out := filepath.Join(t.TempDir(), "runs")
+	runs := jsonRuns(t, "replay", "--pet", pet, "--trace", glob, "-H", "MM,PAM", "-H", "PAMF",
+		"--prune", "none", "--prune", "both", "--trim", "5", "--json", "--out", out)
+	want := []struct{ name, prune, label string }{
+		{"MM", "none", "MM"}, {"MM", "both", "MM-P"}, {"PAM", "none", "PAM"}, {"PAM", "both", "PAM-P"}, {"PAMF", "none", "PAMF-P"},
+	}
+	if len(runs) != 3*len(want) {
+		t.Fatalf("%d runs, want %d", len(runs), 3*len(want))
+	}
+	for i := range 3 {
+		trace := filepath.Join(filepath.Dir(glob), "trial-"+strconv.Itoa(i+1)+".csv")
+		for j, w := range want {
+			got := runs[i*len(want)+j]
+			alone := jsonRuns(t, "replay", "--pet", pet, "--trace", trace, "-H", w.name, "--prune", w.prune, "--trim", "5", "--json")
+			if len(alone) != 1 || !reflect.DeepEqual(got, alone[0]) {
+				t.Errorf("trial %d, %s: %v\nalone: %v", i+1, w.label, got, alone)
+			}
+			if got["heuristic"] != w.label {
+				t.Errorf("trial %d run %d is %v, want %s", i+1, j, got["heuristic"], w.label)
+			}
+			b, err := os.ReadFile(filepath.Join(out, w.label, fmt.Sprintf("trial-%03d", i+1), "summary.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var file map[string]any
+			if err := json.Unmarshal(b, &file); err != nil {
+				t.Fatal(err)
+			}
+			delete(got, "trace")
+			if !reflect.DeepEqual(file, got) {
+				t.Errorf("%s trial %d: summary.json %v, printed %v", w.label, i+1, file, got)
+			}
+		}
+	}
+}
+
+// TestReplayMeansTable: over several trials, replay closes with a table of each mapper's mean
+// robustness ± the half-width of its 95% Student t interval, checked against the runs' own
+// values with t quantiles from a table (t₀.₉₇₅ = 4.3027 on 2 degrees of freedom, 12.706 on 1);
+// a trial whose robustness is undefined (--trim leaves nothing scored) is left out and counted.
+func TestReplayMeansTable(t *testing.T) {
+	pet, glob := writeTrials(t, 30, 36, 42)
+	for _, c := range []struct {
+		trim      string
+		undefined int     // trials with nothing scored
+		t975      float64 // on len(trials) - undefined - 1 degrees of freedom
+	}{{"5", 0, 4.302652729911275}, {"16", 1, 12.706204736174696}} {
+		args := []string{"replay", "--pet", pet, "--trace", glob, "-H", "MM,PAM", "--prune", "none,both", "--trim", c.trim}
+		runs := jsonRuns(t, append(args, "--json")...)
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		_, table, ok := strings.Cut(stdout.String(), "Mean over the 3 trials")
+		if !ok {
+			t.Fatalf("no table of means:\n%s", stdout.String())
+		}
+		for _, label := range []string{"MM", "MM-P", "PAM", "PAM-P"} {
+			var xs []float64
+			for _, r := range runs {
+				if x, ok := r["robustness"].(float64); r["heuristic"] == label && ok { // JSON null: undefined
+					xs = append(xs, x)
+				}
+			}
+			if len(xs) != 3-c.undefined {
+				t.Fatalf("--trim %s, %s: %d defined robustness values, want %d", c.trim, label, len(xs), 3-c.undefined)
+			}
+			mean, ss := 0.0, 0.0
+			for _, x := range xs {
+				mean += x / float64(len(xs))
+			}
+			for _, x := range xs {
+				ss += (x - mean) * (x - mean)
+			}
+			half := c.t975 * math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs)))
+			want := fmt.Sprintf("│ %-9s │      3 │", label)
+			cell := fmt.Sprintf("%.2f ± %.2f", mean, half)
+			if c.undefined > 0 {
+				cell += fmt.Sprintf(" (%d undefined)", c.undefined)
+			}
+			found := false
+			for line := range strings.Lines(table) {
+				if strings.HasPrefix(line, want) {
+					found = true
+					if !strings.Contains(line, " "+cell+" │") {
+						t.Errorf("--trim %s: row %q lacks robustness %q", c.trim, strings.TrimSpace(line), cell)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("--trim %s: no row for %s in\n%s", c.trim, label, table)
+			}
+		}
+	}
+}
+
+// TestReplaySeveralFromConfig: the heuristics and variants can come as lists from a config file
+// (a YAML list, a TOML comma-separated string) and from HCREPLAY_HEURISTIC, as from flags.
+func TestReplaySeveralFromConfig(t *testing.T) {
+	pet, tr := writeTiny(t, 20)
+	dir := t.TempDir()
+	yamlCfg, tomlCfg := filepath.Join(dir, "c.yaml"), filepath.Join(dir, "c.toml")
+	os.WriteFile(yamlCfg, []byte("replay:\n  heuristic: [MM, PAM]\n  prune: [both]\n"), 0o644)
+	os.WriteFile(tomlCfg, []byte("[replay]\nheuristic = \"MM,PAM\"\nprune = \"both\"\n"), 0o644)
+	base := []string{"replay", "--pet", pet, "--trace", tr, "--trim", "2", "--json"}
+	for _, c := range []struct {
+		name string
+		args []string
+		env  string
+	}{
+		{"yaml", []string{"--config", yamlCfg}, ""},
+		{"toml", []string{"--config", tomlCfg}, ""},
+		{"environment", []string{"--prune", "both"}, "MM,PAM"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.env != "" {
+				t.Setenv("HCREPLAY_HEURISTIC", c.env)
+			}
+			var got []any
+			for _, r := range jsonRuns(t, append(base, c.args...)...) {
+				got = append(got, r["heuristic"])
+			}
+			if want := []any{"MM-P", "PAM-P"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("runs %v, want %v", got, want)
+			}
+		})
+	}
 }
