@@ -68,6 +68,9 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		return exitInternal
 	}
 	kctx, err := parser.Parse(args)
+	if err == nil {
+		err = repeatedFlag(kctx)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
 		// Help cannot fix a bad config file.
@@ -141,13 +144,50 @@ func recovered(r any, stderr io.Writer) int {
 	return exitInternal
 }
 
+// repeatedFlag refuses a flag of one value given more than once on the command line. kong keeps
+// the last, so "replay -H MM -H PAM" replayed PAM alone and "--seed 1 --seed 2" ran seed 2,
+// both without a word; a flag of several values (-H, --prune, speculate's -s) collects them
+// instead. Values from the environment and config files are not occurrences: they fill only
+// what the command line left unset.
+func repeatedFlag(kctx *kong.Context) error {
+	seen := map[*kong.Flag]int{}
+	for _, p := range kctx.Path {
+		f := p.Flag
+		if f == nil || p.Resolved || f.IsCumulative() || f.IsCounter() || f.IsBool() && f.Tag.Negatable == "" {
+			continue // -q -q means what -q means
+		}
+		if seen[f]++; seen[f] == 2 {
+			return &repeatError{flag: f.Name, kctx: kctx}
+		}
+	}
+	return nil
+}
+
+// repeatError is repeatedFlag's: a usage error, with the context helpCommand reads.
+type repeatError struct {
+	flag string
+	kctx *kong.Context
+}
+
+func (e *repeatError) Error() string {
+	return fmt.Sprintf("--%s is given more than once: it takes one value", e.flag)
+}
+
 // helpCommand returns the help invocation for the command a parse error
 // happened in, e.g. "hcreplay pet build --help".
 func helpCommand(err error) string {
 	words := []string{"hcreplay"}
+	var kctx *kong.Context
 	var perr *kong.ParseError
-	if errors.As(err, &perr) && perr.Context != nil {
-		for _, p := range perr.Context.Path {
+	var rerr *repeatError
+	switch {
+	case errors.As(err, &perr):
+		kctx = perr.Context
+	case errors.As(err, &rerr):
+		kctx = rerr.kctx
+	}
+	if kctx != nil {
+		for _, p := range kctx.Path {
 			if p.Command != nil {
 				words = append(words, p.Command.Name)
 			}

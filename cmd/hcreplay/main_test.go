@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -319,6 +320,45 @@ func TestExitCodes(t *testing.T) {
 				if strings.Contains(stderr, s) {
 					t.Errorf("stderr has %q:\n%s", s, stderr)
 				}
+			}
+		})
+	}
+}
+
+// TestRepeatedFlag: a flag of one value given twice on the command line is a usage error (kong
+// would keep the last without a word), and a value from the environment or a config file beside
+// the flag is not a repeat: the flag wins, as it does alone. A bool flag without a --no- form
+// means the same however often it is given.
+func TestRepeatedFlag(t *testing.T) {
+	isolateEnv(t)
+	config := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(config, []byte("seed: 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		args     []string
+		env      string // HCREPLAY_SEED
+		wantCode int
+		want     string // in stdout when 0, in stderr otherwise
+	}{
+		{"twice", []string{"replay", "--seed", "1", "--seed", "2"}, "", 2, "--seed is given more than once: it takes one value"},
+		{"twice with =", []string{"replay", "--seed=1", "--rounds", "3", "--seed=1"}, "", 2, `Run "hcreplay replay --help"`},
+		{"in a subcommand", []string{"pet", "build", "--log-level", "a", "--log-level", "b"}, "", 2, `--log-level is given more than once`},
+		{"once, beside the environment", []string{"replay", "--seed", "2"}, "3", 0, "seed=2 "},
+		{"once, beside a config file", []string{"replay", "--config", config, "--seed", "2"}, "", 0, "seed=2 "},
+		{"a plain bool twice", []string{"-q", "replay", "-q"}, "", 0, "quiet=true"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.env != "" {
+				t.Setenv("HCREPLAY_SEED", c.env)
+			}
+			code, stdout, stderr := runTest(t, c.args...)
+			if code != c.wantCode {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, c.wantCode, stderr)
+			}
+			if got := map[bool]string{true: stdout, false: stderr}[code == 0]; !strings.Contains(got, c.want) {
+				t.Errorf("output %q lacks %q", got, c.want)
 			}
 		})
 	}

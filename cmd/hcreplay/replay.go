@@ -26,7 +26,7 @@ import (
 // levels and options as axes, is the sweep's.
 type ReplayCmd struct {
 	PET       string   `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
-	Trace     string   `required:"" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials." placeholder:"TRACE"`
+	Trace     []string `required:"" sep:"none" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials. Repeat for more." placeholder:"TRACE"`
 	Heuristic []string `short:"H" required:"" help:"Mapping heuristics or presets, comma-separated or repeated (see 'hcreplay heuristics'); each trial replays through each." placeholder:"NAME"`
 	Prune     []string `default:"none" enum:"none,defer,drop,both" help:"Pruning variants (${enum}), comma-separated or repeated: X, X-D, X-Drop, X-P."`
 	Catalog   string   `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`
@@ -90,10 +90,17 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	trials, err := openTrials(traceInput{Spec: c.Trace, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
-		func(msg string) { con.Logf("warning: %s", msg) })
-	if err != nil {
-		return err
+	var trials []trial
+	for _, spec := range c.Trace {
+		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
+			func(msg string) { con.Logf("warning: %s", msg) })
+		if err != nil {
+			return err
+		}
+		for _, tr := range more {
+			tr.index = len(trials) // random deadlines draw from the trial's place, as in one glob of them all
+			trials = append(trials, tr)
+		}
 	}
 	var names []string
 	var summaries []replay.Summary

@@ -112,6 +112,8 @@ func TestReplayBadInput(t *testing.T) {
 		want []string
 	}{
 		{"unknown heuristic", []string{"-H", "XX"}, []string{`unknown heuristic "XX"`, "MM"}},
+		{"a flag given twice", []string{"-H", "MM", "--seed", "1", "--seed", "2"}, []string{"--seed is given more than once"}},
+		{"a flag and its negation", []string{"-H", "MM", "--condition-elapsed", "--no-condition-elapsed"}, []string{"--condition-elapsed is given more than once"}},
 		{"unknown heuristic among several", []string{"-H", "MM,XX"}, []string{`unknown heuristic "XX"`}},
 		{"unknown variant among several", []string{"-H", "MM", "--prune", "both,all"}, []string{"--prune", `"all"`}},
 		{"non-numeric arrival", []string{"-H", "MM", "--trace", badTrace}, []string{"bad.csv", "line 2", "arrival", `"abc"`}},
@@ -404,5 +406,28 @@ func TestReplaySeveralFromConfig(t *testing.T) {
 				t.Errorf("runs %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// TestReplaySeveralTraces: --trace given twice replays the files of both as trials, exactly as
+// one glob of them all does, random deadlines (urgency, drawn per trial) included.
+func TestReplaySeveralTraces(t *testing.T) {
+	pet, _ := writeTiny(t, 1)
+	dir := t.TempDir()
+	for i, n := range []int{24, 30} {
+		var b strings.Builder
+		b.WriteString("task_type,arrival\n")
+		for k := range n {
+			fmt.Fprintf(&b, "%d,%s\n", (k+i)%2, ftoa(float64(k)*1.5))
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.csv", i+1)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := []string{"replay", "--pet", pet, "-H", "MM", "--deadline", "urgency", "--trim", "2", "--json"}
+	glob := jsonRuns(t, append(base, "--trace", filepath.Join(dir, "t*.csv"))...)
+	each := jsonRuns(t, append(base, "--trace", filepath.Join(dir, "t1.csv"), "--trace", filepath.Join(dir, "t2.csv"))...)
+	if len(glob) != 2 || !reflect.DeepEqual(glob, each) {
+		t.Errorf("one glob: %v\ntwo --trace: %v", glob, each)
 	}
 }
