@@ -5,12 +5,13 @@
 set -euo pipefail
 data=${1:-../shared/data/hcw19}; shift || true
 bin=${HCREPLAY:-bin/hcreplay}
+export HCREPLAY_QUEUE_SIZE=${HCREPLAY_QUEUE_SIZE:-6} # a default that an extra --queue-size overrides
 printf '%-10s %-6s %-5s %s\n' heuristic prune level "robustness % (mean ± 95% CI, n)"
 for level in 19k 34k; do
   for h in MM MSD MMU MOC MaxMin Sufferage PAM; do
     for p in none both; do
       "$bin" replay -q --json --pet "$data/classes_2.etc" --trace "$data/constant.zip#arr/arr${level}_*.dat" \
-        -H "$h" --prune "$p" --queue-size 6 "$@" |
+        -H "$h" --prune "$p" "$@" |
       python3 -c '
 import sys, json, statistics as st
 r = [json.loads(l)["robustness"] for l in sys.stdin]
