@@ -120,6 +120,12 @@ func catalogCSV(r io.Reader) ([]CatalogEntry, error) {
 // that a mistyped count is an error rather than an attempt to allocate billions of machines.
 const maxCatalogMachines = 100_000
 
+// maxCatalogValue bounds a machine's price per hour and power in watts: a thousand times the
+// power of the largest computers, and far above any hourly price, yet low enough that cost and
+// energy over the longest trace a reader accepts (trace.MaxSeconds) on maxCatalogMachines stay
+// finite. A power of 1e308 W made the energy infinite without a word.
+const maxCatalogValue = 1e12
+
 func expandCatalog(entries []CatalogEntry, name string, machineTypes []string) ([]Machine, error) {
 	index := map[string]int{}
 	for i, t := range machineTypes {
@@ -145,6 +151,8 @@ func expandCatalog(entries []CatalogEntry, name string, machineTypes []string) (
 			return nil, fmt.Errorf("%s: count %d makes more than %d machines in all", where, count, maxCatalogMachines)
 		case !(e.PricePerHour >= 0 && e.PowerWatts >= 0) || math.IsInf(e.PricePerHour, 1) || math.IsInf(e.PowerWatts, 1):
 			return nil, fmt.Errorf("%s: price %v and power %v must be finite and ≥ 0", where, e.PricePerHour, e.PowerWatts)
+		case e.PricePerHour > maxCatalogValue || e.PowerWatts > maxCatalogValue:
+			return nil, fmt.Errorf("%s: price %v or power %v W is beyond %g: a corrupt value", where, e.PricePerHour, e.PowerWatts, maxCatalogValue)
 		}
 		for k := range count {
 			n := e.Name

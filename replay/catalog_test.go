@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"math"
 	"strings"
 	"testing"
 )
@@ -44,6 +43,8 @@ func TestParseCatalog(t *testing.T) {
 		{"yaml", "- {name: x, machine_type: cpu, count: 60000}\n- {name: y, machine_type: gpu, count: 40001}\n", "entry 2 (y): count 40001 makes more"},
 		{"yaml", "- {name: x, machine_type: cpu, price_per_hour: .inf}\n", "must be finite and ≥ 0"},
 		{"csv", "name,machine_type,power_watts\nx,cpu,NaN\n", "must be finite and ≥ 0"},
+		{"yaml", "- {name: x, machine_type: cpu, power_watts: 1e308}\n", "power 1e+308 W is beyond 1e+12: a corrupt value"},
+		{"csv", "name,machine_type,price_per_hour\nx,cpu,1.000001e12\n", "price 1.000001e+12 or power 0 W is beyond"},
 		{"yaml", "- {name: a, machine_type: cpu, count: 2}\n- {name: a-1, machine_type: gpu}\n", `entry 2 (a-1): machine name "a-1" is also made by entry 1`},
 		{"csv", "name,machine_type\nx,cpu\nx,gpu\n", `machine name "x" is also made by entry 1`},
 	}
@@ -61,7 +62,7 @@ func TestParseCatalog(t *testing.T) {
 
 // FuzzParseCatalog feeds ParseCatalog arbitrary text as YAML and as CSV: it must return an
 // error or machines that a replay can use: at least one and at most maxCatalogMachines, each
-// with a name no other has, a type of the PET, and a finite price and power of at least 0.
+// with a name no other has, a type of the PET, and a price and power from 0 to maxCatalogValue.
 func FuzzParseCatalog(f *testing.F) {
 	f.Add("- {name: fast, machine_type: gpu, count: 2, price_per_hour: 3, power_watts: 300}\n- {name: slow, machine_type: cpu}\n")
 	f.Add("name,machine_type,count,price_per_hour,power_watts\nfast,gpu,2,3,300\nslow,cpu,,0.5,\n")
@@ -85,7 +86,7 @@ func FuzzParseCatalog(f *testing.F) {
 				if m.Type < 0 || m.Type >= len(types) {
 					t.Fatalf("%s: machine %q has type %d", format, m.Name, m.Type)
 				}
-				if !(m.PricePerHour >= 0 && m.PowerWatts >= 0) || math.IsInf(m.PricePerHour+m.PowerWatts, 0) {
+				if !(m.PricePerHour >= 0 && m.PowerWatts >= 0) || max(m.PricePerHour, m.PowerWatts) > maxCatalogValue {
 					t.Fatalf("%s: machine %q has price %v and power %v", format, m.Name, m.PricePerHour, m.PowerWatts)
 				}
 			}
