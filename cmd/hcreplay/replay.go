@@ -26,7 +26,7 @@ import (
 // levels and options as axes, is the sweep's.
 type ReplayCmd struct {
 	PET       string   `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
-	Trace     []string `required:"" sep:"none" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials. Repeat for more." placeholder:"TRACE"`
+	Trace     []string `required:"" sep:"none" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials. Repeat for more sets of trials, each as if replayed alone." placeholder:"TRACE"`
 	Heuristic []string `short:"H" required:"" help:"Mapping heuristics or presets, comma-separated or repeated (see 'hcreplay heuristics'); each trial replays through each." placeholder:"NAME"`
 	Prune     []string `default:"none" enum:"none,defer,drop,both" help:"Pruning variants (${enum}), comma-separated or repeated: X, X-D, X-Drop, X-P."`
 	Catalog   string   `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`
@@ -91,19 +91,19 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	var trials []trial
-	for _, spec := range c.Trace {
+	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
+	for k, spec := range c.Trace {
 		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
 		}
-		for _, tr := range more {
-			tr.index = len(trials) // random deadlines draw from the trial's place, as in one glob of them all
-			trials = append(trials, tr)
+		trials = append(trials, more...)
+		for range more {
+			sets = append(sets, k)
 		}
 	}
-	var names []string
-	var summaries []replay.Summary
+	var runs []replayRun
 	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
 	for i, tr := range trials {
 		for j, mp := range mappers {
@@ -125,21 +125,31 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 					return err
 				}
 			}
-			names = append(names, tr.src.Name)
-			summaries = append(summaries, res.Summary)
+			runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
 		}
 	}
 	if c.JSON {
 		return nil
 	}
-	if err := summaryTable(con.Stdout, names, summaries); err != nil {
+	if err := summaryTable(con.Stdout, runs); err != nil {
 		return err
 	}
-	if len(trials) > 1 {
-		fmt.Fprintf(con.Stdout, "\nMean over the %d trials, with the half-width of its 95%% Student t interval:\n", len(trials))
-		return meansTable(con.Stdout, mappers, summaries)
+	if len(trials) > len(c.Trace) { // some --trace has several trials
+		over := fmt.Sprintf("the %d trials", len(trials))
+		if len(c.Trace) > 1 {
+			over = "the trials of each --trace"
+		}
+		fmt.Fprintf(con.Stdout, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
+		return c.meansTable(con.Stdout, mappers, runs)
 	}
 	return nil
+}
+
+// replayRun is one replay of a trial of the --trace numbered set through mappers[mapper].
+type replayRun struct {
+	set, mapper int
+	trace       string
+	summary     replay.Summary
 }
 
 // replayMapper is one mapper a replay runs each trial through: a heuristic or preset under a
@@ -375,26 +385,42 @@ func printJSON(w io.Writer, name string, res *replay.Result) error {
 	return json.NewEncoder(w).Encode(obj)
 }
 
-// meansTable prints, per mapper, the mean over the trials of the key metrics of summaryTable
-// and the half-width of their 95% intervals (report.EstimateOf); sums holds each trial's runs
-// in the order of mappers.
-func meansTable(w io.Writer, mappers []replayMapper, sums []replay.Summary) error {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
-	t.Header("heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time")
-	for j, mp := range mappers {
-		var scored, robust, fair, cost []float64
-		for i := j; i < len(sums); i += len(mappers) {
-			s := sums[i]
-			scored = append(scored, float64(s.Scored))
-			robust = append(robust, float64(s.Robustness))
-			fair = append(fair, float64(s.FairnessVariance))
-			cost = append(cost, float64(s.CostPerOnTime))
-		}
-		r := report.EstimateOf(robust)
-		if err := t.Append(mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
-			withHalf(r, "%.2f"), withHalf(report.EstimateOf(fair), "%.1f"), withHalf(report.EstimateOf(cost), "%.3g")); err != nil {
-			return err
+// meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
+// summaryTable and the half-width of their 95% intervals (report.EstimateOf). Each --trace is
+// its own set of trials, as if replayed alone: a level of oversubscription, say, whose means
+// would mean nothing pooled with another's.
+func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []replayRun) error {
+	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time"}
+	if len(c.Trace) > 1 {
+		header = append([]string{"trace"}, header...)
+	}
+	align := make(tw.Alignment, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+	}
+	align[0], align[len(header)-6] = tw.AlignLeft, tw.AlignLeft
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithAlignment(align))
+	t.Header(header)
+	for set, spec := range c.Trace {
+		for j, mp := range mappers {
+			var scored, robust, fair, cost []float64
+			for _, r := range runs {
+				if r.set == set && r.mapper == j {
+					s := r.summary
+					scored = append(scored, float64(s.Scored))
+					robust = append(robust, float64(s.Robustness))
+					fair = append(fair, float64(s.FairnessVariance))
+					cost = append(cost, float64(s.CostPerOnTime))
+				}
+			}
+			row := []string{mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
+				withHalf(report.EstimateOf(robust), "%.2f"), withHalf(report.EstimateOf(fair), "%.1f"), withHalf(report.EstimateOf(cost), "%.3g")}
+			if len(c.Trace) > 1 {
+				row = append([]string{filepath.Base(spec)}, row...)
+			}
+			if err := t.Append(row); err != nil {
+				return err
+			}
 		}
 	}
 	return t.Render()
@@ -420,12 +446,13 @@ func withHalf(e report.Estimate, format string) string {
 }
 
 // summaryTable prints the key metrics of each run.
-func summaryTable(w io.Writer, names []string, sums []replay.Summary) error {
+func summaryTable(w io.Writer, runs []replayRun) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
 	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time", "events")
-	for i, s := range sums {
-		if err := t.Append(filepath.Base(names[i]), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
+	for _, r := range runs {
+		s := r.summary
+		if err := t.Append(filepath.Base(r.trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
 			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
 			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
 			return err

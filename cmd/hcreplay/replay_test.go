@@ -409,25 +409,51 @@ func TestReplaySeveralFromConfig(t *testing.T) {
 	}
 }
 
-// TestReplaySeveralTraces: --trace given twice replays the files of both as trials, exactly as
-// one glob of them all does, random deadlines (urgency, drawn per trial) included.
+// TestReplaySeveralTraces: each --trace given is a set of trials replayed as if alone, random
+// deadlines (urgency, drawn per trial) included, and the table of means has a row per set and
+// mapper, never pooling two sets' trials.
 func TestReplaySeveralTraces(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
 	dir := t.TempDir()
-	for i, n := range []int{24, 30} {
+	for i, n := range []int{24, 30, 28, 34} {
 		var b strings.Builder
 		b.WriteString("task_type,arrival\n")
 		for k := range n {
 			fmt.Fprintf(&b, "%d,%s\n", (k+i)%2, ftoa(float64(k)*1.5))
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.csv", i+1)), []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%c%d.csv", "ab"[i/2], i%2+1)), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	base := []string{"replay", "--pet", pet, "-H", "MM", "--deadline", "urgency", "--trim", "2", "--json"}
-	glob := jsonRuns(t, append(base, "--trace", filepath.Join(dir, "t*.csv"))...)
-	each := jsonRuns(t, append(base, "--trace", filepath.Join(dir, "t1.csv"), "--trace", filepath.Join(dir, "t2.csv"))...)
-	if len(glob) != 2 || !reflect.DeepEqual(glob, each) {
-		t.Errorf("one glob: %v\ntwo --trace: %v", glob, each)
+	a, b := filepath.Join(dir, "a*.csv"), filepath.Join(dir, "b*.csv")
+	base := []string{"replay", "--pet", pet, "-H", "MM,PAM", "--deadline", "urgency", "--trim", "2"}
+	alone := append(jsonRuns(t, append(base, "--json", "--trace", a)...), jsonRuns(t, append(base, "--json", "--trace", b)...)...)
+	both := jsonRuns(t, append(base, "--json", "--trace", a, "--trace", b)...)
+	if len(both) != 8 || !reflect.DeepEqual(alone, both) {
+		t.Errorf("each --trace alone: %v\nboth in one command: %v", alone, both)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(append(base, "--trace", a, "--trace", b), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	_, table, ok := strings.Cut(stdout.String(), "Mean over the trials of each --trace")
+	if !ok {
+		t.Fatalf("no table of means:\n%s", stdout.String())
+	}
+	for set, glob := range []string{"a*.csv", "b*.csv"} {
+		for _, label := range []string{"MM", "PAM"} {
+			var xs []float64
+			for _, r := range both[set*4:][:4] {
+				if r["heuristic"] == label {
+					xs = append(xs, r["robustness"].(float64))
+				}
+			}
+			cell := fmt.Sprintf("%.2f ± %.2f", (xs[0]+xs[1])/2, 12.706204736174696*math.Abs(xs[0]-xs[1])/2) // sd of two is |x−y|/√2
+			prefix := fmt.Sprintf("│ %s │ %-9s │      2 │", glob, label)
+			_, row, _ := strings.Cut(table, prefix)
+			if row, _, _ = strings.Cut(row, "\n"); !strings.Contains(table, prefix) || !strings.Contains(row, " "+cell+" │") {
+				t.Errorf("no row %q with robustness %q in\n%s", prefix, cell, table)
+			}
+		}
 	}
 }

@@ -129,7 +129,11 @@ func runsFiles(args []string) ([]string, error) {
 		if st.IsDir() {
 			p = filepath.Join(a, "runs.parquet")
 			if _, err := os.Stat(p); err != nil {
-				return nil, fmt.Errorf("runs %s: the folder has no runs.parquet", a)
+				hint := "hcreplay sweep writes one"
+				if replayOut(a) {
+					hint = "it looks like the output of hcreplay replay, which writes summary.json per run; hcreplay sweep --trace NAME=SPEC runs the same replays and writes runs.parquet"
+				}
+				return nil, fmt.Errorf("runs %s: the folder has no runs.parquet (%s)", a, hint)
 			}
 		}
 		if !slices.Contains(paths, p) {
@@ -137,6 +141,17 @@ func runsFiles(args []string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// replayOut reports whether dir holds a summary.json of hcreplay replay --out, or holds one in
+// a subfolder or the subfolder of a subfolder (one per mapper, then per trial).
+func replayOut(dir string) bool {
+	for _, pattern := range []string{"summary.json", "*/summary.json", "*/*/summary.json"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeRuns reads runs files and merges them by key, as the shards of one sweep are. A key met

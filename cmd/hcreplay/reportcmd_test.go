@@ -106,6 +106,9 @@ func TestReportBadInput(t *testing.T) {
 	other := writeRuns(t, filepath.Join(dir, "other"), changed)
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
+	replayed := filepath.Join(dir, "replayed") // replay --out with several mappers and trials
+	os.MkdirAll(filepath.Join(replayed, "MM-P", "trial-001"), 0o755)
+	os.WriteFile(filepath.Join(replayed, "MM-P", "trial-001", "summary.json"), []byte("{}\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	missing := filepath.Join(dir, "nope", "runs.parquet")
 	for _, c := range []struct {
@@ -114,7 +117,8 @@ func TestReportBadInput(t *testing.T) {
 		want []string // in stderr
 	}{
 		{"missing path", []string{"report", good, missing, "--out", out}, []string{missing}},
-		{"folder without runs", []string{"report", empty, "--out", out}, []string{empty, "no runs.parquet"}},
+		{"folder without runs", []string{"report", empty, "--out", out}, []string{empty, "no runs.parquet (hcreplay sweep writes one)"}},
+		{"replay's output", []string{"report", replayed, "--out", out}, []string{replayed, "no runs.parquet (it looks like the output of hcreplay replay", "sweep --trace NAME=SPEC"}},
 		{"same key, other results", []string{"report", good, other, "--out", out}, []string{good, other, sweepRows()[4].Key}},
 		{"unknown baseline", []string{"report", good, "--out", out, "--baseline", "EDF"}, []string{"EDF", "MM, MM-P"}},
 		{"unknown format", []string{"report", good, "--out", out, "--formats", "svg,gif"}, []string{"gif"}},
