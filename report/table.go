@@ -284,6 +284,11 @@ func diffCell(g *Group) Cell {
 	return Cell{Text: formatEstimate(e, true, true, 1), Nums: []float64{e.Mean, e.Half, float64(e.N)}}
 }
 
+// FormatEstimate is an estimate as the report's tables print it: "mean ± half" to d decimals
+// (d < 0: three significant digits, in exponent notation when tiny or huge), the mean alone
+// when it has no interval, and "–" when it is undefined.
+func FormatEstimate(e Estimate, d int) string { return formatEstimate(e, true, false, d) }
+
 // formatEstimate prints "mean ± half" with d decimals (d < 0: three significant digits on the
 // mean), the half-width to the same decimals, and "–" for an undefined mean.
 func formatEstimate(e Estimate, withCI, signed bool, d int) string {

@@ -414,7 +414,7 @@ func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []repla
 				}
 			}
 			row := []string{mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
-				withHalf(report.EstimateOf(robust), "%.2f"), withHalf(report.EstimateOf(fair), "%.1f"), withHalf(report.EstimateOf(cost), "%.3g")}
+				withHalf(report.EstimateOf(robust), 2), withHalf(report.EstimateOf(fair), 1), withHalf(report.EstimateOf(cost), -1)}
 			if len(c.Trace) > 1 {
 				row = append([]string{filepath.Base(spec)}, row...)
 			}
@@ -426,20 +426,11 @@ func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []repla
 	return t.Render()
 }
 
-// withHalf formats an estimate as its mean ± the half-width of its interval, the mean alone when
-// one value entered it, and "–" when none did (a metric undefined in every trial); values left
-// out as undefined are counted after it.
-func withHalf(e report.Estimate, format string) string {
-	var s string
-	switch {
-	case e.N == 0:
-		return "–"
-	case e.N == 1:
-		s = fmt.Sprintf(format, e.Mean)
-	default:
-		s = fmt.Sprintf(format+" ± "+format, e.Mean, e.Half)
-	}
-	if e.Skipped > 0 {
+// withHalf is report.FormatEstimate (mean ± half-width to d decimals) with the number of trials
+// whose value was undefined, and so left out, after it.
+func withHalf(e report.Estimate, d int) string {
+	s := report.FormatEstimate(e, d)
+	if e.Skipped > 0 && e.N > 0 {
 		s += fmt.Sprintf(" (%d undefined)", e.Skipped)
 	}
 	return s

@@ -347,32 +347,32 @@ func TestReplayMeansTable(t *testing.T) {
 			if len(xs) != 3-c.undefined {
 				t.Fatalf("--trim %s, %s: %d defined robustness values, want %d", c.trim, label, len(xs), 3-c.undefined)
 			}
-			mean, ss := 0.0, 0.0
-			for _, x := range xs {
-				mean += x / float64(len(xs))
-			}
-			for _, x := range xs {
-				ss += (x - mean) * (x - mean)
-			}
-			half := c.t975 * math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs)))
-			want := fmt.Sprintf("│ %-9s │      3 │", label)
-			cell := fmt.Sprintf("%.2f ± %.2f", mean, half)
+			suffix := ""
 			if c.undefined > 0 {
-				cell += fmt.Sprintf(" (%d undefined)", c.undefined)
+				suffix = fmt.Sprintf(" (%d undefined)", c.undefined)
 			}
-			found := false
-			for line := range strings.Lines(table) {
-				if strings.HasPrefix(line, want) {
-					found = true
-					if !strings.Contains(line, " "+cell+" │") {
-						t.Errorf("--trim %s: row %q lacks robustness %q", c.trim, strings.TrimSpace(line), cell)
-					}
-				}
-			}
-			if !found {
-				t.Errorf("--trim %s: no row for %s in\n%s", c.trim, label, table)
-			}
+			checkMeansRow(t, table, fmt.Sprintf("│ %-9s │      3 │", label), xs, c.t975, suffix)
 		}
+	}
+}
+
+// checkMeansRow checks that the row of replay's table of means that starts with prefix shows
+// the robustness values xs as their mean ± t975 × their standard error, to two decimals, then
+// suffix: the sums done here, the t quantile from a table.
+func checkMeansRow(t *testing.T, table, prefix string, xs []float64, t975 float64, suffix string) {
+	t.Helper()
+	mean, ss := 0.0, 0.0
+	for _, x := range xs {
+		mean += x / float64(len(xs))
+	}
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	cell := fmt.Sprintf("%.2f ± %.2f%s", mean, t975*math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs))), suffix)
+	_, row, ok := strings.Cut(table, prefix)
+	row, _, _ = strings.Cut(row, "\n")
+	if !ok || !strings.Contains(row, " "+cell+" │") {
+		t.Errorf("no row %q with robustness %q in\n%s", prefix, cell, table)
 	}
 }
 
@@ -448,12 +448,7 @@ func TestReplaySeveralTraces(t *testing.T) {
 					xs = append(xs, r["robustness"].(float64))
 				}
 			}
-			cell := fmt.Sprintf("%.2f ± %.2f", (xs[0]+xs[1])/2, 12.706204736174696*math.Abs(xs[0]-xs[1])/2) // sd of two is |x−y|/√2
-			prefix := fmt.Sprintf("│ %s │ %-9s │      2 │", glob, label)
-			_, row, _ := strings.Cut(table, prefix)
-			if row, _, _ = strings.Cut(row, "\n"); !strings.Contains(table, prefix) || !strings.Contains(row, " "+cell+" │") {
-				t.Errorf("no row %q with robustness %q in\n%s", prefix, cell, table)
-			}
+			checkMeansRow(t, table, fmt.Sprintf("│ %s │ %-9s │      2 │", glob, label), xs, 12.706204736174696, "")
 		}
 	}
 }
