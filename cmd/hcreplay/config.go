@@ -282,9 +282,10 @@ func envSet(f *kong.Flag) bool {
 	return false
 }
 
-// checkValue decodes v into a scratch value of f's type. kong decodes it
-// again for real once Resolve returns it, but its error would name only the
-// flag; checking first lets the message name the file and key.
+// checkValue decodes v into a scratch value of f's type, and checks it against
+// f's enum if it has one. kong decodes and checks it again for real once
+// Resolve returns it, but its errors would name only the flag; checking first
+// lets the message name the file and key.
 func checkValue(f *kong.Flag, v any) error {
 	target := reflect.New(f.Target.Type()).Elem()
 	switch target.Kind() {
@@ -294,5 +295,63 @@ func checkValue(f *kong.Flag, v any) error {
 		target.Set(reflect.MakeMap(target.Type()))
 	}
 	scan := kong.Scan().PushTyped(v, kong.FlagValueToken)
-	return f.Mapper.Decode(&kong.DecodeContext{Value: f.Value, Scan: scan}, target)
+	if err := f.Mapper.Decode(&kong.DecodeContext{Value: f.Value, Scan: scan}, target); err != nil {
+		return err
+	}
+	if f.Enum == "" {
+		return nil
+	}
+	return checkEnum(f.Value, target)
+}
+
+// checkEnum is kong's own enum check, with its message less the flag's name,
+// which kong puts in front of a resolver's error: kong runs it only after every
+// value is in, when it no longer knows where a value came from.
+func checkEnum(f *kong.Value, v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := checkEnum(f, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return checkEnum(f, v.Elem())
+	}
+	got := fmt.Sprint(v.Interface())
+	allowed := f.EnumSlice()
+	if slices.Contains(allowed, got) {
+		return nil
+	}
+	quoted := make([]string, len(allowed))
+	for i, a := range allowed {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	return fmt.Errorf("must be one of %s but got %q", strings.Join(quoted, ","), got)
+}
+
+// envEnums is a kong.Resolver that resolves nothing: it checks the values
+// that environment variables give flags with an enum, so that a bad one names
+// its variable, as kong's own message for a value of the wrong type does.
+type envEnums struct{}
+
+func (envEnums) Validate(*kong.Application) error { return nil }
+
+func (envEnums) Resolve(_ *kong.Context, _ *kong.Path, f *kong.Flag) (any, error) {
+	if f.Enum == "" {
+		return nil, nil
+	}
+	for _, name := range f.Envs {
+		if v, ok := os.LookupEnv(name); ok {
+			if err := checkValue(f, v); err != nil {
+				return nil, fmt.Errorf("%w (from envar %s=%q)", err, name, v)
+			}
+			return nil, nil // kong reads the first that is set
+		}
+	}
+	return nil, nil
 }

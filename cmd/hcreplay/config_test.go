@@ -228,6 +228,15 @@ func TestConfigErrors(t *testing.T) {
 			args: []string{"--config", "CONFIG", "replay"}, stderrHas: []string{"--seed", `"abc"`, `key "replay.seed"`},
 		},
 		{
+			name: "value outside the enum", file: "c.toml", content: "[replay]\nlog-level = \"loud\"\n",
+			args:      []string{"--config", "CONFIG", "replay"},
+			stderrHas: []string{"--log-level", `must be one of "debug","info","warn","error" but got "loud"`, `key "replay.log-level"`},
+		},
+		{
+			name: "list with a value outside the enum", file: "c.yaml", content: "modes: [a, c, b]\n",
+			args: []string{"--config", "CONFIG", "replay"}, stderrHas: []string{"--modes", `must be one of "a","b" but got "c"`, `key "modes"`},
+		},
+		{
 			name: "malformed toml", file: "c.toml", content: "seed = = 3\n",
 			args: []string{"--config", "CONFIG", "replay"}, stderrHas: []string{"parse config", "c.toml:1:8:"},
 		},
@@ -273,6 +282,61 @@ func TestConfigErrors(t *testing.T) {
 			}
 			if strings.Contains(stderr, "--help") {
 				t.Errorf("stderr has a usage hint, which cannot help with a config file:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestEnvEnum checks that a value from an environment variable outside a flag's enum is refused
+// with the variable named, as a value of the wrong type is, and that the command line still
+// wins over a bad variable.
+func TestEnvEnum(t *testing.T) {
+	isolateEnv(t)
+	tests := []struct {
+		name      string
+		env       map[string]string
+		args      []string
+		wantCode  int
+		stderrHas []string
+		stdout    string
+	}{
+		{
+			name: "value outside the enum", env: map[string]string{"HCREPLAY_LOG_LEVEL": "loud"}, args: []string{"replay"}, wantCode: 2,
+			stderrHas: []string{"--log-level", `must be one of "debug","info","warn","error" but got "loud"`, `HCREPLAY_LOG_LEVEL="loud"`},
+		},
+		{
+			name: "list with a value outside the enum", env: map[string]string{"HCREPLAY_MODES": "a,c"}, args: []string{"replay"}, wantCode: 2,
+			stderrHas: []string{"--modes", `must be one of "a","b" but got "c"`, `HCREPLAY_MODES="a,c"`},
+		},
+		{
+			name: "wrong type, as kong words it", env: map[string]string{"HCREPLAY_SEED": "abc"}, args: []string{"replay"}, wantCode: 2,
+			stderrHas: []string{"--seed", `HCREPLAY_SEED="abc"`},
+		},
+		{
+			name: "the command line wins", env: map[string]string{"HCREPLAY_LOG_LEVEL": "loud"}, args: []string{"replay", "--log-level", "warn"},
+			stdout: "seed=1 log-level=warn quiet=false rounds=0\n",
+		},
+		{
+			name: "a good value", env: map[string]string{"HCREPLAY_LOG_LEVEL": "debug", "HCREPLAY_MODES": "b,a"}, args: []string{"replay"},
+			stdout: "seed=1 log-level=debug quiet=false rounds=0\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			code, stdout, stderr := runTest(t, tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			if stdout != tt.stdout {
+				t.Errorf("stdout = %q, want %q", stdout, tt.stdout)
+			}
+			for _, s := range tt.stderrHas {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
 			}
 		})
 	}

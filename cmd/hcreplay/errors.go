@@ -124,6 +124,7 @@ func newParser(grammar any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.DefaultEnvars("HCREPLAY"),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.Resolvers(envEnums{}),
 	)
 }
 
