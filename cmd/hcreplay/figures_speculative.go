@@ -131,7 +131,11 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console) error {
 		}
 	}
 	con.Logf("figures: speculative preset, %d replays", len(runs))
-	if err := runSpecRuns(ctx, runs, c.Jobs); err != nil {
+	bar := newProgress(con)
+	bar.startRuns(len(runs), "speculative")
+	err := runSpecRuns(ctx, runs, c.Jobs, bar.inc)
+	bar.stop()
+	if err != nil {
 		return err
 	}
 	var notes strings.Builder
@@ -168,8 +172,9 @@ func nodes(n int) []replay.Machine {
 	return ms
 }
 
-// runSpecRuns runs every replay on jobs workers (default: the CPUs), stopping at the first error.
-func runSpecRuns(ctx context.Context, runs []*specRun, jobs int) error {
+// runSpecRuns runs every replay on jobs workers (default: the CPUs), stopping at the first error,
+// and calls done after each replay that ends well, from the worker that ran it.
+func runSpecRuns(ctx context.Context, runs []*specRun, jobs int, done func()) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
@@ -192,6 +197,7 @@ func runSpecRuns(ctx context.Context, runs []*specRun, jobs int) error {
 					continue
 				}
 				r.res = res
+				done()
 			}
 		}()
 	}

@@ -363,12 +363,15 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func (p *progress) start(total int) {
+func (p *progress) start(total int) { p.startRuns(total, "sweep") }
+
+// startRuns starts a bar for total runs, labelled.
+func (p *progress) startRuns(total int, label string) {
 	if p == nil || total == 0 {
 		return
 	}
 	p.bar = p.p.AddBar(int64(total),
-		mpb.PrependDecorators(decor.Name("sweep "), decor.CountersNoUnit("%d/%d runs")),
+		mpb.PrependDecorators(decor.Name(label+" "), decor.CountersNoUnit("%d/%d runs")),
 		mpb.AppendDecorators(decor.AverageSpeed(0, " %.1f runs/s"), decor.Name("  ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
 }
 
