@@ -56,7 +56,7 @@ type GridOptions struct {
 // Level is one trace set of a sweep: trials read from files (Trace) or generated (Generate).
 type Level struct {
 	Name     string    `json:"name"`               // label in the rows: 19k, spiky20k, ...
-	Trace    string    `json:"trace,omitempty"`    // file, glob, zip member (a.zip#arr/x.dat) or zip glob
+	Trace    string    `json:"trace,omitempty"`    // file, folder, glob, zip member (a.zip#arr/x.dat) or zip glob
 	Generate *Generate `json:"generate,omitempty"` // synthetic trials instead of files
 	// Trials is how many trials the level has: the first N files of Trace (0: all of them), or
 	// N generated trials (required).

@@ -101,6 +101,8 @@ func (s Source) String() string { return s.Name }
 // Expand turns a source spec into a sorted list of sources. A spec is
 //
 //   - a path ("traces/a.csv") or "-" for standard input;
+//   - a folder ("trials"): the files in it whose extension names a format, compressed or
+//     not, as hcreplay trace gen writes them (its subfolders are not read);
 //   - a glob ("traces/*.csv");
 //   - a zip member ("constant.zip#arr/arr19k_1.dat");
 //   - a glob inside zips ("constant.zip#arr/arr19k_*.dat"; the archive part
@@ -145,6 +147,9 @@ func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 func expandFiles(spec string) ([]Source, error) {
 	if !hasMeta(spec) {
+		if st, err := os.Stat(spec); err == nil && st.IsDir() {
+			return expandFolder(spec)
+		}
 		return []Source{{Name: spec, Path: spec}}, nil
 	}
 	matches, err := filepath.Glob(spec)
@@ -160,6 +165,50 @@ func expandFiles(spec string) ([]Source, error) {
 		out[i] = Source{Name: m, Path: m}
 	}
 	return out, nil
+}
+
+// expandFolder lists the files of folder dir whose extension is a format's own (.dat, .csv,
+// .jsonl, .parquet; the text ones also .gz or .zst), in natural order. Anything else in it (a
+// README, a subfolder, a .json file, which is more often a PET or a summary than a trace) is
+// left alone, so that a folder of trials reads as its trials; a folder with none is an error.
+func expandFolder(dir string) ([]Source, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		if ownExtension(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("folder %s holds no file of a known format (.dat, .csv, .jsonl, .parquet, or those .gz or .zst)", dir)
+	}
+	slices.SortFunc(names, naturalCompare)
+	out := make([]Source, len(names))
+	for i, n := range names {
+		p := filepath.Join(dir, n)
+		out[i] = Source{Name: p, Path: p}
+	}
+	return out, nil
+}
+
+// ownExtension reports whether name ends in a format's own extension, compressed or not
+// (a.csv, a.dat.gz), rather than one splitExt also accepts (a.json, a.pq).
+func ownExtension(name string) bool {
+	f, comp, err := splitExt(name)
+	if err != nil {
+		return false
+	}
+	base := strings.ToLower(name)
+	if comp != noCompression {
+		base = strings.TrimSuffix(base, "."+string(comp))
+	}
+	return strings.HasSuffix(base, "."+string(f))
 }
 
 func expandMembers(archive, pattern string) ([]Source, error) {

@@ -151,3 +151,44 @@ func TestFormatFromName(t *testing.T) {
 		t.Errorf("explicit format: %q %v", f, err)
 	}
 }
+
+// TestExpandFolder checks that a folder expands to the trace files in it, in natural order,
+// leaving out what is not a trace (a .json file, a README, a subfolder and what it holds), and
+// that a folder with no trace file is refused with its name.
+func TestExpandFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"arr_10.dat", "arr_2.dat", "arr_1.dat", "b.csv.gz", "c.JSONL", "d.parquet", "e.csv.zst",
+		"summary.json", "pet.json", "README.md", "notes", "f.pq", "g.tar.gz"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := filepath.Join(dir, "sub.dat") // a folder named like a trace
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "x.dat"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := Expand(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range srcs {
+		if s.Path != s.Name || filepath.Dir(s.Path) != dir {
+			t.Errorf("source %+v is not a file of %s", s, dir)
+		}
+		got = append(got, filepath.Base(s.Path))
+	}
+	if want := "arr_1.dat arr_2.dat arr_10.dat b.csv.gz c.JSONL d.parquet e.csv.zst"; strings.Join(got, " ") != want {
+		t.Errorf("Expand(folder) = %s, want %s", strings.Join(got, " "), want)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Expand(empty); err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "no file of a known format") {
+		t.Errorf("Expand(empty folder) = %v", err)
+	}
+}

@@ -50,7 +50,7 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 
 // traceInput says how to read arrival traces and fill in missing deadlines.
 type traceInput struct {
-	Spec     string // file, glob, zip member or zip glob
+	Spec     string // file, folder, glob, zip member or zip glob (trace.Expand)
 	Unit     string // unit of the file's times when it does not say
 	Deadline string // rule for tasks without a deadline
 	Strict   bool   // arrivals out of order are an error

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,6 +71,19 @@ func TestNewUserPipeline(t *testing.T) {
 		out := mustCLI(t, "replay", "--pet", pet, "--trace", filepath.Join(trials, "*.csv"), "-H", "PAM", "--prune", prune, "--trim", "20")
 		if strings.Count(out, ".csv │ PAM") != 2 { // then the table of means
 			t.Errorf("replay --prune %s: want one row per trial:\n%s", prune, out)
+		}
+	}
+	// The folder trace gen wrote reads as its trials, in the glob's order.
+	byGlob := jsonRuns(t, "replay", "--pet", pet, "--trace", filepath.Join(trials, "*.csv"), "-H", "MM", "--trim", "20", "--json")
+	byFolder := jsonRuns(t, "replay", "--pet", pet, "--trace", trials, "-H", "MM", "--trim", "20", "--json")
+	if len(byFolder) != 2 || len(byGlob) != 2 {
+		t.Fatalf("replay of the folder: %d runs, of the glob %d; want 2", len(byFolder), len(byGlob))
+	}
+	for i := range byGlob {
+		delete(byGlob[i], "timing")
+		delete(byFolder[i], "timing")
+		if !reflect.DeepEqual(byGlob[i], byFolder[i]) {
+			t.Errorf("trial %d: the folder's run differs from the glob's:\n%v\n%v", i+1, byFolder[i], byGlob[i])
 		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 // levels and options as axes, is the sweep's.
 type ReplayCmd struct {
 	PET       string   `name:"pet" required:"" type:"existingfile" help:"PET matrix (.json, .parquet or .etc)." placeholder:"PET"`
-	Trace     []string `required:"" sep:"none" help:"Arrival trace: a file, a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials. Repeat for more sets of trials, each as if replayed alone." placeholder:"TRACE"`
+	Trace     []string `required:"" sep:"none" help:"Arrival trace: a file, a folder of trials (as trace gen writes), a glob, a zip member (a.zip#arr/x.dat) or a zip glob; several files replay as trials. Repeat for more sets of trials, each as if replayed alone." placeholder:"TRACE"`
 	Heuristic []string `short:"H" required:"" help:"Mapping heuristics or presets, comma-separated or repeated (see 'hcreplay heuristics'); each trial replays through each." placeholder:"NAME"`
 	Prune     []string `default:"none" enum:"none,defer,drop,both" help:"Pruning variants (${enum}), comma-separated or repeated: X, X-D, X-Drop, X-P."`
 	Catalog   string   `type:"existingfile" help:"Machine catalog (YAML or CSV); default: one machine per PET machine type." placeholder:"FILE"`

@@ -33,7 +33,7 @@ type SweepCmd struct {
 	Catalog   string   `help:"Machine catalog (grid key catalog)." placeholder:"FILE"`
 	Heuristic []string `short:"H" help:"Heuristics or presets, comma-separated (grid key heuristics)." placeholder:"NAME"`
 	Prune     []string `help:"Pruning variants, comma-separated: none, defer, drop, both (grid key prune)." placeholder:"VARIANT"`
-	Trace     []string `sep:"none" help:"A level of trace files, NAME=SPEC (a file, glob, zip member or zip glob); repeat for more. Replaces the grid's levels." placeholder:"NAME=SPEC"`
+	Trace     []string `sep:"none" help:"A level of trace files, NAME=SPEC (a file, a folder of trials, a glob, a zip member or a zip glob); repeat for more. Replaces the grid's levels." placeholder:"NAME=SPEC"`
 	Generate  []string `sep:"none" help:"A level of generated trials at an oversubscription label such as 19k; repeat for more. Replaces the grid's levels." placeholder:"LEVEL"`
 	Trials    int      `help:"Trials of the --trace levels (the first N files; default all) and --generate levels (default 30)." placeholder:"N"`
 	Deadline  string   `help:"Deadline rule of the --trace levels (for files without deadlines) and --generate levels (default prop:1)." placeholder:"RULE"`
