@@ -101,8 +101,9 @@ func (s Source) String() string { return s.Name }
 // Expand turns a source spec into a sorted list of sources. A spec is
 //
 //   - a path ("traces/a.csv") or "-" for standard input;
-//   - a folder ("trials"): the files in it whose extension names a format, compressed or
-//     not, as hcreplay trace gen writes them (its subfolders are not read);
+//   - a folder ("trials"): the files in it with a format's own extension (.dat, .csv,
+//     .jsonl, .parquet; the text ones also .gz or .zst), as hcreplay trace gen writes them;
+//     not its .json files or its subfolders (expandFolder);
 //   - a glob ("traces/*.csv");
 //   - a zip member ("constant.zip#arr/arr19k_1.dat");
 //   - a glob inside zips ("constant.zip#arr/arr19k_*.dat"; the archive part
