@@ -3,6 +3,7 @@ package heuristic
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/hcreplay/hcreplay/replay"
 )
@@ -31,22 +32,91 @@ func (h MM) Map(ev replay.Event) {
 // finds it without asking about every task (soonest), from the batch grouped by type
 // (Event.BatchGroups, or Event.BatchKeys once a task has been assigned or deferred in the event)
 // when the round's tasks are the whole batch (no task was skipped earlier in the event), as they
-// always are when phase 1 looks only at machines with a free slot. Otherwise it is
-// minCompletion, with the bounds of every task after the first (completions' later).
+// always are when phase 1 looks only at machines with a free slot. Several machines with a free
+// slot and several tasks are soonestEach's, which asks soonest once or a few times per machine.
+// Otherwise it is minCompletion, with the bounds of every task after the first (completions'
+// later).
 func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	if len(machines) != 1 || len(tasks) == 0 || !b.whole {
+	each := len(tasks) > 1 && !p.Phase1All && !p.GlobalPhase2
+	if len(tasks) == 0 || !b.whole || len(machines) != 1 && !each {
 		return completions(ev, p, b, tasks, machines, false, true)
 	}
 	groups, ok := ev.BatchGroups()
 	if !ok {
 		groups = b.groupBatch(tasks, ev.BatchKeys())
 	}
-	return append(b.pairs[:0], soonest(ev, p, groups, machines[0], b))
+	if len(machines) == 1 {
+		return append(b.pairs[:0], soonest(ev, p, groups, machines[0], b, nil))
+	}
+	if pairs, ok := soonestEach(ev, p, b, groups, machines); ok {
+		return pairs
+	}
+	return completions(ev, p, b, tasks, machines, false, true)
+}
+
+// maxPassed is how many tasks soonestEach lets a machine pass over, as preferring another
+// machine, before it gives the round to minCompletion: each costs a soonest.
+const maxPassed = 4
+
+// soonestEach is MM's phase 1 and phase 2 when several machines have a free slot (two tasks
+// that end at the same grid time, or a task dropped at its start): for each machine m, the
+// pair phase 2 gives it, found without asking about every task on every machine. Phase 2 gives
+// m the task expected to complete first there (ties: batch order) among those that chose m in
+// phase 1, that is, whose completion there is below its completion on every other free machine
+// (ties: the lower machine). So soonestEach walks the tasks in order of their completion on m,
+// soonest first (soonest, passing over those already seen), and stops at the first that
+// chooses m (chooses); a task that chooses another machine is passed over. It returns the pairs
+// phase 2 picks, at most one per machine, in machines' order, for twoPhaseWith to assign; ok
+// is false when a machine passed over more than maxPassed tasks, and the round is left to
+// minCompletion. Phase 1 over every machine (Params.Phase1All) and the global phase 2 are
+// minCompletion's.
+func soonestEach(ev replay.Event, p Params, b *buffers, groups []replay.BatchGroup, machines []int) ([]pair, bool) {
+	pairs := b.pairs[:0]
+	for _, m := range machines {
+		passed := b.passed[:0]
+		for {
+			best := soonest(ev, p, groups, m, b, passed)
+			if best.task < 0 {
+				break
+			}
+			if chooses(ev, p, b, best, machines) {
+				pairs = append(pairs, best)
+				break
+			}
+			if slices.Contains(passed, best.task) {
+				panic(fmt.Sprintf("heuristic: soonest gave task %d, which it was told to pass over", best.task)) // a bug
+			}
+			if len(passed) == maxPassed {
+				b.passed = passed
+				return pairs, false
+			}
+			passed = append(passed, best.task)
+		}
+		b.passed = passed
+	}
+	return pairs, true
+}
+
+// chooses reports whether phase 1 pairs pr's task with pr's machine among machines: whether
+// no other machine completes it sooner, or as soon with a lower index. A machine whose bound is
+// clearly above pr's completion is not asked.
+func chooses(ev replay.Event, p Params, b *buffers, pr pair, machines []int) bool {
+	c := pr.completion
+	for _, m := range machines {
+		if m == pr.machine || !p.ETC && ev.CompletionBound(pr.task, m) > c+completionSlack(c) {
+			continue
+		}
+		if x := b.completionIn(ev, p, pr.task, m); x < c || x == c && m < pr.machine {
+			return false
+		}
+	}
+	return true
 }
 
 // soonest is the task expected to complete first on machine m among the batch's, given grouped
 // by type, the first in batch order among ties: what minCompletion and bestPair would choose,
-// with fewer questions.
+// with fewer questions. The tasks in passed are left out, as if they were not in the batch
+// (soonestEach); the answer's task is -1 when no task is left.
 //
 // A task's expected completion on a machine cannot fall as its deadline grows, other things
 // equal: a later deadline only lets it start in more of the machine's outcomes (under evict and
@@ -67,14 +137,25 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 // arrival plus a per-type allowance, as HCW19's are, put a type's tasks in deadline order, so a
 // type then costs one bound past its lead instead of one per task (cachegrind, 10 replays of
 // 1,000 HCW19-like tasks: 2.7% fewer instructions; decisions and counters unchanged).
-func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *buffers) pair {
+func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *buffers, passed []int) pair {
 	leads := b.leads[:0]
 	for i := range groups {
-		if g := &groups[i]; len(g.Tasks) > 0 {
-			leads = append(leads, lead{group: i, task: g.Tasks[g.Lead].Handle, deadline: g.Deadline})
+		g := &groups[i]
+		if len(g.Tasks) == 0 {
+			continue
+		}
+		l := g.Lead
+		if len(passed) > 0 {
+			l = leadWithout(g, passed)
+		}
+		if l >= 0 {
+			leads = append(leads, lead{group: i, task: g.Tasks[l].Handle, deadline: g.Tasks[l].Deadline})
 		}
 	}
 	b.leads = leads
+	if len(leads) == 0 { // every task was passed over
+		return pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
+	}
 	b.startETC(ev, p)
 	floor := leadFloor(ev, p, leads, m, b) // the soonest lead's completion: the answer completes no later
 	best := pair{task: -1, machine: m, completion: math.Inf(1), second: math.Inf(1)}
@@ -84,16 +165,19 @@ func soonest(ev replay.Event, p Params, groups []replay.BatchGroup, m int, b *bu
 		if l.completion > floor+completionSlack(floor) {
 			continue // every task of this type completes later than the soonest lead
 		}
-		passed := math.Inf(1) // the earliest deadline of a task of this type passed over by its bound
+		later := math.Inf(1) // the earliest deadline of a task of this type passed over by its bound
 		for _, x := range groups[l.group].Tasks {
 			t, c := x.Handle, l.completion
+			if len(passed) > 0 && slices.Contains(passed, t) {
+				continue
+			}
 			if t != l.task {
-				if x.Deadline >= passed {
+				if x.Deadline >= later {
 					continue // it completes no sooner than that task, so clearly later than the answer
 				}
 				limit := min(floor, best.completion) // the answer completes no later
 				if !p.ETC && ev.CompletionBound(t, m) > limit+completionSlack(limit) {
-					passed = x.Deadline
+					later = x.Deadline
 					continue
 				}
 				c = b.completionIn(ev, p, t, m)
@@ -193,6 +277,18 @@ func (b *buffers) groupBatch(tasks []int, keys []replay.BatchKey) []replay.Batch
 	}
 	b.groups = groups
 	return groups
+}
+
+// leadWithout is the place in g of its lead when the tasks in passed are left out: the first of
+// the others with the earliest deadline, or -1 when none is left.
+func leadWithout(g *replay.BatchGroup, passed []int) int {
+	l := -1
+	for i, x := range g.Tasks {
+		if !slices.Contains(passed, x.Handle) && (l < 0 || x.Deadline < g.Tasks[l].Deadline) {
+			l = i
+		}
+	}
+	return l
 }
 
 // lead is the task of a type that soonest asks about first: the earliest deadline of its type.

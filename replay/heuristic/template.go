@@ -35,6 +35,7 @@ type buffers struct {
 	leadTasks           []int               // leadFloor's leads' tasks
 	leadBounds          []float64           // and their bounds
 	leadOrder           []int               // the leads leadFloor may ask, in order of their bounds
+	passed              []int               // soonestEach's tasks passed over on a machine
 	whole               bool                // the round's tasks are the whole batch, as Event.BatchKeys has it
 	bounds              []bounded           // completions', by machine
 }
