@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -86,6 +88,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
+	for _, mp := range mappers {
+		if w := c.sameMapperWarning(mp); w != "" {
+			con.Logf("%s", w)
+		}
+	}
 	opt, err := c.options(pet)
 	if err != nil {
 		return err
@@ -157,16 +164,20 @@ type replayRun struct {
 type replayMapper struct {
 	name, label string
 	pruning     prune.Config
+	sameAs      string // the label of an earlier mapper that resolves alike (prune.Resolve), or ""
 }
 
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
 // then its variants. Asking for the same mapper twice (PAMF with none and both) replays it once.
+// Two names that make the same mapper under two labels (PAM-P and PAMF-P once --fairness is set)
+// are replayed both, as asked; the second holds the first's label in sameAs, for a warning.
 func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	base, err := c.pruning()
 	if err != nil {
 		return nil, badInput(err)
 	}
 	var out []replayMapper
+	var kinds []mapperKind // out's, resolved
 	seen := map[string]bool{}
 	for _, name := range c.Heuristic {
 		for _, v := range c.Prune {
@@ -178,13 +189,55 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 			if err != nil {
 				return nil, badInput(err)
 			}
-			if label := m.Name(); !seen[label] {
-				seen[label] = true
-				out = append(out, replayMapper{name: name, label: label, pruning: p})
+			label := m.Name()
+			if seen[label] {
+				continue
 			}
+			seen[label] = true
+			mp := replayMapper{name: name, label: label, pruning: p}
+			kind := resolveKind(name, c.params(), p)
+			for i, k := range kinds {
+				if k.same(kind) {
+					mp.sameAs = out[i].label
+					break
+				}
+			}
+			out, kinds = append(out, mp), append(kinds, kind)
 		}
 	}
 	return out, nil
+}
+
+// mapperKind is what a mapper runs (prune.Resolve): two names with the same kind are one mapper
+// under two labels, and replay the same.
+type mapperKind struct {
+	base    string
+	params  heuristic.Params
+	pruning prune.Config
+}
+
+func resolveKind(name string, p heuristic.Params, cfg prune.Config) mapperKind {
+	base, p, cfg := prune.Resolve(name, p, cfg)
+	cfg.IsMiss = nil // the same function for every mapper of a replay; DeepEqual finds only nil ones equal
+	return mapperKind{base, p, cfg}
+}
+
+func (k mapperKind) same(o mapperKind) bool {
+	return strings.EqualFold(k.base, o.base) && k.params == o.params && reflect.DeepEqual(k.pruning, o.pruning)
+}
+
+// sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it
+// does: the user asked for two and will see the same rows twice.
+func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
+	if mp.sameAs == "" {
+		return ""
+	}
+	why := ""
+	if c.Fairness > 0 && (strings.HasPrefix(mp.label, "PAMF") || strings.HasPrefix(mp.sameAs, "PAMF")) {
+		why = "; --fairness gives every pruned mapper the sufferage factor that makes PAM PAMF"
+	}
+	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning), so their runs will be equal%s",
+		mp.label, mp.sameAs, why)
 }
 
 // runDir is where the replay of trial i (of trials) through the mapper labelled label (of

@@ -452,3 +452,55 @@ func TestReplaySeveralTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestSameMapperWarns: two names that make the same mapper with the flags given (PAMF-P is PAM-P
+// once --fairness is set; PAMND-D is PAM-D) are replayed both, with a warning that says so, and
+// their runs are indeed equal but for the label; two that differ get no warning.
+func TestSameMapperWarns(t *testing.T) {
+	pet, tr := writeTiny(t, 40)
+	cases := []struct {
+		args     []string
+		warn     string // "" for none
+		fairness bool   // the warning blames --fairness
+	}{
+		{[]string{"-H", "PAM,PAMF", "--prune", "both", "--fairness", "0.05"}, "PAMF-P is PAM-P with these flags", true},
+		{[]string{"-H", "PAM,PAMND", "--prune", "defer", "--fairness", "0.05"}, "PAMND-D is PAM-D with these flags", false},
+		{[]string{"-H", "PAM,PAMND", "--prune", "defer"}, "PAMND-D is PAM-D with these flags", false},
+		{[]string{"-H", "PAM,PAMF", "--prune", "both"}, "", false},                          // ϑ = 0.1 for PAMF only
+		{[]string{"-H", "PAM,PAMF", "--fairness", "0.05"}, "", false},                       // PAM is not pruned
+		{[]string{"-H", "MM,PAM", "--prune", "none,both", "--fairness", "0.05"}, "", false}, // four different mappers
+	}
+	for _, c := range cases {
+		args := append([]string{"replay", "--pet", pet, "--trace", tr, "--json"}, c.args...)
+		code, stdout, stderr := cli(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if c.warn == "" {
+			if strings.Contains(stderr, "with these flags") {
+				t.Errorf("%v: unexpected warning: %s", c.args, stderr)
+			}
+			continue
+		}
+		if !strings.Contains(stderr, c.warn) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, stderr, c.warn)
+		}
+		if got := strings.Contains(stderr, "--fairness gives"); got != c.fairness {
+			t.Errorf("%v: warning blames --fairness: %v, want %v: %s", c.args, got, c.fairness, stderr)
+		}
+		var runs []map[string]any
+		dec := json.NewDecoder(strings.NewReader(stdout))
+		for dec.More() {
+			var r map[string]any
+			if err := dec.Decode(&r); err != nil {
+				t.Fatal(err)
+			}
+			delete(r, "timing")
+			delete(r, "heuristic")
+			runs = append(runs, r)
+		}
+		if len(runs) != 2 || !reflect.DeepEqual(runs[0], runs[1]) {
+			t.Errorf("%v: the two runs differ but for their label:\n%v\n%v", c.args, runs[0], runs[len(runs)-1])
+		}
+	}
+}

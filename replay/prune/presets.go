@@ -49,14 +49,7 @@ func New(name string, p heuristic.Params, cfg Config) (replay.Mapper, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	base := name
-	for _, pre := range Presets() {
-		if strings.EqualFold(pre.Name, name) {
-			base = pre.Base
-			pre.tune(&p, &cfg)
-			break
-		}
-	}
+	base, p, cfg := Resolve(name, p, cfg)
 	info, err := heuristic.Lookup(base)
 	if err != nil {
 		var names []string
@@ -73,6 +66,20 @@ func New(name string, p heuristic.Params, cfg Config) (replay.Mapper, error) {
 		return renamed{m, strings.ToUpper(name) + cfg.Variant.Suffix()}, nil
 	}
 	return m, nil
+}
+
+// Resolve is what New builds for name: the heuristic it runs, with the parameters and pruning
+// it runs with. A heuristic's name resolves to itself, unchanged; a preset's to its base, tuned
+// as the preset says. Two names that resolve alike make the same mapper under two labels, as
+// PAM and PAMF do, pruned, once the fairness factor is set for both.
+func Resolve(name string, p heuristic.Params, cfg Config) (base string, _ heuristic.Params, _ Config) {
+	for _, pre := range Presets() {
+		if strings.EqualFold(pre.Name, name) {
+			pre.tune(&p, &cfg)
+			return pre.Base, p, cfg
+		}
+	}
+	return name, p, cfg
 }
 
 // renamed reports a preset under its own name.
