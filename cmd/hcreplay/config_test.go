@@ -16,9 +16,7 @@ func configArgs(t *testing.T, name, content string, args []string) (path string,
 		return "", args
 	}
 	path = filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, content)
 	for _, a := range args {
 		out = append(out, strings.ReplaceAll(a, "CONFIG", path))
 	}

@@ -73,9 +73,7 @@ func TestFiguresBadInput(t *testing.T) {
 		t.Errorf("missing --trials: exit %d, want %d, naming %s:\n%s", code, exitUsage, missing, stderr)
 	}
 	notZip := filepath.Join(dir, "notes.txt")
-	if err := os.WriteFile(notZip, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, notZip, "x")
 	if code, _, stderr = cli(t, "figures", "--preset", "thesis", "--trials", notZip, "--out", filepath.Join(dir, "out")); code != exitUsage {
 		t.Errorf("--trials naming a text file: exit %d, want %d:\n%s", code, exitUsage, stderr)
 	}

@@ -333,9 +333,7 @@ func TestExitCodes(t *testing.T) {
 func TestRepeatedFlag(t *testing.T) {
 	isolateEnv(t)
 	config := filepath.Join(t.TempDir(), "c.yaml")
-	if err := os.WriteFile(config, []byte("seed: 7\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, config, "seed: 7\n")
 	for _, c := range []struct {
 		name     string
 		args     []string

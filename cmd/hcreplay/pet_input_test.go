@@ -25,9 +25,7 @@ func TestPetInputLimits(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, path, text)
 		return path
 	}
 	origin := write("origin.json", badGridPET("2", "1e300"))

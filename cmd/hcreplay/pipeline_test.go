@@ -102,7 +102,7 @@ func TestPetBuildFromLogs(t *testing.T) {
 			fmt.Fprintf(&b, "%s,%s,%g\n", key[0], key[1], (m*r.ExpFloat64()*0.2+0.8*m)/1000) // seconds
 		}
 	}
-	os.WriteFile(logPath, []byte(b.String()), 0o644)
+	writeFile(t, logPath, b.String())
 	out := filepath.Join(dir, "pet.json")
 	mustCLI(t, "pet", "build", logPath, "--out", out, "--binning", "width:0.5", "--time-unit", "s",
 		"--col", "task_type=app", "--col", "machine_type=node_kind", "--col", "exec_time=runtime_s")
@@ -124,21 +124,21 @@ func TestPetBuildFromLogs(t *testing.T) {
 func TestPetAndTraceBadInput(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.csv")
-	os.WriteFile(empty, nil, 0o644)
+	writeFile(t, empty, "")
 	thin := filepath.Join(dir, "thin.csv")
-	os.WriteFile(thin, []byte("task_type,machine_type,exec_time\na,m1,5\na,m1,6\n"), 0o644)
+	writeFile(t, thin, "task_type,machine_type,exec_time\na,m1,5\na,m1,6\n")
 	notPET := filepath.Join(dir, "x.json")
-	os.WriteFile(notPET, []byte(`{"hello": 1}`), 0o644)
+	writeFile(t, notPET, `{"hello": 1}`)
 	pet := filepath.Join(dir, "pet.json")
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
 	tr := filepath.Join(dir, "t.csv")
-	os.WriteFile(tr, []byte("task_type,arrival,deadline\n0,1,50\n"), 0o644)
+	writeFile(t, tr, "task_type,arrival,deadline\n0,1,50\n")
 	// A trace within the readers' bound on times, but too far out for a fine grid (2^50 steps of
 	// 1e-6 is 1.13e9): the replay refuses it.
 	finePET := filepath.Join(dir, "fine.json")
-	os.WriteFile(finePET, []byte(badGridPET("1e-6", "5")), 0o644)
+	writeFile(t, finePET, badGridPET("1e-6", "5"))
 	farTrace := filepath.Join(dir, "far.csv")
-	os.WriteFile(farTrace, []byte("task_type,arrival,deadline\na,1,50\na,2e9,2.1e9\n"), 0o644)
+	writeFile(t, farTrace, "task_type,arrival,deadline\na,1,50\na,2e9,2.1e9\n")
 	cases := []badInputCase{
 		{[]string{"replay", "--pet", finePET, "--trace", farTrace, "-H", "MM"}, []string{"task 1: arrival 2e+09", "cannot be laid on it"}},
 		{[]string{"pet", "build", empty, "--out", filepath.Join(dir, "o.json")}, []string{"empty.csv"}},
@@ -180,5 +180,15 @@ func checkBadInput(t *testing.T, cases []badInputCase, after func(args []string,
 		if after != nil {
 			after(c.args, out, errb)
 		}
+	}
+}
+
+// writeFile writes body to path for a test, failing it when the file cannot be written: a
+// fixture that silently failed to appear would turn a test of bad input into one of a missing
+// file.
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

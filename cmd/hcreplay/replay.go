@@ -216,12 +216,15 @@ type mapperKind struct {
 	pruning prune.Config
 }
 
+// resolveKind is what name makes with parameters p and pruning cfg.
 func resolveKind(name string, p heuristic.Params, cfg prune.Config) mapperKind {
 	base, p, cfg := prune.Resolve(name, p, cfg)
 	cfg.IsMiss = nil // the same function for every mapper of a replay; DeepEqual finds only nil ones equal
 	return mapperKind{base, p, cfg}
 }
 
+// same reports whether k and o are one mapper: the same base heuristic (names are
+// case-insensitive), parameters and pruning.
 func (k mapperKind) same(o mapperKind) bool {
 	return strings.EqualFold(k.base, o.base) && k.params == o.params && reflect.DeepEqual(k.pruning, o.pruning)
 }

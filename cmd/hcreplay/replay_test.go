@@ -31,9 +31,7 @@ func writeTiny(t *testing.T, n int) (pet, tr string) {
 	etc := "machineCount=2;taskCount=2;\n" +
 		"machine=0;task=0;\n2\t0.5\n4\t0.5\n" + "machine=1;task=0;\n4\t1\n" +
 		"machine=0;task=1;\n6\t1\n" + "machine=1;task=1;\n2\t0.25\n4\t0.75\n"
-	if err := os.WriteFile(pet, []byte(etc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, pet, etc)
 	var b strings.Builder
 	b.WriteString("task_type,arrival,deadline\n")
 	for i := range n {
@@ -41,9 +39,7 @@ func writeTiny(t *testing.T, n int) (pet, tr string) {
 		b.WriteString(strings.Join([]string{[]string{"0", "1"}[i%2], ftoa(at), ftoa(at + 9)}, ",") + "\n")
 	}
 	tr = filepath.Join(dir, "trace.csv")
-	if err := os.WriteFile(tr, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, tr, b.String())
 	return pet, tr
 }
 
@@ -99,13 +95,13 @@ func TestReplayBadInput(t *testing.T) {
 	pet, tr := writeTiny(t, 10)
 	dir := t.TempDir()
 	badTrace := filepath.Join(dir, "bad.csv")
-	os.WriteFile(badTrace, []byte("task_type,arrival,deadline\n0,abc,5\n"), 0o644)
+	writeFile(t, badTrace, "task_type,arrival,deadline\n0,abc,5\n")
 	unknownType := filepath.Join(dir, "unknown.csv")
-	os.WriteFile(unknownType, []byte("task_type,arrival,deadline\n7,1,5\n"), 0o644)
+	writeFile(t, unknownType, "task_type,arrival,deadline\n7,1,5\n")
 	noDeadline := filepath.Join(dir, "nodl.csv")
-	os.WriteFile(noDeadline, []byte("task_type,arrival\n0,1\n"), 0o644)
+	writeFile(t, noDeadline, "task_type,arrival\n0,1\n")
 	kpbConfig := filepath.Join(dir, "c.yaml") // a config file's values are checked as flags' are
-	os.WriteFile(kpbConfig, []byte("kpb-percent: .nan\n"), 0o644)
+	writeFile(t, kpbConfig, "kpb-percent: .nan\n")
 	cases := []struct {
 		name string
 		args []string
@@ -382,8 +378,8 @@ func TestReplaySeveralFromConfig(t *testing.T) {
 	pet, tr := writeTiny(t, 20)
 	dir := t.TempDir()
 	yamlCfg, tomlCfg := filepath.Join(dir, "c.yaml"), filepath.Join(dir, "c.toml")
-	os.WriteFile(yamlCfg, []byte("replay:\n  heuristic: [MM, PAM]\n  prune: [both]\n"), 0o644)
-	os.WriteFile(tomlCfg, []byte("[replay]\nheuristic = \"MM,PAM\"\nprune = \"both\"\n"), 0o644)
+	writeFile(t, yamlCfg, "replay:\n  heuristic: [MM, PAM]\n  prune: [both]\n")
+	writeFile(t, tomlCfg, "[replay]\nheuristic = \"MM,PAM\"\nprune = \"both\"\n")
 	base := []string{"replay", "--pet", pet, "--trace", tr, "--trim", "2", "--json"}
 	for _, c := range []struct {
 		name string
@@ -421,9 +417,7 @@ func TestReplaySeveralTraces(t *testing.T) {
 		for k := range n {
 			fmt.Fprintf(&b, "%d,%s\n", (k+i)%2, ftoa(float64(k)*1.5))
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%c%d.csv", "ab"[i/2], i%2+1)), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("%c%d.csv", "ab"[i/2], i%2+1)), b.String())
 	}
 	a, b := filepath.Join(dir, "a*.csv"), filepath.Join(dir, "b*.csv")
 	base := []string{"replay", "--pet", pet, "-H", "MM,PAM", "--deadline", "urgency", "--trim", "2"}

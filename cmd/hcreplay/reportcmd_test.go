@@ -108,7 +108,7 @@ func TestReportBadInput(t *testing.T) {
 	os.MkdirAll(empty, 0o755)
 	replayed := filepath.Join(dir, "replayed") // replay --out with several mappers and trials
 	os.MkdirAll(filepath.Join(replayed, "MM-P", "trial-001"), 0o755)
-	os.WriteFile(filepath.Join(replayed, "MM-P", "trial-001", "summary.json"), []byte("{}\n"), 0o644)
+	writeFile(t, filepath.Join(replayed, "MM-P", "trial-001", "summary.json"), "{}\n")
 	out := filepath.Join(dir, "out")
 	missing := filepath.Join(dir, "nope", "runs.parquet")
 	for _, c := range []struct {
@@ -142,7 +142,7 @@ func TestReportManifest(t *testing.T) {
 	dir := t.TempDir()
 	rows := sweepRows()
 	runs := writeRuns(t, filepath.Join(dir, "a"), rows)
-	os.WriteFile(filepath.Join(dir, "a", "manifest.json"), []byte(`{"tool":"hcreplay","grid":{"heuristics":["MM"]}}`), 0o644)
+	writeFile(t, filepath.Join(dir, "a", "manifest.json"), `{"tool":"hcreplay","grid":{"heuristics":["MM"]}}`)
 	for i := range rows {
 		rows[i].MapperSeconds *= 2
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,9 +65,7 @@ func TestSpeculateTooManyMachines(t *testing.T) {
 	pet := filepath.Join(dir, "pet.json")
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "1", "--machines", "11", "--samples", "50", "-q")
 	tr := filepath.Join(dir, "jobs.csv")
-	if err := os.WriteFile(tr, []byte("task_type,arrival,job_id\n0,0,a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, tr, "task_type,arrival,job_id\n0,0,a\n")
 	code, _, stderr := cli(t, "speculate", "--trace", tr, "--pet", pet, "--per-type", "100000", "-s", "none", "-q")
 	if code != exitUsage || !strings.Contains(stderr, "1100000 machines") || !strings.Contains(stderr, "at most 1000000") {
 		t.Errorf("exit %d, want %d naming 1100000 machines and the cap:\n%s", code, exitUsage, stderr)

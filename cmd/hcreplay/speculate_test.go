@@ -68,9 +68,7 @@ func TestSpeculateTrace(t *testing.T) {
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "200", "-q")
 	tr := filepath.Join(dir, "jobs.csv")
 	rows := "task_type,arrival,job_id\n0,0,a\n1,0,a\n0,5,a\n1,10,b\n1,10,b\n0,20,\n"
-	if err := os.WriteFile(tr, []byte(rows), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, tr, rows)
 	for _, dist := range []string{"pet", "pareto"} {
 		out := mustCLI(t, "speculate", "--trace", tr, "--pet", pet, "--per-type", "4", "--dist", dist, "--json", "-s", "none,SCA,ESE", "-q")
 		lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -101,9 +99,7 @@ func TestSpeculateBadInput(t *testing.T) {
 	pet := filepath.Join(dir, "pet.json")
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "50", "-q")
 	badTrace := filepath.Join(dir, "bad.csv")
-	if err := os.WriteFile(badTrace, []byte("task_type,arrival,job_id\n7,0,a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, badTrace, "task_type,arrival,job_id\n7,0,a\n")
 	synth := func(args ...string) []string { // a small synthetic workload
 		return append([]string{"speculate", "--horizon", "5", "--machines", "5"}, args...)
 	}

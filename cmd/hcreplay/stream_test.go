@@ -34,9 +34,7 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 			header += ",deadline"
 		}
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(header+"\n"+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, path, header+"\n"+strings.Join(rows, "\n")+"\n")
 		return path
 	}
 	replayOut := func(trace string, extra ...string) ([]byte, string) {

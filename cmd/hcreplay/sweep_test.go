@@ -38,9 +38,7 @@ levels:
 trim: 10
 `, trials)
 	path := filepath.Join(dir, "grid.yaml")
-	if err := os.WriteFile(path, []byte(grid), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, grid)
 	return path
 }
 
@@ -249,9 +247,7 @@ func TestSweepBadInput(t *testing.T) {
 	}
 	write := func(t *testing.T, content string) string {
 		path := filepath.Join(filepath.Dir(grid), "bad.yaml")
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, path, content)
 		return path
 	}
 	replace := func(old, new string) string { return strings.Replace(string(base), old, new, 1) }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +15,11 @@ func TestTraceCommandsBadInput(t *testing.T) {
 	pet := filepath.Join(dir, "pet.json")
 	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
 	tr := filepath.Join(dir, "t.csv")
-	os.WriteFile(tr, []byte("task_type,arrival,deadline\n0,1,50\n1,2,60\n"), 0o644)
+	writeFile(t, tr, "task_type,arrival,deadline\n0,1,50\n1,2,60\n")
 	swf := filepath.Join(dir, "a.swf")
-	os.WriteFile(swf, []byte("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	writeFile(t, swf, "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n")
 	file := filepath.Join(dir, "file")
-	os.WriteFile(file, nil, 0o644)
+	writeFile(t, file, "")
 	out := filepath.Join(dir, "gen")
 	gen := func(args ...string) []string {
 		return append([]string{"trace", "gen", "--pet", pet, "--out", out}, args...)
@@ -91,7 +90,7 @@ func TestTraceImportSamples(t *testing.T) {
 	args := []string{"trace", "import", "--from", "azure-functions", "--out", filepath.Join(dir, "out")}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(body), 0o644)
+		writeFile(t, p, body)
 		args = append(args, p)
 	}
 	cases := []struct {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,9 +56,7 @@ func TestTraceImportReplay(t *testing.T) {
 			args := []string{"trace", "import", "--from", c.from, "--out", filepath.Join(dir, "out")}
 			for name, body := range c.files {
 				p := filepath.Join(dir, name)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, p, body)
 				args = append(args, p)
 			}
 			summary := mustCLI(t, args...)
@@ -91,14 +88,14 @@ func replayImported(t *testing.T, dir string, tasks float64, extra ...string) {
 func TestTraceImportLLM(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "AzureLLMInferenceTrace_code.csv")
-	os.WriteFile(src, []byte("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,4808,10\n"+
-		"2023-11-16 18:15:47.1000000,100,3\n2023-11-16 18:15:49.0000000,200,3\n"), 0o644)
+	writeFile(t, src, "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,4808,10\n"+
+		"2023-11-16 18:15:47.1000000,100,3\n2023-11-16 18:15:49.0000000,200,3\n")
 	out := filepath.Join(dir, "out")
 	summary := mustCLI(t, "trace", "import", "--from", "azure-llm", src, "--out", out)
 	if !strings.Contains(summary, "no execution times") {
 		t.Errorf("summary lacks the note on missing execution times:\n%s", summary)
 	}
-	os.WriteFile(filepath.Join(out, "log.csv"), []byte("task_type,machine_type,exec_time\ncode,gpu,300\ncode,gpu,500\ncode,cpu,900\n"), 0o644)
+	writeFile(t, filepath.Join(out, "log.csv"), "task_type,machine_type,exec_time\ncode,gpu,300\ncode,gpu,500\ncode,cpu,900\n")
 	replayImported(t, out, 3, "--deadline", "prop:1")
 }
 
@@ -106,7 +103,7 @@ func TestTraceImportLLM(t *testing.T) {
 func TestTraceImportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.csv")
-	os.WriteFile(junk, []byte("a,b\n1,2\n"), 0o644)
+	writeFile(t, junk, "a,b\n1,2\n")
 	for _, c := range []struct {
 		args []string
 		msg  string
