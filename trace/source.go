@@ -78,6 +78,12 @@ func splitExt(name string) (Format, compression, error) {
 	return f, comp, nil
 }
 
+// NameFormat is the format a file name's extension implies (a.csv.gz: CSV).
+func NameFormat(name string) (Format, error) {
+	f, _, err := splitExt(name)
+	return f, err
+}
+
 // formatOf returns the explicit format when given, else the one the name implies.
 func formatOf(name string, explicit Format) (Format, error) {
 	if explicit != "" {
@@ -182,7 +188,7 @@ func expandFolder(dir string) ([]Source, error) {
 		if e.IsDir() {
 			continue
 		}
-		if ownExtension(e.Name()) {
+		if HasTraceExtension(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -198,9 +204,10 @@ func expandFolder(dir string) ([]Source, error) {
 	return out, nil
 }
 
-// ownExtension reports whether name ends in a format's own extension, compressed or not
-// (a.csv, a.dat.gz), rather than one splitExt also accepts (a.json, a.pq).
-func ownExtension(name string) bool {
+// HasTraceExtension reports whether name ends in a format's own extension, compressed or not
+// (a.csv, a.dat.gz), rather than one splitExt also accepts (a.json, a.pq): the names a folder
+// is read for, and those hcreplay trace gen takes for one trace file rather than a folder.
+func HasTraceExtension(name string) bool {
 	f, comp, err := splitExt(name)
 	if err != nil {
 		return false

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,6 +73,78 @@ func TestTraceGenRateAndStatsBins(t *testing.T) {
 	for _, bins := range []string{"1", "10000"} {
 		mustCLI(t, "trace", "stats", files[0], "--bins", bins)
 	}
+}
+
+// TestTraceGenOneFile: --out with a trace file's extension writes that one file, the same
+// trial the folder form writes with the same flags (byte for byte, uncompressed); it needs
+// --trials 1 and a --format that agrees, and is refused otherwise with nothing written; a folder
+// of such a name already there still takes the trials.
+func TestTraceGenOneFile(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2")
+	gen := func(out string, args ...string) []string {
+		return append([]string{"trace", "gen", "--pet", pet, "--out", out, "--tasks", "40", "--seed", "3"}, args...)
+	}
+	refused := filepath.Join(dir, "refused.csv")
+	checkBadInput(t, []badInputCase{
+		{gen(refused), []string{"--out", "refused.csv", "--trials 30", "--trials 1"}},
+		{gen(refused, "--trials", "2"), []string{"--trials 2"}},
+		{gen(refused, "--trials", "1", "--format", "jsonl"), []string{"--format jsonl", "csv file"}},
+	}, func(args []string, _, _ string) {
+		if _, err := os.Stat(refused); err == nil {
+			t.Errorf("%v: refused, but wrote %s", args, refused)
+		}
+	})
+	for _, c := range []struct{ file, format string }{
+		{"one.csv", "csv"},
+		{"one.jsonl", "jsonl"},
+		{"one.dat.gz", "dat"},
+	} {
+		folder := filepath.Join(dir, "folder-"+c.format)
+		mustCLI(t, gen(folder, "--trials", "1", "--format", c.format)...)
+		want, err := os.ReadFile(filepath.Join(folder, "arr19k_1."+c.format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, c.file)
+		mustCLI(t, gen(file, "--trials", "1")...)
+		got := readMaybeGzip(t, file)
+		if string(got) != string(want) {
+			t.Errorf("--out %s: %d bytes, want the folder form's %d", c.file, len(got), len(want))
+		}
+	}
+	existing := filepath.Join(dir, "trials.csv")
+	if err := os.Mkdir(existing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, gen(existing, "--trials", "2")...)
+	if files, _ := filepath.Glob(filepath.Join(existing, "arr19k_*.dat")); len(files) != 2 {
+		t.Errorf("folder %s holds %v, want two trials", existing, files)
+	}
+}
+
+// readMaybeGzip reads a file, uncompressed when its name ends in .gz.
+func readMaybeGzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		r = zr
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
 }
 
 // TestTraceImportSamples: --samples applies to azure-functions and sets the

@@ -23,7 +23,7 @@ type TraceCmd struct {
 // TraceGenCmd writes synthetic arrival trials.
 type TraceGenCmd struct {
 	PET      string   `name:"pet" required:"" type:"existingfile" help:"PET whose task types and means shape the trials and deadlines." placeholder:"PET"`
-	Out      string   `required:"" help:"Folder for the trials." placeholder:"DIR"`
+	Out      string   `required:"" help:"Folder for the trials; or, with --trials 1, a trace file (t.csv, t.dat.gz), whose extension sets the format." placeholder:"DIR"`
 	Level    string   `default:"19k" help:"Oversubscription level: tasks per period (19k = 19,000 per --period)."`
 	Period   float64  `default:"88200" help:"Period of the level, in time units (88,200 matches the HCW19 trials)."`
 	Rate     *float64 `help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
@@ -49,14 +49,25 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	// Generate the first trial before making the folder, so that bad
 	// settings leave nothing behind; then write each trial as it is made, so
 	// that memory holds one trial whatever --trials says.
+	file, err := c.oneFile()
+	if err != nil {
+		return badInput(err)
+	}
 	first, err := trace.Generate(cfg, 1)
 	if err != nil {
 		return badInput(err)
 	}
+	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
+	if file {
+		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
+			return badInput(err)
+		}
+		con.Logf("wrote 1 trial of %d tasks to %s, %s at %.4g tasks per %s", c.Tasks, c.Out, c.Pattern, cfg.Rate, pet.TimeUnit())
+		return nil
+	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return badInput(fmt.Errorf("--out: %w", err))
 	}
-	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
 	for t, tr := 1, first; t <= c.Trials; t++ {
 		if t > 1 {
 			if tr, err = trace.Generate(cfg, t); err != nil {
@@ -70,6 +81,26 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	}
 	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s at %.4g tasks per %s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, cfg.Rate, pet.TimeUnit())
 	return nil
+}
+
+// oneFile reports whether --out names one trace file rather than the folder of the trials: a
+// name with a trace format's extension (t.csv, t.dat.gz) that is not a folder already. That
+// takes --trials 1, and a --format other than the default must agree with the extension; a
+// user who wrote t.csv did not mean a folder of that name (which is what it used to make).
+func (c *TraceGenCmd) oneFile() (bool, error) {
+	if !trace.HasTraceExtension(c.Out) {
+		return false, nil
+	}
+	if fi, err := os.Stat(c.Out); err == nil && fi.IsDir() {
+		return false, nil
+	}
+	if c.Trials != 1 {
+		return false, fmt.Errorf("--out %s names a trace file, but --trials %d makes %d of them: give a folder for the trials, or --trials 1 for one file", c.Out, c.Trials, c.Trials)
+	}
+	if f, _ := trace.NameFormat(c.Out); c.Format != "dat" && string(f) != c.Format {
+		return false, fmt.Errorf("--format %s, but --out %s is a %s file: the extension sets the format of one file", c.Format, c.Out, f)
+	}
+	return true, nil
 }
 
 // maxGenTotalTasks bounds --trials × --tasks: a billion tasks are about 40 GB
