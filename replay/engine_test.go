@@ -193,7 +193,7 @@ func checkInvariants(t *testing.T, label string, cfg Config, res *Result, queueS
 	if sum := s.OnTime + s.Late + s.DroppedDeadline + s.DroppedPruned + s.ExpiredUnmapped + s.Unfinished; sum != s.Scored || s.Scored != max(0, len(cfg.Tasks)-2*cfg.Options.Trim) {
 		t.Fatalf("%s: counts add to %d, scored %d, tasks %d", label, sum, s.Scored, len(cfg.Tasks))
 	}
-	busy := 0.0
+	busy, cost := 0.0, 0.0
 	for m, os := range perMachine {
 		// A machine never runs two tasks at once.
 		var runs []Outcome
@@ -201,6 +201,7 @@ func checkInvariants(t *testing.T, label string, cfg Config, res *Result, queueS
 			if !math.IsNaN(o.Start) {
 				runs = append(runs, o)
 				busy += o.End - o.Start
+				cost += cfg.Machines[m].PricePerHour * (o.End - o.Start) * cfg.Options.TimeUnitSeconds / 3600
 			}
 		}
 		slices.SortFunc(runs, func(a, b Outcome) int { return cmpFloat(a.Start, b.Start) })
@@ -225,6 +226,29 @@ func checkInvariants(t *testing.T, label string, cfg Config, res *Result, queueS
 	}
 	if math.Abs(busy-float64(s.BusyTime)) > 1e-6*math.Max(1, busy) {
 		t.Fatalf("%s: busy time %v, outcomes say %v", label, s.BusyTime, busy)
+	}
+	// Cost is of the whole run, and per on-time task it divides by every on-time task of the
+	// run, trimmed ones included (Summary.CostPerOnTime); energy per on-time task likewise.
+	allOnTime := 0
+	for _, o := range res.Outcomes {
+		if o.Status == OnTime {
+			allOnTime++
+		}
+	}
+	if math.Abs(cost-float64(s.Cost)) > 1e-9*math.Max(1, cost) {
+		t.Fatalf("%s: cost %v, outcomes say %v", label, s.Cost, cost)
+	}
+	if allOnTime > 0 {
+		for _, r := range []struct {
+			name       string
+			got, total Num
+		}{{"cost", s.CostPerOnTime, s.Cost}, {"energy", s.EnergyPerOnTime, s.Energy}} {
+			if want := float64(r.total) / float64(allOnTime); math.Abs(float64(r.got)-want) > 1e-9*math.Max(1, want) {
+				t.Fatalf("%s: %s per on-time task %v, want %v over %d on-time tasks", label, r.name, r.got, want, allOnTime)
+			}
+		}
+	} else if !math.IsNaN(float64(s.CostPerOnTime)) || !math.IsNaN(float64(s.EnergyPerOnTime)) {
+		t.Fatalf("%s: no task on time, but cost and energy per on-time task %v, %v", label, s.CostPerOnTime, s.EnergyPerOnTime)
 	}
 	if float64(s.BusyTime) > float64(s.Span)*float64(len(cfg.Machines))+1e-9 {
 		t.Fatalf("%s: busy %v > span %v × %d machines", label, s.BusyTime, s.Span, len(cfg.Machines))

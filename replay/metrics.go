@@ -37,6 +37,9 @@ type Summary struct {
 	FairnessStdDev   Num   `json:"fairness_stddev"`
 	JainIndex        Num   `json:"jain_index"`
 
+	// Cost and energy are of the whole run, the trimmed tasks' busy time included, so their
+	// ratios per on-time task divide by every on-time task of the run, scored or not: not by
+	// OnTime, which counts scored tasks only.
 	Cost            Num   `json:"cost"` // Σ price × busy time
 	CostPerOnTime   Num   `json:"cost_per_on_time"`
 	Energy          Num   `json:"energy_joules"` // active and idle power × time
