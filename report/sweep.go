@@ -115,6 +115,11 @@ func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error
 	if err != nil {
 		return nil, nil, st, err
 	}
+	if s.Log != nil {
+		for _, w := range sameMapperWarnings(runs) {
+			s.Log("%s", w)
+		}
+	}
 	var mine []SweepRun
 	for _, r := range runs {
 		if s.Shard.Has(r.Index) {

@@ -333,11 +333,17 @@ func (gen *Generate) GenRate() (float64, error) {
 // mapper builds a fresh mapper for the run: heuristics and pruners keep state across mapping
 // events, so no two runs may share one.
 func (r *SweepRun) mapper() (replay.Mapper, error) {
+	p, c := r.mapperSpec()
+	return prune.New(r.Heuristic, p, c)
+}
+
+// mapperSpec is the parameters and pruning the run's mapper is built with.
+func (r *SweepRun) mapperSpec() (heuristic.Params, prune.Config) {
 	p := heuristic.DefaultParams()
 	p.KPBPercent, p.MOCCull = r.KPBPercent, r.MOCCull
 	c := prune.DefaultConfig()
 	c.Variant, c.Toggle, c.Lambda, c.DropThreshold, c.Rho, c.Defer, c.Fairness = r.Prune, r.Toggle, r.Lambda, r.DropThreshold, r.Rho, r.Defer, r.Fairness
-	return prune.New(r.Heuristic, p, c)
+	return p, c
 }
 
 // options are the run's replay options.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -164,7 +163,7 @@ type replayRun struct {
 type replayMapper struct {
 	name, label string
 	pruning     prune.Config
-	sameAs      string // the label of an earlier mapper that resolves alike (prune.Resolve), or ""
+	sameAs      string // the label of an earlier mapper of the same kind (prune.KindOf), or ""
 }
 
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
@@ -177,7 +176,7 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 		return nil, badInput(err)
 	}
 	var out []replayMapper
-	var kinds []mapperKind // out's, resolved
+	var kinds []prune.Kind // out's
 	seen := map[string]bool{}
 	for _, name := range c.Heuristic {
 		for _, v := range c.Prune {
@@ -195,9 +194,9 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 			}
 			seen[label] = true
 			mp := replayMapper{name: name, label: label, pruning: p}
-			kind := resolveKind(name, c.params(), p)
+			kind := prune.KindOf(name, c.params(), p)
 			for i, k := range kinds {
-				if k.same(kind) {
+				if k == kind {
 					mp.sameAs = out[i].label
 					break
 				}
@@ -206,27 +205,6 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 		}
 	}
 	return out, nil
-}
-
-// mapperKind is what a mapper runs (prune.Resolve): two names with the same kind are one mapper
-// under two labels, and replay the same.
-type mapperKind struct {
-	base    string
-	params  heuristic.Params
-	pruning prune.Config
-}
-
-// resolveKind is what name makes with parameters p and pruning cfg.
-func resolveKind(name string, p heuristic.Params, cfg prune.Config) mapperKind {
-	base, p, cfg := prune.Resolve(name, p, cfg)
-	cfg.IsMiss = nil // the same function for every mapper of a replay; DeepEqual finds only nil ones equal
-	return mapperKind{base, p, cfg}
-}
-
-// same reports whether k and o are one mapper: the same base heuristic (names are
-// case-insensitive), parameters and pruning.
-func (k mapperKind) same(o mapperKind) bool {
-	return strings.EqualFold(k.base, o.base) && k.params == o.params && reflect.DeepEqual(k.pruning, o.pruning)
 }
 
 // sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it

@@ -290,3 +290,71 @@ func TestSweepBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepSameMapperWarns: a sweep warns once per pair of labels that are one mapper at some
+// grid points (PAMF-P is PAM-P once a fairness factor is set; PAMND-D is always PAM-D), and
+// only of those: not of a preset asked for under variants it overrides (PAMF under none and
+// both is PAMF-P twice, under one label, as asked); the rows it wrote are the oracle: the runs of each warned pair are equal at
+// every trial of the points named, label apart.
+func TestSweepSameMapperWarns(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "200", "--step", "20")
+	out := filepath.Join(dir, "runs")
+	code, _, stderr := cli(t, "sweep", "--pet", pet, "-H", "PAM,PAMF,PAMND,MM", "--prune", "none,defer,both",
+		"--set", "fairness=0,0.05", "--generate", "3k", "--trials", "2", "--set", "trim=10", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "warning: ") {
+			a, rest, _ := strings.Cut(strings.TrimPrefix(line, "warning: "), " is ")
+			b, _, _ := strings.Cut(rest, " at ")
+			got = append(got, a+" is "+b)
+		}
+	}
+	want := []string{"PAMF-P is PAM-P", "PAMF-D is PAM-D", "PAMND-D is PAM-D"} // in the grid's order
+	if !slices.Equal(got, want) {
+		t.Fatalf("warnings %q, want %q:\n%s", got, want, stderr)
+	}
+	if !strings.Contains(stderr, "6 grid points, the first level=3k|heuristic=PAMND|prune=none|fairness=0 ") {
+		t.Errorf("PAMND-D is PAM-D at every variant of PAMND and both factors; stderr:\n%s", stderr)
+	}
+	// The oracle: rows by name, fairness and trial; a warned pair's are equal but for identity.
+	type at struct {
+		name     string
+		fairness float64
+		trial    int32
+	}
+	rows := map[at]string{}
+	for _, r := range readRuns(t, out) {
+		k := at{r.Name, r.Fairness, r.Trial}
+		r = r.WithoutTimes()
+		r.Key, r.Point, r.Heuristic, r.Prune, r.Name = "", "", "", "", ""
+		rows[k] = fmt.Sprintf("%+v", r)
+	}
+	for _, c := range []struct {
+		a, b      string
+		fairness  []float64
+		different []float64 // where the two are not one mapper, and differ
+	}{
+		{"PAMF-P", "PAM-P", []float64{0.05}, []float64{0}},
+		{"PAMF-D", "PAM-D", []float64{0.05}, nil},
+		{"PAMND-D", "PAM-D", []float64{0, 0.05}, nil},
+	} {
+		for _, f := range c.fairness {
+			for trial := int32(1); trial <= 2; trial++ {
+				x, y := rows[at{c.a, f, trial}], rows[at{c.b, f, trial}]
+				if x == "" || x != y {
+					t.Errorf("%s and %s at fairness %v, trial %d: warned alike, but the rows differ:\n%s\n%s", c.a, c.b, f, trial, x, y)
+				}
+			}
+		}
+		for _, f := range c.different {
+			if rows[at{c.a, f, 1}] == rows[at{c.b, f, 1}] && rows[at{c.a, f, 2}] == rows[at{c.b, f, 2}] {
+				t.Errorf("%s and %s at fairness %v: not warned, and the rows are equal: the fixture does not tell them apart", c.a, c.b, f)
+			}
+		}
+	}
+}

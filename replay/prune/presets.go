@@ -82,6 +82,35 @@ func Resolve(name string, p heuristic.Params, cfg Config) (base string, _ heuris
 	return name, p, cfg
 }
 
+// Kind is what a mapper runs (Resolve): two names of one Kind make the same mapper under two
+// labels, and their runs are equal, as PAM-P's and PAMF-P's are once the fairness factor is set
+// for both. Kinds are comparable, so that a sweep can key a map with them.
+type Kind struct {
+	base    string // the heuristic's name, upper case: names are case-insensitive
+	params  heuristic.Params
+	pruning pruningKey
+}
+
+// pruningKey is a Config without IsMiss, a function, which compares equal only when nil, and is
+// the same for every mapper of a replay or a sweep (TestKindCoversConfig keeps the two in step).
+type pruningKey struct {
+	variant           Variant
+	toggle            Toggle
+	lambda, drop, rho float64
+	deferRule         DeferRule
+	fairness          float64
+}
+
+// KindOf is the Kind name makes with parameters p and pruning cfg. An alias (MECT) is of its
+// heuristic's kind (MCT).
+func KindOf(name string, p heuristic.Params, cfg Config) Kind {
+	base, p, cfg := Resolve(name, p, cfg)
+	if h, err := heuristic.Lookup(base); err == nil {
+		base = h.Name
+	}
+	return Kind{strings.ToUpper(base), p, pruningKey{cfg.Variant, cfg.Toggle, cfg.Lambda, cfg.DropThreshold, cfg.Rho, cfg.Defer, cfg.Fairness}}
+}
+
 // renamed reports a preset under its own name.
 type renamed struct {
 	replay.Mapper
