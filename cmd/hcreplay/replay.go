@@ -61,7 +61,7 @@ type ReplayCmd struct {
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
 	JSON bool   `help:"Print each run's summary as one JSON object per line."`
-	Out  string `help:"Write summary.json, timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several)." placeholder:"DIR"`
+	Out  string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
 	CSV  bool   `help:"With --out, also write tasks.csv."`
 }
 
@@ -254,7 +254,7 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 	con.Logf("replaying %s (%d tasks, %s) with %s", tr.src.Name, n, how, mapper.Name())
 	bar := newProgress(con)
 	bar.startTasks(n, filepath.Base(tr.src.Name))
-	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, dir, bar.counter())
+	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter())
 	bar.stop()
 	if errors.As(err, new(*replay.TaskError)) {
 		return nil, badInput(fmt.Errorf("%s: %w", tr.src.Name, err))
@@ -330,9 +330,9 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 	return cfg, nil
 }
 
-// replayOne runs one trial, streaming task outcomes to dir when it is set; done, when set, is
-// called as each task's outcome is known.
-func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, dir string, done func()) (*replay.Result, error) {
+// replayOne runs one trial, of the trace so named, streaming task outcomes to dir when it is
+// set; done, when set, is called as each task's outcome is known.
+func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func()) (*replay.Result, error) {
 	if done == nil {
 		done = func() {}
 	}
@@ -391,7 +391,11 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), res.Summary); err != nil {
+	summary, err := runJSON(trace, res.Summary)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeJSON(filepath.Join(dir, "summary.json"), summary); err != nil {
 		return nil, err
 	}
 	return res, writeJSON(filepath.Join(dir, "timing.json"), res.Timing)
@@ -407,16 +411,28 @@ func writeJSON(path string, v any) error {
 
 // printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
 func printJSON(w io.Writer, name string, res *replay.Result) error {
-	b, err := json.Marshal(res.Summary)
+	obj, err := runJSON(name, res.Summary)
 	if err != nil {
 		return err
 	}
+	obj["timing"] = res.Timing
+	return json.NewEncoder(w).Encode(obj)
+}
+
+// runJSON is a run's summary as a JSON object with the trace it replayed: summary.json, and the
+// line --json prints less its timing. The trace tells apart the run folders of several --trace
+// sets, whose trials are numbered through all of them.
+func runJSON(trace string, s replay.Summary) (map[string]any, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
 	var obj map[string]any
 	if err := json.Unmarshal(b, &obj); err != nil {
-		return err
+		return nil, err
 	}
-	obj["trace"], obj["timing"] = name, res.Timing
-	return json.NewEncoder(w).Encode(obj)
+	obj["trace"] = trace
+	return obj, nil
 }
 
 // meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of

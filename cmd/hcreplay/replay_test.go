@@ -210,7 +210,7 @@ func TestReplayProgressCounts(t *testing.T) {
 		}
 		cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
 		calls := 0
-		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, dir, func() { calls++ }); err != nil {
+		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }); err != nil {
 			t.Fatal(err)
 		}
 		if calls != len(tasks) {
@@ -272,7 +272,7 @@ func jsonRuns(t *testing.T, args ...string) []map[string]any {
 // TestReplaySeveralMappers: -H and --prune take several values, and replaying each trial through
 // each mapper in one command gives, run for run, what a command per mapper and trial gives, in
 // trial order then mapper order (heuristics as given, each under its variants), with each run's
-// files in a folder of its mapper and trial. A mapper asked for twice (PAMF is PAMF-P whatever
+// files in a folder of its mapper and trial, its summary.json naming the trace replayed. A mapper asked for twice (PAMF is PAMF-P whatever
 // the variant) runs once.
 func TestReplaySeveralMappers(t *testing.T) {
 	pet, glob := writeTrials(t, 30, 36, 42)
@@ -304,8 +304,10 @@ func TestReplaySeveralMappers(t *testing.T) {
 			if err := json.Unmarshal(b, &file); err != nil {
 				t.Fatal(err)
 			}
-			delete(got, "trace")
-			if !reflect.DeepEqual(file, got) {
+			if file["trace"] != trace {
+				t.Errorf("%s trial %d: summary.json names trace %v, want %s", w.label, i+1, file["trace"], trace)
+			}
+			if !reflect.DeepEqual(file, got) { // the trace included
 				t.Errorf("%s trial %d: summary.json %v, printed %v", w.label, i+1, file, got)
 			}
 		}
