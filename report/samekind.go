@@ -23,6 +23,7 @@ type pointKey struct {
 	kind             prune.Kind
 }
 
+// pointKey is the run's pointKey: its level and replay options, and its mapper's kind.
 func (r *SweepRun) pointKey() pointKey {
 	p, c := r.mapperSpec()
 	return pointKey{r.Level, r.QueueSize, r.DropModel, r.Strict, r.ConditionElapsed, r.Trim, r.Seed, r.Engine,

@@ -46,13 +46,13 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	// Generate the first trial before making the folder, so that bad
-	// settings leave nothing behind; then write each trial as it is made, so
-	// that memory holds one trial whatever --trials says.
 	file, err := c.oneFile()
 	if err != nil {
 		return badInput(err)
 	}
+	// Generate the first trial before making the folder, so that bad
+	// settings leave nothing behind; then write each trial as it is made, so
+	// that memory holds one trial whatever --trials says.
 	first, err := trace.Generate(cfg, 1)
 	if err != nil {
 		return badInput(err)
