@@ -391,11 +391,7 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 	if err != nil {
 		return nil, err
 	}
-	summary, err := runJSON(trace, res.Summary)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), summary); err != nil {
+	if err := writeJSON(filepath.Join(dir, "summary.json"), runJSON{res.Summary, trace}); err != nil {
 		return nil, err
 	}
 	return res, writeJSON(filepath.Join(dir, "timing.json"), res.Timing)
@@ -411,28 +407,18 @@ func writeJSON(path string, v any) error {
 
 // printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
 func printJSON(w io.Writer, name string, res *replay.Result) error {
-	obj, err := runJSON(name, res.Summary)
-	if err != nil {
-		return err
-	}
-	obj["timing"] = res.Timing
-	return json.NewEncoder(w).Encode(obj)
+	return json.NewEncoder(w).Encode(struct {
+		runJSON
+		Timing replay.Timing `json:"timing"`
+	}{runJSON{res.Summary, name}, res.Timing})
 }
 
-// runJSON is a run's summary as a JSON object with the trace it replayed: summary.json, and the
-// line --json prints less its timing. The trace tells apart the run folders of several --trace
-// sets, whose trials are numbered through all of them.
-func runJSON(trace string, s replay.Summary) (map[string]any, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return nil, err
-	}
-	obj["trace"] = trace
-	return obj, nil
+// runJSON is a run's summary with the trace it replayed: summary.json, and the line --json
+// prints less its timing. The trace tells apart the run folders of several --trace sets, whose
+// trials are numbered through all of them. Embedding keeps the summary's keys in its order.
+type runJSON struct {
+	replay.Summary
+	Trace string `json:"trace"`
 }
 
 // meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
