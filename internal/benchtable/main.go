@@ -2,8 +2,9 @@
 // then prints BenchmarkReplay's tasks/s as one table per engine, a row per heuristic and a column
 // per pruning variant, and the fast engine's speed-up over the reference one in the same shape:
 // some 300 benchmark lines are easier to compare as tables. Last it prints issue 6's targets
-// beside the medians of the benchmarks that carry them, and whether each is met. make bench pipes
-// into it.
+// beside the medians of the benchmarks that carry them, and whether each is met, of all samples
+// and of those taken while the core ran at full speed (the core-Gops/s the benchmarks report,
+// internal/corespeed). make bench pipes into it.
 //
 // It owns the layout of those tables and the list of targets. It measures nothing and does not
 // know which heuristics or engines exist: rows and columns are the ones the input names, in input
@@ -32,7 +33,7 @@ func main() {
 
 // run echoes in to out line by line, then writes the tables.
 func run(in io.Reader, out io.Writer) error {
-	res, aims := newResults(), sampled{}
+	res, aims := newResults(), newSampled()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {

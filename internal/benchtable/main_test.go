@@ -144,17 +144,17 @@ BenchmarkMillionTasks-2          	       1	4000000000 ns/op	         2.300 peak-
 BenchmarkMillionTasks-2          	       1	4166666667 ns/op	         2.400 peak-heap-MB	    240000 tasks/s
 BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx/reference	       104.3 fast/reference
 `
-	s := sampled{}
+	s := newSampled()
 	for _, line := range strings.Split(in, "\n") {
 		s.add(line)
 	}
 	want := [][]string{
-		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "19.5k", "1", "no"},
-		{"MM, fast engine, tasks/s", "≥ 200k", "199.8k", "1", "no"},
-		{"MM, 1M streamed tasks, tasks/s", "≥ 200k", "240k", "3: 162k–250k", "yes"},
-		{"MM, 1M streamed tasks, peak heap", "≤ 200 MB", "2.40 MB", "3: 2.30 MB–2.50 MB", "yes"},
-		{"PAM-P, fast ÷ reference, one run", "≥ 20.0×", "104×", "1", "yes"},
-		{"PAM-P, approx ÷ reference, one run", "paper: 13.5×", "20.1×", "1", "–"},
+		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "19.5k", "1", "no", "–", "–"},
+		{"MM, fast engine, tasks/s", "≥ 200k", "199.8k", "1", "no", "–", "–"},
+		{"MM, 1M streamed tasks, tasks/s", "≥ 200k", "240k", "3: 162k–250k", "yes", "–", "–"},
+		{"MM, 1M streamed tasks, peak heap", "≤ 200 MB", "2.40 MB", "3: 2.30 MB–2.50 MB", "yes", "–", "–"},
+		{"PAM-P, fast ÷ reference, one run", "≥ 20.0×", "104×", "1", "yes", "–", "–"},
+		{"PAM-P, approx ÷ reference, one run", "paper: 13.5×", "20.1×", "1", "–", "–", "–"},
 	}
 	if got := texts(s.table()); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
 		t.Errorf("targets\n%q\nwant\n%q", got, want)
@@ -170,8 +170,45 @@ BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx
 	if err := run(strings.NewReader(input), &out); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", "|")), " "); !strings.Contains(got, "| MM, fast engine, tasks/s | ≥ 200k | 210k | 2: 205k–215k | yes |") ||
+	if got := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", "|")), " "); !strings.Contains(got, "| MM, fast engine, tasks/s | ≥ 200k | 210k | 2: 205k–215k | yes | – | – |") ||
 		strings.Contains(got, "MillionTasks") || strings.Contains(got, "PAM-P, fast engine") {
 		t.Errorf("on the tables' input, the targets should hold the fast MM row alone, of two samples, and the ratio:\n%s", out.String())
+	}
+}
+
+// TestTargetsAtFullSpeed feeds samples with the core's speed beside them, written by hand, and
+// checks the full-speed columns against medians worked out by hand. The fastest probe of the run
+// is 0.80, on a line that carries no target (BenchmarkReplay/reference/MM), so full speed is 0.72
+// or more: MM's samples at 0.79, 0.75 and 0.73 (210k, 230k, 205k: median 210k) count and those
+// at 0.50 and 0.71 do not; PAM-P's only sample, at 0.40, does not; the million-task benchmark
+// has no probe on one line, which is not counted (its median of all, 180,676, reads 181k). The peak heap is not a speed and gets none.
+func TestTargetsAtFullSpeed(t *testing.T) {
+	const in = `BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	0.40 core-Gops/s	     21000 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.79 core-Gops/s	    210000 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.50 core-Gops/s	    150000 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.75 core-Gops/s	    230000 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.71 core-Gops/s	    160000 tasks/s
+BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.73 core-Gops/s	    205000 tasks/s
+BenchmarkReplay/reference/MM-2   	       1	 228000000 ns/op	0.80 core-Gops/s	      4382 tasks/s
+BenchmarkMillionTasks-2          	       1	6159506469 ns/op	2.500 peak-heap-MB	    162351 tasks/s
+BenchmarkMillionTasks-2          	       1	4000000000 ns/op	2.300 peak-heap-MB	0.78 core-Gops/s	    199000 tasks/s
+`
+	s := newSampled()
+	for _, line := range strings.Split(in, "\n") {
+		s.add(line)
+	}
+	want := [][]string{
+		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "21.0k", "1", "yes", "none", "–"},
+		{"MM, fast engine, tasks/s", "≥ 200k", "205k", "5: 150k–230k", "yes", "210k (3 of 5)", "yes"},
+		{"MM, 1M streamed tasks, tasks/s", "≥ 200k", "181k", "2: 162k–199k", "no", "199k (1 of 1)", "no"},
+		{"MM, 1M streamed tasks, peak heap", "≤ 200 MB", "2.40 MB", "2: 2.30 MB–2.50 MB", "yes", "–", "–"},
+	}
+	tab := s.table()
+	if got := texts(tab); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("targets\n%q\nwant\n%q", got, want)
+	}
+	// The slowest probe beside a speed target is PAM-P's 0.40: half the fastest.
+	if notes := strings.Join(tab.Notes, " "); !strings.Contains(notes, "at 50%–100% of its fastest (0.4–0.8 multiply-adds per ns)") {
+		t.Errorf("the notes do not give the core's range as 50%%–100%%:\n%s", notes)
 	}
 }

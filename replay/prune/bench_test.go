@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/corespeed"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
@@ -123,8 +124,9 @@ func BenchmarkReplayFresh(b *testing.B) {
 }
 
 // benchReplay replays cfg with heuristic name and pruning variant v under engine until b is done,
-// on scratch's storage (nil: fresh), and reports tasks/s.
+// on scratch's storage (nil: fresh), and reports tasks/s and the core's speed (coreMeter).
 func benchReplay(b *testing.B, cfg replay.Config, engine, name string, v Variant, scratch *replay.Scratch) {
+	var core coreMeter
 	c := cfg
 	c.Options.Engine, c.Options.ApproxBucket, c.Options.ApproxCrop = strings.TrimSuffix(engine, "-etc"), 4, true
 	c.Scratch = scratch
@@ -140,8 +142,40 @@ func benchReplay(b *testing.B, cfg replay.Config, engine, name string, v Variant
 		if _, err := replay.Run(b.Context(), c, m); err != nil {
 			b.Fatal(err)
 		}
+		core.probe(b)
 	}
 	b.ReportMetric(float64(len(c.Tasks))*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	core.report(b)
+}
+
+// coreMeter averages the core's speed (internal/corespeed) over a benchmark's sample, probed
+// between iterations with the timer stopped, and reports it as core-Gops/s: make bench-targets
+// then tells the samples taken while the machine ran at full speed from the others
+// (internal/benchtable). On the shared machine the project is built on, the same code's tasks/s
+// swing with the core's speed from one second to the next, so a probe must be taken during the
+// sample: one before and one after it missed the swings in between.
+type coreMeter struct {
+	sum    float64
+	probes int
+}
+
+// coreProbe is how many multiply-adds a probe does: about 0.7 ms, a sixth of a 1,000-task MM
+// replay and under a fortieth of a PAM-P one.
+const coreProbe = 500_000
+
+// probe measures the core's speed with b's timer stopped.
+func (c *coreMeter) probe(b *testing.B) {
+	b.StopTimer()
+	c.sum += corespeed.Probe(coreProbe)
+	c.probes++
+	b.StartTimer()
+}
+
+// report reports the mean of the probes, if any were taken.
+func (c *coreMeter) report(b *testing.B) {
+	if c.probes > 0 {
+		b.ReportMetric(c.sum/float64(c.probes), "core-Gops/s")
+	}
 }
 
 // poissonSource streams n tasks of the HCW19-like workload: Poisson arrivals at the 34k level's
@@ -168,13 +202,20 @@ func (s *poissonSource) Next() (replay.Task, bool, error) {
 }
 
 // BenchmarkMillionTasks replays a million streamed tasks of the HCW19-like 34k workload with MM and
-// outcomes handed to a callback, and reports tasks/s and the peak heap (sampled every 2 ms):
-// what a million-task replay needs, bounded by the queues rather than the trace (issue 6: ≤ 200
-// MB).
+// outcomes handed to a callback, and reports tasks/s, the peak heap (sampled every 2 ms) and the
+// core's speed (coreMeter): what a million-task replay needs, bounded by the queues rather than
+// the trace (issue 6: ≤ 200 MB).
 func BenchmarkMillionTasks(b *testing.B) {
 	n := benchTasks1M
+	var core coreMeter
 	for b.Loop() {
 		c := hcw19Streamed(b, n)
+		outcomes := 0
+		c.Options.OnTask = func(replay.Outcome) { // a probe every 10,000 tasks: 100 in a replay
+			if outcomes++; outcomes%10_000 == 0 {
+				core.probe(b)
+			}
+		}
 		pc := DefaultConfig()
 		pc.Variant = None
 		m, err := New("MM", heuristic.DefaultParams(), pc)
@@ -193,6 +234,7 @@ func BenchmarkMillionTasks(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	core.report(b)
 }
 
 // hcw19Streamed is the HCW19-like workload with n tasks streamed from a poissonSource instead of
