@@ -144,10 +144,7 @@ BenchmarkMillionTasks-2          	       1	4000000000 ns/op	         2.300 peak-
 BenchmarkMillionTasks-2          	       1	4166666667 ns/op	         2.400 peak-heap-MB	    240000 tasks/s
 BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx/reference	       104.3 fast/reference
 `
-	s := newSampled()
-	for _, line := range strings.Split(in, "\n") {
-		s.add(line)
-	}
+	s := sampledFrom(in)
 	want := [][]string{
 		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "19.5k", "1", "no", "–", "–"},
 		{"MM, fast engine, tasks/s", "≥ 200k", "199.8k", "1", "no", "–", "–"},
@@ -156,9 +153,7 @@ BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx
 		{"PAM-P, fast ÷ reference, one run", "≥ 20.0×", "104×", "1", "yes", "–", "–"},
 		{"PAM-P, approx ÷ reference, one run", "paper: 13.5×", "20.1×", "1", "–", "–", "–"},
 	}
-	if got := texts(s.table()); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
-		t.Errorf("targets\n%q\nwant\n%q", got, want)
-	}
+	sameRows(t, s.table(), want)
 	var out strings.Builder
 	if err := run(strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
@@ -193,10 +188,7 @@ BenchmarkReplay/reference/MM-2   	       1	 228000000 ns/op	0.80 core-Gops/s	   
 BenchmarkMillionTasks-2          	       1	6159506469 ns/op	2.500 peak-heap-MB	    162351 tasks/s
 BenchmarkMillionTasks-2          	       1	4000000000 ns/op	2.300 peak-heap-MB	0.78 core-Gops/s	    199000 tasks/s
 `
-	s := newSampled()
-	for _, line := range strings.Split(in, "\n") {
-		s.add(line)
-	}
+	s := sampledFrom(in)
 	want := [][]string{
 		{"PAM-P, fast engine, tasks/s", "≥ 20.0k", "21.0k", "1", "yes", "none", "–"},
 		{"MM, fast engine, tasks/s", "≥ 200k", "205k", "5: 150k–230k", "yes", "210k (3 of 5)", "yes"},
@@ -204,11 +196,26 @@ BenchmarkMillionTasks-2          	       1	4000000000 ns/op	2.300 peak-heap-MB	0
 		{"MM, 1M streamed tasks, peak heap", "≤ 200 MB", "2.40 MB", "2: 2.30 MB–2.50 MB", "yes", "–", "–"},
 	}
 	tab := s.table()
-	if got := texts(tab); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
-		t.Errorf("targets\n%q\nwant\n%q", got, want)
-	}
+	sameRows(t, tab, want)
 	// The slowest probe beside a speed target is PAM-P's 0.40: half the fastest.
 	if notes := strings.Join(tab.Notes, " "); !strings.Contains(notes, "at 50%–100% of its fastest (0.4–0.8 multiply-adds per ns)") {
 		t.Errorf("the notes do not give the core's range as 50%%–100%%:\n%s", notes)
+	}
+}
+
+// sampledFrom is what sampled collects from the benchmark output in.
+func sampledFrom(in string) *sampled {
+	s := newSampled()
+	for _, line := range strings.Split(in, "\n") {
+		s.add(line)
+	}
+	return s
+}
+
+// sameRows reports the targets' table tab when its cells are not want's.
+func sameRows(t *testing.T, tab report.Table, want [][]string) {
+	t.Helper()
+	if got := texts(tab); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("targets\n%q\nwant\n%q", got, want)
 	}
 }
