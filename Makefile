@@ -33,8 +33,8 @@ bench:
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem ./... | bin/benchtable
 
 # Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
-# table with their medians and ranges, of all samples and of those taken while the core ran at
-# full speed (internal/corespeed). About a minute.
+# table with their medians and ranges, of all samples and of those taken while the core ran near
+# its fastest in the run (internal/corespeed). About a minute.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable

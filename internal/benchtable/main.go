@@ -3,8 +3,8 @@
 // per pruning variant, and the fast engine's speed-up over the reference one in the same shape:
 // some 300 benchmark lines are easier to compare as tables. Last it prints issue 6's targets
 // beside the medians of the benchmarks that carry them, and whether each is met, of all samples
-// and of those taken while the core ran at full speed (the core-Gops/s the benchmarks report,
-// internal/corespeed). make bench pipes into it.
+// and of those taken while the core ran near its fastest in the run (the core-Gops/s the
+// benchmarks report, internal/corespeed). make bench pipes into it.
 //
 // It owns the layout of those tables and the list of targets. It measures nothing and does not
 // know which heuristics or engines exist: rows and columns are the ones the input names, in input

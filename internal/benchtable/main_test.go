@@ -172,13 +172,14 @@ BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx
 }
 
 // TestTargetsAtFullSpeed feeds samples with the core's speed beside them, written by hand, and
-// checks the full-speed columns against medians worked out by hand. The fastest probe of the run
-// is 0.80, on a line that carries no target (BenchmarkReplay/reference/MM), so full speed is 0.72
+// checks the fastest-core columns against medians worked out by hand. The fastest probe of the run
+// is 0.80, on a line that carries no target (BenchmarkReplay/reference/MM), so near it is 0.72
 // or more: MM's samples at 0.79, 0.75 and 0.73 (210k, 230k, 205k: median 210k) count and those
 // at 0.50 and 0.71 do not; PAM-P's only sample, at 0.40, does not; the million-task benchmark
 // has no probe on one line, which is not counted (its median of all, 180,676, reads 181k). The peak heap is not a speed and gets none.
 func TestTargetsAtFullSpeed(t *testing.T) {
-	const in = `BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	0.40 core-Gops/s	     21000 tasks/s
+	const in = `cpu: Intel(R) Xeon(R) Processor @ 2.50GHz
+BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	0.40 core-Gops/s	     21000 tasks/s
 BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.79 core-Gops/s	    210000 tasks/s
 BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.50 core-Gops/s	    150000 tasks/s
 BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.75 core-Gops/s	    230000 tasks/s
@@ -197,9 +198,11 @@ BenchmarkMillionTasks-2          	       1	4000000000 ns/op	2.300 peak-heap-MB	0
 	}
 	tab := s.table()
 	sameRows(t, tab, want)
-	// The slowest probe beside a speed target is PAM-P's 0.40: half the fastest.
-	if notes := strings.Join(tab.Notes, " "); !strings.Contains(notes, "at 50%–100% of its fastest (0.4–0.8 multiply-adds per ns)") {
-		t.Errorf("the notes do not give the core's range as 50%%–100%%:\n%s", notes)
+	// The slowest probe beside a speed target is PAM-P's 0.40: half the fastest; at 4 cycles a
+	// step, 1.6 and 3.2 GHz.
+	if notes := strings.Join(tab.Notes, " "); !strings.Contains(notes, "at 0.4–0.8 multiply-adds per ns (50%–100% of its fastest), "+
+		"that is 1.60–3.20 GHz at the 4 cycles one takes on current x86 cores, against the processor's nominal 2.50 GHz") {
+		t.Errorf("the notes do not give the core's range as 0.4–0.8 per ns, 50%%–100%%, 1.60–3.20 GHz against 2.50:\n%s", notes)
 	}
 }
 
@@ -217,5 +220,27 @@ func sameRows(t *testing.T, tab report.Table, want [][]string) {
 	t.Helper()
 	if got := texts(tab); strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
 		t.Errorf("targets\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestCPUClock reads the nominal clock off go test's cpu lines as Intel's and AMD's name it, and
+// none off lines that give none.
+func TestCPUClock(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		ghz  float64
+		ok   bool
+	}{
+		{"cpu: Intel(R) Xeon(R) Processor @ 2.50GHz", 2.5, true},
+		{"cpu: Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz", 1.9, true},
+		{"cpu: AMD EPYC 7B13", 0, false},        // AMD's names give no clock
+		{"cpu: Weird @ fastGHz", 0, false},      // no number
+		{"goos: linux @ 2.50GHz", 0, false},     // not the cpu line
+		{"BenchmarkX-2 1 5 ns/op", 0, false},    // a result
+		{"cpu: Odd Processor @ 0GHz", 0, false}, // no clock is zero
+	} {
+		if ghz, ok := cpuClock(c.line); ghz != c.ghz || ok != c.ok {
+			t.Errorf("cpuClock(%q) = %v, %v; want %v, %v", c.line, ghz, ok, c.ghz, c.ok)
+		}
 	}
 }

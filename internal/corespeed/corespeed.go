@@ -5,7 +5,7 @@
 // built on, this loop has run at half its speed for minutes at a time, and the replay's tasks/s
 // with it.
 //
-// It owns the loop and nothing else: which samples count as taken at full speed is for the
+// It owns the loop and nothing else: which samples count as taken on a fast core is for the
 // reader of the benchmark lines to decide (internal/benchtable).
 package corespeed
 

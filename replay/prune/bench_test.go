@@ -150,7 +150,7 @@ func benchReplay(b *testing.B, cfg replay.Config, engine, name string, v Variant
 
 // coreMeter averages the core's speed (internal/corespeed) over a benchmark's sample, probed
 // between iterations with the timer stopped, and reports it as core-Gops/s: make bench-targets
-// then tells the samples taken while the machine ran at full speed from the others
+// then tells the samples taken while the core ran near its fastest from the others
 // (internal/benchtable). On the shared machine the project is built on, the same code's tasks/s
 // swing with the core's speed from one second to the next, so a probe must be taken during the
 // sample: one before and one after it missed the swings in between.
