@@ -171,13 +171,13 @@ BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx
 	}
 }
 
-// TestTargetsAtFullSpeed feeds samples with the core's speed beside them, written by hand, and
+// TestTargetsOnFastestCore feeds samples with the core's speed beside them, written by hand, and
 // checks the fastest-core columns against medians worked out by hand. The fastest probe of the run
 // is 0.80, on a line that carries no target (BenchmarkReplay/reference/MM), so near it is 0.72
 // or more: MM's samples at 0.79, 0.75 and 0.73 (210k, 230k, 205k: median 210k) count and those
 // at 0.50 and 0.71 do not; PAM-P's only sample, at 0.40, does not; the million-task benchmark
 // has no probe on one line, which is not counted (its median of all, 180,676, reads 181k). The peak heap is not a speed and gets none.
-func TestTargetsAtFullSpeed(t *testing.T) {
+func TestTargetsOnFastestCore(t *testing.T) {
 	const in = `cpu: Intel(R) Xeon(R) Processor @ 2.50GHz
 BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	0.40 core-Gops/s	     21000 tasks/s
 BenchmarkReplay/fast/MM-2        	     200	   4878000 ns/op	0.79 core-Gops/s	    210000 tasks/s
