@@ -176,7 +176,8 @@ BenchmarkEngineRatio-2           	       1	4233624049 ns/op	        20.09 approx
 // is 0.80, on a line that carries no target (BenchmarkReplay/reference/MM), so near it is 0.72
 // or more: MM's samples at 0.79, 0.75 and 0.73 (210k, 230k, 205k: median 210k) count and those
 // at 0.50 and 0.71 do not; PAM-P's only sample, at 0.40, does not; the million-task benchmark
-// has no probe on one line, which is not counted (its median of all, 180,676, reads 181k). The peak heap is not a speed and gets none.
+// has no probe on one line, which is not counted (its median of all, 180,676, reads 181k). The
+// peak heap is not a speed and gets none.
 func TestTargetsOnFastestCore(t *testing.T) {
 	const in = `cpu: Intel(R) Xeon(R) Processor @ 2.50GHz
 BenchmarkReplay/fast/PAM-P-2     	      40	  51000000 ns/op	0.40 core-Gops/s	     21000 tasks/s
