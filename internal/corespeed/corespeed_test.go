@@ -25,8 +25,8 @@ func TestChain(t *testing.T) {
 			}
 			want := new(big.Int).Mul(an, new(big.Int).SetUint64(x0))
 			want.Add(want, new(big.Int).Mul(c, sum)).Mod(want, mod)
-			if got := Chain(x0, n); got != want.Uint64() {
-				t.Errorf("Chain(%d, %d) = %d, want %d", x0, n, got, want.Uint64())
+			if got := chain(x0, n); got != want.Uint64() {
+				t.Errorf("chain(%d, %d) = %d, want %d", x0, n, got, want.Uint64())
 			}
 		}
 	}
