@@ -77,8 +77,8 @@ func TestTraceGenRateAndStatsBins(t *testing.T) {
 
 // TestTraceGenOneFile: --out with a trace file's extension writes that one file, the same
 // trial the folder form writes with the same flags (byte for byte, uncompressed); it needs
-// --trials 1 and a --format that agrees, and is refused otherwise with nothing written; a folder
-// of such a name already there still takes the trials.
+// --trials 1, a --format that agrees and no --prefix, and is refused otherwise with nothing
+// written; a folder of such a name already there still takes the trials.
 func TestTraceGenOneFile(t *testing.T) {
 	dir := t.TempDir()
 	pet := filepath.Join(dir, "pet.json")
@@ -91,6 +91,7 @@ func TestTraceGenOneFile(t *testing.T) {
 		{gen(refused), []string{"--out", "refused.csv", "--trials 30", "--trials 1"}},
 		{gen(refused, "--trials", "2"), []string{"--trials 2"}},
 		{gen(refused, "--trials", "1", "--format", "jsonl"), []string{"--format jsonl", "csv file"}},
+		{gen(refused, "--trials", "1", "--prefix", "mine"), []string{"--prefix mine", "refused.csv", "folder"}},
 	}, func(args []string, _, _ string) {
 		if _, err := os.Stat(refused); err == nil {
 			t.Errorf("%v: refused, but wrote %s", args, refused)

@@ -85,8 +85,9 @@ func (c *TraceGenCmd) Run(con *Console) error {
 
 // oneFile reports whether --out names one trace file rather than the folder of the trials: a
 // name with a trace format's extension (t.csv, t.dat.gz) that is not a folder already. That
-// takes --trials 1, and a --format other than the default must agree with the extension; a
-// user who wrote t.csv did not mean a folder of that name (which is what it used to make).
+// takes --trials 1, a --format other than the default must agree with the extension, and
+// --prefix, which names the files in a folder, is refused rather than ignored; a user who wrote
+// t.csv did not mean a folder of that name (which is what it used to make).
 func (c *TraceGenCmd) oneFile() (bool, error) {
 	if !trace.HasTraceExtension(c.Out) {
 		return false, nil
@@ -99,6 +100,9 @@ func (c *TraceGenCmd) oneFile() (bool, error) {
 	}
 	if f, _ := trace.NameFormat(c.Out); c.Format != "dat" && string(f) != c.Format {
 		return false, fmt.Errorf("--format %s, but --out %s is a %s file: the extension sets the format of one file", c.Format, c.Out, f)
+	}
+	if c.Prefix != "" {
+		return false, fmt.Errorf("--prefix %s names the trials in a folder, but --out %s names the one file itself: drop --prefix, or give a folder", c.Prefix, c.Out)
 	}
 	return true, nil
 }
