@@ -247,7 +247,9 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 	how := "loaded"
 	if src != nil {
 		defer src.Close()
-		how, cfg.Source = "streamed", src
+		ahead := newPrefetch(src, prefetchChunk, prefetchChunks)
+		defer ahead.Close() // before src.Close: the reader stops first
+		how, cfg.Source = "streamed", ahead
 	} else {
 		cfg.Tasks = tasks
 	}

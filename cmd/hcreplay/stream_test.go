@@ -12,13 +12,14 @@ import (
 // TestReplayStreamsSortedTraces: a trace file in arrival order with increasing task ids is
 // replayed as it is read, one out of order is loaded and sorted, and both give the same task
 // outcomes, byte for byte, with deadlines in the file or drawn by the urgency rule (whose random
-// draws must come in the same order either way).
+// draws must come in the same order either way). The trace is longer than the chunks a streamed
+// replay reads ahead (prefetch), so that their seams are crossed.
 func TestReplayStreamsSortedTraces(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
 	dir := t.TempDir()
 	write := func(name string, withDeadline, swap bool) string {
 		var rows []string
-		for i := range 120 {
+		for i := range 2600 {
 			at := float64(i) * 0.7
 			row := []string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at)}
 			if withDeadline {
@@ -58,7 +59,7 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 		name := fmt.Sprintf("deadline-%v", withDeadline)
 		sorted, log1 := replayOut(write(name+"-sorted.csv", withDeadline, false), extra...)
 		swapped, log2 := replayOut(write(name+"-swapped.csv", withDeadline, true), extra...)
-		if !strings.Contains(log1, "120 tasks, streamed") || !strings.Contains(log2, "120 tasks, loaded") {
+		if !strings.Contains(log1, "2600 tasks, streamed") || !strings.Contains(log2, "2600 tasks, loaded") {
 			t.Errorf("%s: want the sorted trace streamed and the other loaded; logs:\n%s\n%s", name, log1, log2)
 		}
 		if !bytes.Equal(sorted, swapped) {
