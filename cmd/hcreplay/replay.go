@@ -363,14 +363,14 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 		if err != nil {
 			return err
 		}
-		var werr error
+		rows := newWriteBehind(w.Write, writeBehindChunk, writeBehindChunks)
 		cfg.Options.OnTask = func(o replay.Outcome) {
 			done()
-			if werr == nil {
-				werr = w.Write(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
-			}
+			rows.add(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
 		}
-		if res, runErr = replay.Run(ctx, cfg, mapper); runErr != nil {
+		res, runErr = replay.Run(ctx, cfg, mapper)
+		werr := rows.close()
+		if runErr != nil {
 			return runErr
 		}
 		if werr != nil {
