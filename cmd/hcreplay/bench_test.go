@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkReplayFile reports tasks replayed per second by hcreplay replay itself, from a trace
+// file to its outputs, as an operator sees them: 100,000 HCW19-like tasks at the 34k level (a
+// synthesised PET of 12 types × 8 machines, the trace generated with CV 1 and prop:1 deadlines)
+// read from CSV, with MM, its task outcomes written to tasks.parquet (out) or not (none). That
+// takes the file's first pass (trial.stream), the replay's own pass read ahead (prefetch), the
+// events, and the outcomes written behind (writeBehind); BenchmarkMillionTasks in replay/prune
+// gives the events alone.
+func BenchmarkReplayFile(b *testing.B) {
+	dir := b.TempDir()
+	pet, trace := filepath.Join(dir, "pet.json"), filepath.Join(dir, "trace.csv")
+	const tasks = 100_000
+	for _, args := range [][]string{
+		{"pet", "synth", "--out", pet},
+		{"trace", "gen", "--pet", pet, "--out", trace, "--trials", "1", "--tasks", "100000", "--level", "34k", "--cv", "1"},
+	} {
+		benchCLI(b, args...)
+	}
+	for _, out := range []bool{false, true} {
+		name := map[bool]string{false: "none", true: "out"}[out]
+		b.Run("csv/MM/"+name, func(b *testing.B) {
+			args := []string{"-q", "replay", "--pet", pet, "--trace", trace, "-H", "MM", "--prune", "none"}
+			if out {
+				args = append(args, "--out", filepath.Join(b.TempDir(), "run"))
+			}
+			for b.Loop() {
+				benchCLI(b, args...)
+			}
+			b.ReportMetric(float64(tasks)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+		})
+	}
+}
+
+// benchCLI runs the CLI and stops the benchmark on a failure.
+func benchCLI(b *testing.B, args ...string) {
+	b.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		b.Fatalf("hcreplay %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+}
