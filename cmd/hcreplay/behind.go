@@ -1,20 +1,24 @@
 package main
 
-// writeBehindChunk is how many rows a writeBehind hands over at a time, and writeBehindChunks
-// how many chunks it holds, filled, being filled or being written: a few hundred kilobytes of
-// task rows, and one exchange between the goroutines per thousand rows.
+// writeBehindChunk is how many rows a writeBehind hands over at a time: one exchange between
+// the goroutines per thousand rows. writeBehindChunks is how many chunks it holds, filled,
+// being filled or being written: 64, as many rows as a row group of tasks.parquet (64Ki,
+// report.TaskWriter), 7 MB of task rows whatever the trace's length. The writer's work comes in
+// bursts, as parquet-go encodes and compresses what it has buffered, and the chunks must cover
+// a burst or the replay waits for it: on a million MM tasks the replay took 6.9–7.3 s with 3
+// chunks, 6.4–7.0 s with 16 and 6.4–6.6 s with 64 (three runs of each in turn; 5.9 s without
+// --out).
 const (
 	writeBehindChunk  = 1024
-	writeBehindChunks = 3
+	writeBehindChunks = 64
 )
 
 // writeBehind writes rows in a goroutine of its own, a chunk at a time, in the order they were
 // added: prefetch's counterpart for a replay's outputs. Encoding and compressing a million task
-// outcomes into tasks.parquet took a quarter of a replay with MM (2.0 s of 8.1, CPU profile);
-// written behind, on a second core, the replay took 6.4–7.4 s against 7.6–8.2 s (three runs
-// of each in turn). When the writer falls every chunk behind, add waits for it, so memory stays
-// bounded whatever the trace's length. After a write's error, the rows that follow are not
-// written, and close reports that error.
+// outcomes into tasks.parquet took a quarter of a replay with MM (2.0 s of 8.1, CPU profile),
+// which it now spends on a second core. When the writer falls every chunk behind, add waits for
+// it, so memory stays bounded whatever the trace's length. After a write's error, the rows that
+// follow are not written, and close reports that error.
 type writeBehind[T any] struct {
 	write func(T) error
 	full  chan []T   // chunks to write, in order; closed by close
