@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,7 +21,7 @@ func BenchmarkReplayFile(b *testing.B) {
 	const tasks = 100_000
 	for _, args := range [][]string{
 		{"pet", "synth", "--out", pet},
-		{"trace", "gen", "--pet", pet, "--out", trace, "--trials", "1", "--tasks", "100000", "--level", "34k", "--cv", "1"},
+		{"trace", "gen", "--pet", pet, "--out", trace, "--trials", "1", "--tasks", strconv.Itoa(tasks), "--level", "34k", "--cv", "1"},
 	} {
 		benchCLI(b, args...)
 	}

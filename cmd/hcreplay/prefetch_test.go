@@ -80,7 +80,8 @@ func TestPrefetchSameTasks(t *testing.T) {
 
 // TestPrefetchCloseStopsReading: Close returns while the source has more to give, and the
 // source is not asked again after it (the replay closes the file next); what was asked before
-// is at most the chunks the reader may hold, and one more question.
+// is at most the chunks the reader may hold, and one more question; past the tasks read ahead,
+// Next says the source was closed.
 func TestPrefetchCloseStopsReading(t *testing.T) {
 	src := &countSource{n: 1 << 30, failAt: -1}
 	p := newPrefetch(src, 16, 3)
@@ -95,11 +96,13 @@ func TestPrefetchCloseStopsReading(t *testing.T) {
 		t.Errorf("the source was asked %d times for 20 tasks read, want at most the 3 chunks of 16 ahead", asked)
 	}
 	p.Close() // a second Close is harmless
-	if _, ok, err := p.Next(); ok && err == nil {
-		// The chunk being read may still hold tasks; past them, Next reports the close.
-		for ok && err == nil {
-			_, ok, err = p.Next()
-		}
+	// The chunks read ahead may still hold tasks; past them, Next reports the close.
+	ok, err := true, error(nil)
+	for ok {
+		_, ok, err = p.Next()
+	}
+	if !errors.Is(err, errPrefetchClosed) {
+		t.Errorf("Next after Close, past the tasks read ahead: error %v, want %v", err, errPrefetchClosed)
 	}
 	if got := src.asked.Load(); got != asked {
 		t.Errorf("the source was asked %d times after Close", got-asked)

@@ -364,9 +364,10 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 			return err
 		}
 		rows := newWriteBehind(w.Write, writeBehindChunk, writeBehindChunks)
+		types := pet.TaskTypes() // a copy: once, not at every task
 		cfg.Options.OnTask = func(o replay.Outcome) {
 			done()
-			rows.add(report.TaskRowOf(o, pet.TaskTypes(), cfg.Machines))
+			rows.add(report.TaskRowOf(o, types, cfg.Machines))
 		}
 		res, runErr = replay.Run(ctx, cfg, mapper)
 		werr := rows.close()
