@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -138,36 +139,29 @@ func errNoDeadline(name string) error {
 	return fmt.Errorf("%s: some tasks have no deadline: give a rule with --deadline (tight, prop:ALPHA, urgency, slack:BETA)", name)
 }
 
-// stream returns the trial's tasks as a source that reads the file while the replay runs, so
-// that memory does not grow with the trace, and how many tasks it holds. A first pass checks that
-// this gives what load would: arrivals in order, task ids increasing (so none repeats), every
-// task with a deadline or a rule to give one. A trace that fails a check, and an HCW19 .dat
-// trial (its repair looks at the whole trace), is loaded instead: src is then nil and tasks holds
-// them. Close the source when done.
-func (t trial) stream() (src *streamSource, tasks []replay.Task, n int, err error) {
-	n, ok, err := t.streamable()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if !ok {
-		_, tasks, err := t.load()
-		return nil, tasks, len(tasks), err
-	}
+// open returns a source that reads the trial's file while the replay runs, so that memory does
+// not grow with the trace. It does not check that this gives what load would: streamable does,
+// and replayStreamed keeps a streamed replay only once streamable has passed the file. Close the
+// source when done.
+func (t trial) open() (*streamSource, error) {
 	r, err := trace.OpenTasks(t.src, t.opt)
 	if err != nil {
-		return nil, nil, 0, badInput(err)
+		return nil, badInput(err)
 	}
 	execIndex, err := t.pet.MachineIndices(r.ExecTypes())
 	if err != nil {
 		r.Close()
-		return nil, nil, 0, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
+		return nil, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
 	}
-	return &streamSource{trial: t, r: r, execIndex: execIndex, draws: t.rng()}, nil, n, nil
+	return &streamSource{trial: t, r: r, execIndex: execIndex, draws: t.rng()}, nil
 }
 
-// streamable is stream's first pass: the number of tasks, and whether the file can be replayed
-// as it is read.
-func (t trial) streamable() (int, bool, error) {
+// streamable is a pass over the trial's file that says whether replaying it as it is read (open)
+// gives what load would, and how many tasks it holds: arrivals in order, task ids increasing (so
+// none repeats), every task with a deadline or a rule to give one. An HCW19 .dat trial is not
+// streamable: its repair looks at the whole trace. An error is a bad row, or ctx's when it is
+// cancelled; the pass looks at ctx every streamableCheck rows.
+func (t trial) streamable(ctx context.Context) (int, bool, error) {
 	if t.isDat() {
 		return 0, false, nil
 	}
@@ -185,12 +179,19 @@ func (t trial) streamable() (int, bool, error) {
 			return 0, false, nil // load sorts, checks ids for duplicates, and says which task lacks a deadline
 		}
 		n, lastID = n+1, task.ID
+		if n%streamableCheck == 0 && ctx.Err() != nil {
+			return 0, false, ctx.Err()
+		}
 	}
 	if k, _ := r.OutOfOrder(); k > 0 {
 		return 0, false, nil
 	}
 	return n, true, nil
 }
+
+// streamableCheck is how many rows streamable reads between looks at its context: a few
+// milliseconds' worth.
+const streamableCheck = 4096
 
 // streamSource is a replay.TaskSource over a trial's file, read as the replay goes.
 type streamSource struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -200,9 +201,12 @@ func TestReplayProgressCounts(t *testing.T) {
 	}
 	c := &ReplayCmd{}
 	for _, dir := range []string{"", t.TempDir()} {
-		_, tasks, _, err := trials[0].stream()
+		_, tasks, err := trials[0].load()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(tasks) != 40 {
+			t.Fatalf("loaded %d tasks, want 40", len(tasks))
 		}
 		mapper, err := prune.New("MM", heuristic.DefaultParams(), prune.Config{})
 		if err != nil {
@@ -210,7 +214,7 @@ func TestReplayProgressCounts(t *testing.T) {
 		}
 		cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
 		calls := 0
-		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }); err != nil {
+		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }, nil); err != nil {
 			t.Fatal(err)
 		}
 		if calls != len(tasks) {
@@ -228,6 +232,72 @@ func TestReplayProgressCounts(t *testing.T) {
 		t.Errorf("bar at %d after %d ticks, want %d", got, 2*progressStep+5, 2*progressStep)
 	}
 	p.stop()
+}
+
+// TestReplayOneAccept: replayOne asks accept once, after the replay's last outcome, and when
+// accept refuses, returns its error and keeps nothing in the output folder (a streamed replay of
+// a file the checking pass refuses, replayStreamed); when it agrees, the files are written.
+func TestReplayOneAccept(t *testing.T) {
+	petPath, tr := writeTiny(t, 40)
+	pet, err := loadPET(petPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	machines, err := loadMachines("", pet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := openTrials(traceInput{Spec: tr}, pet, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tasks, err := trials[0].load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := errors.New("refused")
+	for _, keep := range []bool{false, true} {
+		for _, dir := range []string{"", filepath.Join(t.TempDir(), "run")} {
+			mapper, err := prune.New("MM", heuristic.DefaultParams(), prune.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
+			calls, asked := 0, 0
+			accept := func() error {
+				if asked++; calls != len(tasks) {
+					t.Errorf("accept asked after %d of %d outcomes", calls, len(tasks))
+				}
+				if keep {
+					return nil
+				}
+				return refuse
+			}
+			c := &ReplayCmd{CSV: true}
+			res, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }, accept)
+			if asked != 1 {
+				t.Errorf("keep %v, out %q: accept asked %d times, want once", keep, dir, asked)
+			}
+			if keep != (err == nil && res != nil) || !keep && !errors.Is(err, refuse) {
+				t.Errorf("keep %v, out %q: result %v, error %v", keep, dir, res != nil, err)
+			}
+			if dir == "" {
+				continue
+			}
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			want := []string{"summary.json", "tasks.csv", "tasks.parquet", "timing.json"}
+			if !keep {
+				want = nil
+			}
+			if !slices.Equal(names, want) {
+				t.Errorf("keep %v: the output folder holds %q, want %q", keep, names, want)
+			}
+		}
+	}
 }
 
 // writeTrials writes len(sizes) CSV traces of the tiny workload (writeTiny's), trial-i.csv with

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +15,17 @@ import (
 // replayed as it is read, one out of order is loaded and sorted, and both give the same task
 // outcomes, byte for byte, with deadlines in the file or drawn by the urgency rule (whose random
 // draws must come in the same order either way). The trace is longer than the chunks a streamed
-// replay reads ahead (prefetch), so that their seams are crossed.
+// replay reads ahead (prefetch), so that their seams are crossed. The pair out of order is near
+// the start, which the pass that checks the file finds before the replay that started beside it
+// is far, or near the end, which it may find after that replay has ended: either way the
+// streamed replay's outputs must not be kept.
 func TestReplayStreamsSortedTraces(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
 	dir := t.TempDir()
-	write := func(name string, withDeadline, swap bool) string {
+	const n = 2600
+	write := func(name string, withDeadline bool, swap int) string {
 		var rows []string
-		for i := range 2600 {
+		for i := range n {
 			at := float64(i) * 0.7
 			row := []string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at)}
 			if withDeadline {
@@ -27,8 +33,8 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 			}
 			rows = append(rows, strings.Join(row, ","))
 		}
-		if swap {
-			rows[40], rows[41] = rows[41], rows[40] // out of order: arrival 28.7 before 28
+		if swap > 0 {
+			rows[swap], rows[swap+1] = rows[swap+1], rows[swap] // out of order: arrival 0.7(swap+1) before 0.7 swap
 		}
 		header := "task_id,task_type,arrival"
 		if withDeadline {
@@ -57,13 +63,153 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 			extra = []string{"--deadline", "urgency", "--seed", "3"}
 		}
 		name := fmt.Sprintf("deadline-%v", withDeadline)
-		sorted, log1 := replayOut(write(name+"-sorted.csv", withDeadline, false), extra...)
-		swapped, log2 := replayOut(write(name+"-swapped.csv", withDeadline, true), extra...)
-		if !strings.Contains(log1, "2600 tasks, streamed") || !strings.Contains(log2, "2600 tasks, loaded") {
-			t.Errorf("%s: want the sorted trace streamed and the other loaded; logs:\n%s\n%s", name, log1, log2)
+		sorted, log1 := replayOut(write(name+"-sorted.csv", withDeadline, 0), extra...)
+		if !strings.Contains(log1, fmt.Sprintf("%d tasks, streamed", n)) {
+			t.Errorf("%s: want the sorted trace streamed; log:\n%s", name, log1)
 		}
-		if !bytes.Equal(sorted, swapped) {
-			t.Errorf("%s: the streamed and the loaded replay wrote different tasks.parquet", name)
+		for _, swap := range []int{40, n - 10} {
+			swapped, log2 := replayOut(write(fmt.Sprintf("%s-swapped-%d.csv", name, swap), withDeadline, swap), extra...)
+			if !strings.Contains(log2, fmt.Sprintf("%d tasks, loaded", n)) || strings.Contains(log2, "streamed") {
+				t.Errorf("%s, swap at %d: want the trace loaded, and only loaded; log:\n%s", name, swap, log2)
+			}
+			if !bytes.Equal(sorted, swapped) {
+				t.Errorf("%s, swap at %d: the streamed and the loaded replay wrote different tasks.parquet", name, swap)
+			}
 		}
+	}
+}
+
+// longTrace writes a trace of n tasks in arrival order with ids 0 to n-1 and deadlines, with
+// row i's line (i counts from 0; the header is line 1) given by edit when it is set.
+func longTrace(t *testing.T, n int, edit func(i int, row string) string) string {
+	t.Helper()
+	rows := make([]string, n)
+	for i := range rows {
+		at := float64(i) * 0.7
+		rows[i] = strings.Join([]string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at), ftoa(at + 6)}, ",")
+		if edit != nil {
+			rows[i] = edit(i, rows[i])
+		}
+	}
+	path := filepath.Join(t.TempDir(), "long.csv")
+	writeFile(t, path, "task_id,task_type,arrival,deadline\n"+strings.Join(rows, "\n")+"\n")
+	return path
+}
+
+// TestReplayStreamedLateBadRows: a bad row far into a trace, which the replay streaming the
+// file beside the checking pass may meet too, is reported as that pass reports it (as it was
+// when the pass ran before the replay), with the line the row is on, and nothing is written to
+// --out. A repeated task id makes the pass refuse to stream the file; the trace is then loaded,
+// and the load names the repeat.
+func TestReplayStreamedLateBadRows(t *testing.T) {
+	pet, _ := writeTiny(t, 1)
+	const n, bad = 6000, 5000 // beyond prefetch's chunks and streamableCheck's rows
+	cases := []struct {
+		name string
+		edit func(i int, row string) string
+		want []string
+	}{
+		{"non-numeric arrival", func(i int, row string) string {
+			if i == bad {
+				return fmt.Sprintf("%d,0,abc,%s", i, ftoa(float64(i)*0.7+6))
+			}
+			return row
+		}, []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
+		{"repeated task id", func(i int, row string) string {
+			if i == bad {
+				return strings.Replace(row, fmt.Sprint(i), fmt.Sprint(i-1), 1)
+			}
+			return row
+		}, []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", longTrace(t, n, c.edit), "-H", "MM", "--out", out, "--csv")
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+			entries, _ := os.ReadDir(out)
+			for _, e := range entries {
+				t.Errorf("--out holds %s after an error", e.Name())
+			}
+		})
+	}
+}
+
+// TestStreamableStopsWhenCancelled: the checking pass counts a streamable file's tasks, and
+// stops with the context's error once the context is cancelled, as a replay interrupted by
+// Ctrl-C needs it to.
+func TestStreamableStopsWhenCancelled(t *testing.T) {
+	petPath, _ := writeTiny(t, 1)
+	pet, err := loadPET(petPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*streamableCheck + 5
+	trials, err := openTrials(traceInput{Spec: longTrace(t, n, nil)}, pet, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := trials[0].streamable(t.Context()); got != n || !ok || err != nil {
+		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, _, err := trials[0].streamable(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("streamable after cancel: error %v, want context.Canceled", err)
+	}
+}
+
+// TestStreamPassVerdict: the pass beside a streamed replay lets its result stand only for a
+// file it finds streamable, and stops the replay otherwise, whether the file cannot be streamed
+// (a repeated task id) or is bad (a non-numeric arrival).
+func TestStreamPassVerdict(t *testing.T) {
+	petPath, _ := writeTiny(t, 1)
+	pet, err := loadPET(petPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	edit := func(row string) func(int, string) string {
+		return func(i int, r string) string {
+			if i == n-1 {
+				return row
+			}
+			return r
+		}
+	}
+	cases := []struct {
+		name      string
+		edit      func(int, string) string
+		streamed  bool
+		wantError bool
+	}{
+		{"streamable", nil, true, false},
+		{"repeated task id", edit(fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
+		{"non-numeric arrival", edit(fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			trials, err := openTrials(traceInput{Spec: longTrace(t, n, c.edit)}, pet, func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stopped, told := false, -1
+			pass := startPass(t.Context(), trials[0], func() { stopped = true }, func(k int) { told = k })
+			accepted := pass.accept() == nil
+			_, ok, err := pass.wait()
+			if accepted != c.streamed || ok != c.streamed || stopped == c.streamed || (told == n) != c.streamed {
+				t.Errorf("accepted %v, ok %v, stopped %v, told %d tasks; want the file streamed: %v", accepted, ok, stopped, told, c.streamed)
+			}
+			if (err != nil) != c.wantError {
+				t.Errorf("error %v, want one: %v", err, c.wantError)
+			}
+		})
 	}
 }

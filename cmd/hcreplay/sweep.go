@@ -376,15 +376,45 @@ func (p *progress) startRuns(total int, label string) {
 }
 
 // startTasks starts a bar for a replay of total tasks, labelled, that is taken off the screen
-// when it stops: a trial's bar is of use only while the trial runs.
+// when it stops: a trial's bar is of use only while the trial runs. A negative total is not
+// known yet: setTotal gives it.
 func (p *progress) startTasks(total int, label string) {
 	if p == nil || total == 0 {
 		return
 	}
 	p.remove = true
-	p.bar = p.p.AddBar(int64(total),
-		mpb.PrependDecorators(decor.Name(label+" "), decor.CountersNoUnit("%d/%d tasks")),
-		mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f tasks/s"), decor.Name("  ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
+	eta := decor.AverageETA(decor.ET_STYLE_GO)
+	p.bar = p.p.AddBar(int64(max(total, 0)), // mpb: a bar of total 0 takes its total from SetTotal
+		mpb.PrependDecorators(decor.Name(label+" "), decor.Any(func(s decor.Statistics) string {
+			if s.Total <= 0 {
+				return fmt.Sprintf("%d tasks", s.Current)
+			}
+			return fmt.Sprintf("%d/%d tasks", s.Current, s.Total)
+		})),
+		mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f tasks/s"), decor.Any(func(s decor.Statistics) string {
+			if s.Total <= 0 {
+				return "" // no time left without a total
+			}
+			left, _ := eta.Decor(s)
+			return "  ETA " + left
+		})))
+}
+
+// setTotal gives the total of a bar that startTasks started without one.
+func (p *progress) setTotal(total int) {
+	if p != nil && p.bar != nil {
+		p.bar.SetTotal(int64(total), false)
+	}
+}
+
+// logf prints a log line as con.Logf does, above the bar while one is drawn, so that the line
+// does not break into the bar's frames.
+func (p *progress) logf(con *Console, format string, args ...any) {
+	if p == nil || p.bar == nil {
+		con.Logf(format, args...)
+		return
+	}
+	fmt.Fprintf(p.p, format+"\n", args...)
 }
 
 // counter returns a function to call once per item done, which moves the bar in steps of
