@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -438,9 +439,42 @@ func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg rep
 		}
 		return res, accept()
 	}
+	undo, err := makeDirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.replayInto(ctx, mapper, cfg, pet, trace, dir, done, accept)
+	if err != nil {
+		undo()
+	}
+	return res, err
+}
+
+// makeDirs is os.MkdirAll(dir) that returns a function to remove the folders it made, those
+// that are still empty: a replay that fails leaves no empty --out behind.
+func makeDirs(dir string) (undo func(), err error) {
+	var made []string // the innermost first
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	return func() {
+		for _, d := range made {
+			os.Remove(d) // fails, and keeps d, when something was written there
+		}
+	}, nil
+}
+
+// replayInto is replayOne into dir, which exists.
+func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func(), accept func() error) (*replay.Result, error) {
 	var res *replay.Result
 	var runErr error // the replay's own error, which is not one of writing the file
 	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -235,8 +236,9 @@ func TestReplayProgressCounts(t *testing.T) {
 }
 
 // TestReplayOneAccept: replayOne asks accept once, after the replay's last outcome, and when
-// accept refuses, returns its error and keeps nothing in the output folder (a streamed replay of
-// a file the checking pass refuses, replayStreamed); when it agrees, the files are written.
+// accept refuses, returns its error and keeps nothing, not even the output folder it made (a
+// streamed replay of a file the checking pass refuses, replayStreamed); when it agrees, the
+// files are written.
 func TestReplayOneAccept(t *testing.T) {
 	petPath, tr := writeTiny(t, 40)
 	pet, err := loadPET(petPath)
@@ -284,7 +286,10 @@ func TestReplayOneAccept(t *testing.T) {
 			if dir == "" {
 				continue
 			}
-			entries, _ := os.ReadDir(dir)
+			entries, err := os.ReadDir(dir)
+			if !keep && !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the output folder, which replayOne made, is there after a refusal (%v)", err)
+			}
 			var names []string
 			for _, e := range entries {
 				names = append(names, e.Name())
