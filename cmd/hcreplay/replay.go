@@ -113,16 +113,18 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	var runs []replayRun
 	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
 	for i, tr := range trials {
+		var tasks []replay.Task // the trial's once a replay has loaded them: the next mappers take them as they are
 		for j, mp := range mappers {
 			mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
 			if err != nil {
 				return badInput(err)
 			}
 			cfg := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}
-			res, err := c.replayTrial(ctx, con, tr, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
+			res, loaded, err := c.replayTrial(ctx, con, tr, tasks, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
 			if err != nil {
 				return err
 			}
+			tasks = loaded
 			if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 				con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
 					tr.src.Name, c.Trim, s.Tasks)
@@ -240,16 +242,19 @@ func (c *ReplayCmd) runDir(label string, i, trials, mappers int) string {
 }
 
 // replayTrial replays one trial: as its file is read when it can be (replayStreamed), else
-// loaded and sorted.
-func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, error) {
-	if !tr.isDat() {
+// loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
+// returns the tasks it replayed when it loaded them, for the trial's next replays.
+func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
+	if tasks == nil && !tr.isDat() {
 		if res, streamed, err := c.replayStreamed(ctx, con, tr, mapper, cfg, dir); streamed {
-			return res, err
+			return res, nil, err
 		}
 	}
-	_, tasks, err := tr.load()
-	if err != nil {
-		return nil, err
+	if tasks == nil {
+		var err error
+		if _, tasks, err = tr.load(); err != nil {
+			return nil, nil, err
+		}
 	}
 	cfg.Tasks = tasks
 	con.Logf("replaying %s (%d tasks, loaded) with %s", tr.src.Name, len(tasks), mapper.Name())
@@ -257,7 +262,7 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, map
 	bar.startTasks(len(tasks), filepath.Base(tr.src.Name))
 	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), nil)
 	bar.stop()
-	return res, replayError(tr, err)
+	return res, tasks, replayError(tr, err)
 }
 
 // replayStreamed replays a trial as its file is read (trial.open), while trial.streamable checks
