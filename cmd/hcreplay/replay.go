@@ -113,7 +113,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	var runs []replayRun
 	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
 	for i, tr := range trials {
-		var tasks []replay.Task // the trial's once a replay has loaded them: the next mappers take them as they are
+		var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
 		for j, mp := range mappers {
 			mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
 			if err != nil {

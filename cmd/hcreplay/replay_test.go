@@ -19,6 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/vbauerster/mpb/v8"
 
+	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
@@ -183,11 +184,10 @@ func TestTrimLeavesNothingWarns(t *testing.T) {
 	}
 }
 
-// TestReplayProgressCounts: the replay's progress counter hears of every task's outcome once,
-// with and without --out (replayOne hands outcomes on in two ways), and moves the bar in whole
-// steps of progressStep.
-func TestReplayProgressCounts(t *testing.T) {
-	petPath, tr := writeTiny(t, 40)
+// tinyTrial loads the PET at petPath with its default machines and opens the trace, a single
+// trial, against it.
+func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Machine, trial) {
+	t.Helper()
 	pet, err := loadPET(petPath)
 	if err != nil {
 		t.Fatal(err)
@@ -196,13 +196,25 @@ func TestReplayProgressCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trials, err := openTrials(traceInput{Spec: tr}, pet, func(string) {})
+	trials, err := openTrials(traceInput{Spec: trace}, pet, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(trials) != 1 {
+		t.Fatalf("%s: %d trials, want 1", trace, len(trials))
+	}
+	return pet, machines, trials[0]
+}
+
+// TestReplayProgressCounts: the replay's progress counter hears of every task's outcome once,
+// with and without --out (replayOne hands outcomes on in two ways), and moves the bar in whole
+// steps of progressStep.
+func TestReplayProgressCounts(t *testing.T) {
+	petPath, trace := writeTiny(t, 40)
+	pet, machines, tr := tinyTrial(t, petPath, trace)
 	c := &ReplayCmd{}
 	for _, dir := range []string{"", t.TempDir()} {
-		_, tasks, err := trials[0].load()
+		_, tasks, err := tr.load()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,20 +252,9 @@ func TestReplayProgressCounts(t *testing.T) {
 // streamed replay of a file the checking pass refuses, replayStreamed); when it agrees, the
 // files are written.
 func TestReplayOneAccept(t *testing.T) {
-	petPath, tr := writeTiny(t, 40)
-	pet, err := loadPET(petPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	machines, err := loadMachines("", pet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	trials, err := openTrials(traceInput{Spec: tr}, pet, func(string) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, tasks, err := trials[0].load()
+	petPath, trace := writeTiny(t, 40)
+	pet, machines, tr := tinyTrial(t, petPath, trace)
+	_, tasks, err := tr.load()
 	if err != nil {
 		t.Fatal(err)
 	}

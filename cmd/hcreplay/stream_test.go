@@ -147,21 +147,14 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 // Ctrl-C needs it to.
 func TestStreamableStopsWhenCancelled(t *testing.T) {
 	petPath, _ := writeTiny(t, 1)
-	pet, err := loadPET(petPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 3*streamableCheck + 5
-	trials, err := openTrials(traceInput{Spec: longTrace(t, n, nil)}, pet, func(string) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, ok, err := trials[0].streamable(t.Context()); got != n || !ok || err != nil {
+	_, _, tr := tinyTrial(t, petPath, longTrace(t, n, nil))
+	if got, ok, err := tr.streamable(t.Context()); got != n || !ok || err != nil {
 		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, _, err := trials[0].streamable(ctx); !errors.Is(err, context.Canceled) {
+	if _, _, err := tr.streamable(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("streamable after cancel: error %v, want context.Canceled", err)
 	}
 }
@@ -171,10 +164,6 @@ func TestStreamableStopsWhenCancelled(t *testing.T) {
 // (a repeated task id) or is bad (a non-numeric arrival).
 func TestStreamPassVerdict(t *testing.T) {
 	petPath, _ := writeTiny(t, 1)
-	pet, err := loadPET(petPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 50
 	edit := func(row string) func(int, string) string {
 		return func(i int, r string) string {
@@ -196,12 +185,9 @@ func TestStreamPassVerdict(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			trials, err := openTrials(traceInput{Spec: longTrace(t, n, c.edit)}, pet, func(string) {})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, _, tr := tinyTrial(t, petPath, longTrace(t, n, c.edit))
 			stopped, told := false, -1
-			pass := startPass(t.Context(), trials[0], func() { stopped = true }, func(k int) { told = k })
+			pass := startPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
 			accepted := pass.accept() == nil
 			_, ok, err := pass.wait()
 			if accepted != c.streamed || ok != c.streamed || stopped == c.streamed || (told == n) != c.streamed {
