@@ -97,6 +97,16 @@ func longTrace(t *testing.T, n int, edit func(i int, row string) string) string 
 	return path
 }
 
+// rowAt is an edit for longTrace that puts row in place of row k.
+func rowAt(k int, row string) func(i int, r string) string {
+	return func(i int, r string) string {
+		if i == k {
+			return row
+		}
+		return r
+	}
+}
+
 // TestReplayStreamedLateBadRows: a bad row far into a trace, which the replay streaming the
 // file beside the checking pass may meet too, is reported as that pass reports it (as it was
 // when the pass ran before the replay), with the line the row is on, and --out, which the
@@ -110,18 +120,8 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 		edit func(i int, row string) string
 		want []string
 	}{
-		{"non-numeric arrival", func(i int, row string) string {
-			if i == bad {
-				return fmt.Sprintf("%d,0,abc,%s", i, ftoa(float64(i)*0.7+6))
-			}
-			return row
-		}, []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
-		{"repeated task id", func(i int, row string) string {
-			if i == bad {
-				return strings.Replace(row, fmt.Sprint(i), fmt.Sprint(i-1), 1)
-			}
-			return row
-		}, []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
+		{"non-numeric arrival", rowAt(bad, fmt.Sprintf("%d,0,abc,%s", bad, ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
+		{"repeated task id", rowAt(bad, fmt.Sprintf("%d,0,%s,%s", bad-1, ftoa(bad*0.7), ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -165,14 +165,6 @@ func TestStreamableStopsWhenCancelled(t *testing.T) {
 func TestStreamPassVerdict(t *testing.T) {
 	petPath, _ := writeTiny(t, 1)
 	const n = 50
-	edit := func(row string) func(int, string) string {
-		return func(i int, r string) string {
-			if i == n-1 {
-				return row
-			}
-			return r
-		}
-	}
 	cases := []struct {
 		name      string
 		edit      func(int, string) string
@@ -180,8 +172,8 @@ func TestStreamPassVerdict(t *testing.T) {
 		wantError bool
 	}{
 		{"streamable", nil, true, false},
-		{"repeated task id", edit(fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
-		{"non-numeric arrival", edit(fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
+		{"repeated task id", rowAt(n-1, fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
+		{"non-numeric arrival", rowAt(n-1, fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
