@@ -1,0 +1,133 @@
+package replay
+
+import (
+	"math"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/pmf"
+)
+
+// TestHandWorkedMetrics: every run metric of SPEC §5.4 on a replay small enough to work by
+// hand. The derivation below, not a run of the code, is the oracle.
+//
+// Two machines: m0 (type 0, 1 per hour, 100 W) and m1 (type 1, 2 per hour, 100 W, never used).
+// The time unit is an hour (TimeUnitSeconds 3600), so cost is price × busy time and energy is
+// watts × fraction × time × 3600. Drop model none; every task goes to m0 (toMachine0) at
+// time 0, in this order; trim 1.
+//
+//	task  type  exec on m0                 deadline  runs     status
+//	t0     1    1                             100     0–1      on time (first exit: trimmed)
+//	t1     0    X = 1 (p .25) or 3 (p .75)      3     1–3      on time (takes 2 in this world)
+//	t2     0    X (takes 2)                     4     3–5      late
+//	t3     1    1                             100     5–6      on time
+//	t4     2    1                               6     6–7      late
+//	t5     2    1                             100     7–8      on time (last exit: trimmed)
+//
+// Robustness: t1..t4 are scored, 2 on time → 50% (untrimmed it would be 4/6).
+// Per type over scored tasks: type 0 1/2 = 50%, type 1 1/1 = 100%, type 2 0/1 = 0%. Mean 50;
+// population variance (0² + 50² + 50²)/3 = 5000/3 (with n + 1 in the denominator: 1250; the
+// sample variance: 2500); standard deviation √(5000/3) ≈ 40.82; Jain's index
+// (Σx)²/(n·Σx²) = 150²/(3·12500) = 0.6.
+// Cost: m0 is busy 0–8, 8 hours × 1 = 8; m1 0. Per on-time task of the whole run (t0, t1, t3,
+// t5; trimmed tasks included): 8/4 = 2.
+// Energy: the span is 0–8. m0 100 W × (0.70 × 8 busy + 0.25 × 0 idle) × 3600 = 2,016,000 J;
+// m1 100 × (0.25 × 8 idle) × 3600 = 720,000 J; total 2,736,000 J, 684,000 J per on-time task.
+// Wasted busy time: the late t2 (2) and t4 (1) = 3. Utilisation 8 / (8 × 2) = 0.5.
+// Brier (predicted success at mapping against the outcome, scored tasks): at mapping, t1
+// completes at 1 + X = {2: .25, 4: .75}, P(≤ 3) = .25, on time → (.25 − 1)² = .5625. t2 at
+// 1 + X + X = {3: .0625, 5: .375, 7: .5625}, P(≤ 4) = .0625, late → .0625² = .00390625. t3
+// is certain (chance 1, on time) → 0. t4 at t2's + 1 + 1 = {5: .0625, 7: .375, 9: .5625},
+// P(≤ 6) = .0625, late → .00390625. Mean over 4: .5703125/4 = .142578125.
+func TestHandWorkedMetrics(t *testing.T) {
+	x := pmf.Impulse(1, 1)
+	gamble, _, err := pmf.FromWeights(1, 1, []float64{0.25, 0, 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := pmf.Impulse(50, 1)
+	cfg := Config{
+		PET:      gridPET{{gamble, far}, {x, far}, {x, far}},
+		Machines: machinesOf(0, 1),
+		Tasks: []Task{
+			{ID: 0, Type: 1, Deadline: 100},
+			{ID: 1, Type: 0, Deadline: 3, Observed: []float64{2, 50}},
+			{ID: 2, Type: 0, Deadline: 4, Observed: []float64{2, 50}},
+			{ID: 3, Type: 1, Deadline: 100},
+			{ID: 4, Type: 2, Deadline: 6},
+			{ID: 5, Type: 2, Deadline: 100},
+		},
+		Options: DefaultOptions(),
+	}
+	cfg.Options.DropModel, cfg.Options.Trim, cfg.Options.TimeUnitSeconds = pmf.None, 1, 3600
+	s := run(t, cfg, toMachine0).Summary
+	counts := []struct {
+		name      string
+		got, want int
+	}{{"scored", s.Scored, 4}, {"on time", s.OnTime, 2}, {"late", s.Late, 2}}
+	for _, c := range counts {
+		if c.got != c.want {
+			t.Errorf("%s %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	checks := []struct {
+		name      string
+		got, want Num
+	}{
+		{"robustness", s.Robustness, 50},
+		{"type 0 on time", s.OnTimeByType[0], 50},
+		{"type 1 on time", s.OnTimeByType[1], 100},
+		{"type 2 on time", s.OnTimeByType[2], 0},
+		{"fairness variance", s.FairnessVariance, 5000.0 / 3},
+		{"fairness stddev", s.FairnessStdDev, Num(math.Sqrt(5000.0 / 3))},
+		{"Jain's index", s.JainIndex, 0.6},
+		{"cost", s.Cost, 8},
+		{"cost per on-time task", s.CostPerOnTime, 2},
+		{"energy", s.Energy, 2_736_000},
+		{"energy per on-time task", s.EnergyPerOnTime, 684_000},
+		{"busy time", s.BusyTime, 8},
+		{"wasted busy time", s.WastedBusyTime, 3},
+		{"utilisation", s.Utilisation, 0.5},
+		{"span", s.Span, 8},
+		{"Brier score", s.BrierScore, 0.142578125},
+	}
+	for _, c := range checks {
+		if math.Abs(float64(c.got-c.want)) > 1e-9*math.Max(1, math.Abs(float64(c.want))) {
+			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestHandWorkedFairnessSkipsUnscoredTypes: a type none of whose tasks is scored has no
+// percentage and takes no part in the variance or Jain's index. One machine, drop model none,
+// trim 1; tasks in exit order t0 (type 2, trimmed), t1 (type 0, on time), t2 (type 1, late),
+// t3 (type 0, trimmed). Scored: type 0 100%, type 1 0%, type 2 none. Over the two types: mean
+// 50, variance (50² + 50²)/2 = 2500 (counting type 2 as 0%: mean 33.3, variance 2222.2),
+// standard deviation 50, Jain's index 100²/(2·100²) = 0.5.
+func TestHandWorkedFairnessSkipsUnscoredTypes(t *testing.T) {
+	x := pmf.Impulse(1, 1)
+	cfg := Config{
+		PET:      gridPET{{x}, {x}, {x}},
+		Machines: machinesOf(0),
+		Tasks: []Task{
+			{ID: 0, Type: 2, Deadline: 100},
+			{ID: 1, Type: 0, Deadline: 100},
+			{ID: 2, Type: 1, Deadline: 2.5},
+			{ID: 3, Type: 0, Deadline: 100},
+		},
+		Options: DefaultOptions(),
+	}
+	cfg.Options.DropModel, cfg.Options.Trim = pmf.None, 1
+	s := run(t, cfg, toMachine0).Summary
+	if len(s.OnTimeByType) != 3 || !math.IsNaN(float64(s.OnTimeByType[2])) {
+		t.Fatalf("per-type on time %v, want [100 0 NaN]", s.OnTimeByType)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want Num
+	}{{"type 0", s.OnTimeByType[0], 100}, {"type 1", s.OnTimeByType[1], 0}, {"variance", s.FairnessVariance, 2500},
+		{"stddev", s.FairnessStdDev, 50}, {"Jain", s.JainIndex, 0.5}} {
+		if math.Abs(float64(c.got-c.want)) > 1e-9*math.Max(1, float64(c.want)) {
+			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
