@@ -72,3 +72,135 @@ func TestHandWorkedPAMTies(t *testing.T) {
 	const on, dropped = replay.OnTime, replay.DroppedDeadline
 	s.expect(t, "PAM", lookup(t, "PAM", DefaultParams()), []want{{1, 2, 6, dropped}, {0, 0, 4, on}, {1, 0, 2, on}})
 }
+
+// TestHandWorkedBatchTiesToArrival: when two tasks are alike in every respect a batch
+// heuristic ranks by, the earlier arrival goes first (SPEC §5.1). Two machines, queue size 1,
+// drop model none, both arrive at 0, deadline 20.
+//
+//	task  exec m0  exec m1
+//	A        5       50
+//	B        5       50
+//
+// Every heuristic pairs both with m0 (completion 5 against 50; chance 1 against 0) and finds
+// them tied: completion, deadline, urgency 1/15, sufferage 45, chance, execution time. A goes
+// first on m0 (0–5). Round 2, only m1 free: B's one choice is m1. MM, SJF, MSD, EDF, MMU,
+// MaxMin, Sufferage and PAM (no pruner) put it there, 0–50, late. MOC culls it (chance 0 on
+// m1 ≤ .30), and at 5 puts it on m0, 5–10, on time; MOC's tie between the orderings A, B and
+// B, A (2 on-time completions each) goes to the first, A, B.
+//
+// Ties broken towards the later arrival put B on m0 at 0 and A after it.
+func TestHandWorkedBatchTiesToArrival(t *testing.T) {
+	s := scenario{
+		pet:   replaytest.Grid{{one(5), one(50)}, {one(5), one(50)}},
+		tasks: []replay.Task{task(0, 0, 20), task(1, 0, 20)},
+		model: pmf.None,
+		queue: 1,
+	}
+	const on, late = replay.OnTime, replay.Late
+	for _, name := range []string{"MM", "SJF", "MSD", "EDF", "MMU", "MaxMin", "Sufferage", "PAM"} {
+		s.expect(t, name, lookup(t, name, DefaultParams()), []want{{0, 0, 5, on}, {1, 0, 50, late}})
+	}
+	s.expect(t, "MOC", lookup(t, "MOC", DefaultParams()), []want{{0, 0, 5, on}, {0, 5, 10, on}})
+}
+
+// TestHandWorkedSecondaryTies: the documented second criterion of MSD and EDF (smaller
+// expected completion among equal deadlines), MMU (smaller completion among equal urgencies)
+// and Sufferage (smaller completion among equal sufferages). In each scenario the first
+// criterion ties, and arrival order would pick A where the second picks B. Two machines, queue
+// size 1, drop model none, both arrive at 0; every task completes first on m0.
+//
+//	scenario  task  exec m0  exec m1  deadline  first criterion on m0
+//	deadline   A       4       50        10     δ 10
+//	           B       2       50        10     δ 10
+//	urgency    A       4       50        10     1/(10 − 4) = 1/6
+//	           B       2       50         8     1/(8 − 2) = 1/6
+//	sufferage  A       4       50       100     50 − 4 = 46
+//	           B       2       48       100     48 − 2 = 46
+//
+// m0 takes B (2 < 4), 0–2. Round 2, only m1 free: A's only choice, 0–50 (late under the first
+// two scenarios, whose deadline is 10). Dropping or reversing the second criterion puts A on
+// m0 at 0 and B on m1.
+func TestHandWorkedSecondaryTies(t *testing.T) {
+	const on, late = replay.OnTime, replay.Late
+	cases := []struct {
+		heuristics []string
+		pet        replaytest.Grid
+		tasks      []replay.Task
+		a          want
+	}{
+		{[]string{"MSD", "EDF"}, replaytest.Grid{{one(4), one(50)}, {one(2), one(50)}},
+			[]replay.Task{task(0, 0, 10), task(1, 0, 10)}, want{1, 0, 50, late}},
+		{[]string{"MMU"}, replaytest.Grid{{one(4), one(50)}, {one(2), one(50)}},
+			[]replay.Task{task(0, 0, 10), task(1, 0, 8)}, want{1, 0, 50, late}},
+		{[]string{"Sufferage"}, replaytest.Grid{{one(4), one(50)}, {one(2), one(48)}},
+			[]replay.Task{task(0, 0, 100), task(1, 0, 100)}, want{1, 0, 50, on}},
+	}
+	for _, c := range cases {
+		s := scenario{pet: c.pet, tasks: c.tasks, model: pmf.None, queue: 1}
+		for _, name := range c.heuristics {
+			s.expect(t, name, lookup(t, name, DefaultParams()), []want{c.a, {0, 0, 2, on}})
+		}
+	}
+}
+
+// TestHandWorkedImmediateTies: the immediate heuristics' tie to the lower machine index, FCFS's
+// fallback to the machine free first, and KPB's and MR's K percent of two machines (⌈50·2/100⌉
+// = 1: the fastest alone). Two machines, unbounded queues, drop model none, all arrive at 0 in
+// this order, deadline 100 (everything is on time).
+//
+//	task  exec m0  exec m1
+//	T        5        5
+//	U        5        2
+//	W        1        1
+//	X        3        3
+//	Y        1        1
+//
+// T: every machine ties (execution 5 and 5, completion 5 and 5, free at 0 and 0) → m0, 0–5.
+// U: MET, KPB and MR take the fastest, m1 (2); MCT m0 5 + 5 = 10 against m1 2 → m1; OLB and
+// FCFS the idle m1; RR the second machine, m1. U runs 0–2 on m1 under all.
+//
+// MET, KPB and MR: W, X and Y tie on execution time (and for KPB and MR the one fastest
+// machine is the tied lower index; with both machines KPB would be MCT) → m0, behind T: W 5–6,
+// X 6–9, Y 9–10.
+//
+// MCT: W m0 5 + 1 = 6, m1 2 + 1 = 3 → m1, 2–3. X m0 8, m1 6 → m1, 3–6. Y m0 6, m1 7 → m0, 5–6.
+// OLB: the machine free first: W m0 5, m1 2 → m1; X m0 5, m1 3 → m1; Y m0 5, m1 6 → m0: the
+// same schedule. FCFS: no machine is idle after U, so each of W, X and Y goes to the machine
+// free first: the same again.
+//
+// RR: machines 0, 1, 0, 1, 0: W m0 5–6, X m1 2–5, Y m0 6–7.
+func TestHandWorkedImmediateTies(t *testing.T) {
+	s := scenario{
+		pet:   replaytest.Grid{{one(5), one(5)}, {one(5), one(2)}, {one(1), one(1)}, {one(3), one(3)}, {one(1), one(1)}},
+		tasks: []replay.Task{task(0, 0, 100), task(1, 0, 100), task(2, 0, 100), task(3, 0, 100), task(4, 0, 100)},
+		model: pmf.None,
+	}
+	const on = replay.OnTime
+	fastest := []want{{0, 0, 5, on}, {1, 0, 2, on}, {0, 5, 6, on}, {0, 6, 9, on}, {0, 9, 10, on}}
+	soonest := []want{{0, 0, 5, on}, {1, 0, 2, on}, {1, 2, 3, on}, {1, 3, 6, on}, {0, 5, 6, on}}
+	for _, c := range []struct {
+		name  string
+		wants []want
+	}{{"MET", fastest}, {"KPB", fastest}, {"MR", fastest}, {"MCT", soonest}, {"OLB", soonest}, {"FCFS", soonest},
+		{"RR", []want{{0, 0, 5, on}, {1, 0, 2, on}, {0, 5, 6, on}, {1, 2, 5, on}, {0, 6, 7, on}}}} {
+		s.expect(t, c.name, lookup(t, c.name, DefaultParams()), c.wants)
+	}
+	all := DefaultParams()
+	all.KPBPercent = 100 // every machine: KPB is MCT
+	s.expect(t, "KPB 100%", lookup(t, "KPB", all), soonest)
+}
+
+// TestPercentOf: ⌈K·M/100⌉ machines, at least one, at most M, worked by hand; K·M/100 that is
+// a whole number up to rounding (33.3…% of 3) is that number, not one more.
+func TestPercentOf(t *testing.T) {
+	for _, c := range []struct {
+		k       float64
+		n, want int
+	}{
+		{50, 3, 2}, {50, 2, 1}, {50, 4, 2}, {0, 3, 1}, {1, 3, 1}, {100, 3, 3}, {34, 3, 2}, {100.0 / 3, 3, 1}, {200.0 / 3, 3, 2}, {75, 8, 6},
+	} {
+		if got := percentOf(c.k, c.n); got != c.want {
+			t.Errorf("%v%% of %d machines: %d, want %d", c.k, c.n, got, c.want)
+		}
+	}
+}
