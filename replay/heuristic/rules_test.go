@@ -204,3 +204,45 @@ func TestPercentOf(t *testing.T) {
 		}
 	}
 }
+
+// TestHandWorkedMOCRules: MOC's cull (a chance strictly above Params.MOCCull), its candidates
+// (the Params.MOCCandidates highest chances), and its orderings. Two machines (m1 takes 50
+// for every task: chance 0), queue size 3, drop model none, all arrive at 0.
+//
+// Cull at its boundary, cull .25: D takes 1 (p .25) or 9 (p .75) on m0, deadline 2; its best
+// chance is P(≤ 2) = .25 on m0, not above .25: culled, never mapped, and it expires at its
+// deadline 2. With the cull at .20 it is a candidate, alone, and runs 0–1 (this world's
+// duration), on time.
+//
+// Orderings, B (1 on m0, δ 10) arriving before A (4 on m0, δ 4): both have chance 1 on m0, and
+// candidates in arrival order are B, A. Ordering B, A: B at 1 (p 1), A at 5 > 4 (p 0, doomed):
+// 1·(2 − 1) = 1. A, B: A at 4, B at 5, both on time: 2. So A goes first (0–4) and B follows
+// (4–5). With one candidate, B alone is scored and goes first (0–1); A after it would end at 5
+// > 4, chance 0, culled at every event; it expires at 4.
+//
+// Candidates by chance, one candidate: E (1 p .75 or 9 p .25 on m0, δ 2, takes 1) arrives
+// before F (1 on m0, δ 100). E's chance .75, F's 1: F is the top candidate and goes first
+// (0–1); round 2: E behind F completes at 2 (p .75) or 10 → .75 > .30 → E, 1–2, on time.
+func TestHandWorkedMOCRules(t *testing.T) {
+	const on = replay.OnTime
+	gamble := at(1, 0.25, 9, 0.75)
+	cull := scenario{pet: replaytest.Grid{{gamble, one(50)}}, tasks: []replay.Task{task(0, 0, 2)}, model: pmf.None, queue: 3}
+	cull.tasks[0].Observed = []float64{1, 50}
+	p := DefaultParams()
+	p.MOCCull = 0.25
+	cull.expect(t, "MOC cull .25", MOC{Params: p}, []want{unmapped(2, replay.ExpiredUnmapped)})
+	p.MOCCull = 0.20
+	cull.expect(t, "MOC cull .20", MOC{Params: p}, []want{{0, 0, 1, on}})
+
+	order := scenario{pet: replaytest.Grid{{one(1), one(50)}, {one(4), one(50)}},
+		tasks: []replay.Task{task(0, 0, 10), task(1, 0, 4)}, model: pmf.None, queue: 3}
+	order.expect(t, "MOC", MOC{Params: DefaultParams()}, []want{{0, 4, 5, on}, {0, 0, 4, on}})
+	p = DefaultParams()
+	p.MOCCandidates = 1
+	order.expect(t, "MOC one candidate", MOC{Params: p}, []want{{0, 0, 1, on}, unmapped(4, replay.ExpiredUnmapped)})
+
+	byChance := scenario{pet: replaytest.Grid{{at(1, 0.75, 9, 0.25), one(50)}, {one(1), one(50)}},
+		tasks: []replay.Task{task(0, 0, 2), task(1, 0, 100)}, model: pmf.None, queue: 3}
+	byChance.tasks[0].Observed = []float64{1, 50}
+	byChance.expect(t, "MOC one candidate", MOC{Params: p}, []want{{0, 1, 2, on}, {0, 0, 1, on}})
+}
