@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -245,4 +246,77 @@ func TestHandWorkedMOCRules(t *testing.T) {
 		tasks: []replay.Task{task(0, 0, 2), task(1, 0, 100)}, model: pmf.None, queue: 3}
 	byChance.tasks[0].Observed = []float64{1, 50}
 	byChance.expect(t, "MOC one candidate", MOC{Params: p}, []want{{0, 1, 2, on}, {0, 0, 1, on}})
+}
+
+// TestHandWorkedTieAtLargeTimes: MM's tie between two tasks expected to complete at the same
+// time goes to the earlier arrival also where times are large (10⁶), where soonest compares
+// completions with a slack that grows with their magnitude (completionSlack: 10⁻⁶ + 10⁻¹¹·|c|,
+// 2·10⁻⁵ here). One machine, queue size 1, drop model none; A (δ 3·10⁶) arrives before B
+// (δ 2·10⁶), both take 10⁶. Both complete at 10⁶: a tie, which goes to A (0–10⁶); B follows,
+// 10⁶–2·10⁶, on time (at its deadline). A slack that shrank with magnitude (10⁻⁶ − 10⁻¹¹·|c|
+// is negative here) would pass A's type over as clearly later than B's and run B first.
+func TestHandWorkedTieAtLargeTimes(t *testing.T) {
+	s := scenario{
+		pet:   replaytest.Grid{{one(1e6)}, {one(1e6)}},
+		tasks: []replay.Task{task(0, 0, 3e6), task(1, 0, 2e6)},
+		model: pmf.None,
+		queue: 1,
+	}
+	const on = replay.OnTime
+	for _, name := range []string{"MM", "SJF"} {
+		s.expect(t, name, lookup(t, name, DefaultParams()), []want{{0, 0, 1e6, on}, {0, 1e6, 2e6, on}})
+	}
+}
+
+// TestCondition: D[·] of 004 §IV.B by hand. C = {2: .5, 4: .5}, deadline 4: on time unless
+// strict, so D = C (p = 1); strict, only 2 is on time: D = {2: 1} (p = .5). Deadline 3: D =
+// {2: 1} either way. Nothing on time (p = 0): not ok.
+func TestCondition(t *testing.T) {
+	c := at(2, 0.5, 4, 0.5)
+	for _, x := range []struct {
+		name   string
+		p, due float64
+		strict bool
+		want   []float64 // D's probabilities from time 2
+		ok     bool
+	}{
+		{"deadline on the last impulse", 1, 4, false, []float64{0.5, 0, 0.5}, true},
+		{"strict: the impulse at the deadline is late", 0.5, 4, true, []float64{1}, true},
+		{"deadline between impulses", 0.5, 3, false, []float64{1}, true},
+		{"deadline between impulses, strict", 0.5, 3, true, []float64{1}, true},
+		{"nothing on time", 0, 1, false, nil, false},
+	} {
+		var buf pmf.Buffer
+		var w []float64
+		d, ok := condition(&buf, &w, c, x.p, x.due, x.strict)
+		if ok != x.ok {
+			t.Errorf("%s: ok %v, want %v", x.name, ok, x.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var got []float64
+		for k := range d.Len() {
+			got = append(got, d.Prob(k))
+		}
+		if d.Origin() != 2 || fmt.Sprint(got) != fmt.Sprint(x.want) {
+			t.Errorf("%s: D from %v = %v, want from 2 %v", x.name, d.Origin(), got, x.want)
+		}
+	}
+}
+
+// TestGridCompare: a time within a billionth of a step of a grid point is on it. Step 10:
+// 5·10⁻⁹ off is 5·10⁻¹⁰ steps (equal); 5·10⁻⁸ off is 5·10⁻⁹ steps (before or after).
+func TestGridCompare(t *testing.T) {
+	for _, c := range []struct {
+		t, x, step float64
+		want       int
+	}{
+		{20, 20 + 5e-9, 10, 0}, {20, 20 - 5e-9, 10, 0}, {20, 20 + 5e-8, 10, -1}, {20, 20 - 5e-8, 10, 1}, {3, 3, 1, 0}, {3, 4, 1, -1},
+	} {
+		if got := gridCompare(c.t, c.x, c.step); got != c.want {
+			t.Errorf("gridCompare(%v, %v, %v) = %d, want %d", c.t, c.x, c.step, got, c.want)
+		}
+	}
 }
