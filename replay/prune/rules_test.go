@@ -1,0 +1,229 @@
+package prune
+
+import (
+	"testing"
+
+	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/heuristic"
+)
+
+// Hand-worked replays that pin each deferring rule and each preset: the derivation in each
+// comment, not a run of the code, is the oracle, and each says what a broken rule would give.
+
+// gamble is an execution time of 1 with chance p, else 9 (on the unit grid).
+func gamble(t *testing.T, p float64) pmf.PMF {
+	t.Helper()
+	d, _, err := pmf.FromWeights(1, 1, []float64{p, 0, 0, 0, 0, 0, 0, 0, 1 - p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// outcomeOf replays cfg through m and returns task id's outcome.
+func outcomeOf(t *testing.T, cfg replay.Config, m replay.Mapper, id int64) replay.Outcome {
+	t.Helper()
+	res, err := replay.Run(t.Context(), cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Outcomes {
+		if o.Task.ID == id {
+			return o
+		}
+	}
+	t.Fatalf("no outcome for task %d", id)
+	return replay.Outcome{}
+}
+
+// oneGamble is two machines, queue size 1, drop model none, and one task X arriving at 0, due
+// 2, that takes 1 with chance p (else 9) on m0 and 50 on m1; in this world it takes 1. Its
+// chance is p on m0 and 0 on m1; no event follows the first, so a deferred X expires at 2.
+func oneGamble(t *testing.T, p float64) replay.Config {
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.Trim, opt.DropModel = 1, 0, pmf.None
+	return replay.Config{
+		PET:      replaytest.Grid{{gamble(t, p), pmf.Impulse(50, 1)}},
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}},
+		Tasks:    []replay.Task{{ID: 0, Type: 0, Arrival: 0, Deadline: 2, Observed: []float64{1, 50}}},
+		Options:  opt,
+	}
+}
+
+// TestHandWorkedDeferRules: MM-D on oneGamble with X's chance .625 (5/8, exact in binary),
+// under each deferring rule (000 §5.3; 003 §V-B; 000 Eqs 8–10 as the package doc reads them).
+// X is deferred when .625 is at or below the threshold (then it expires at 2), and mapped to
+// m0 otherwise (0–1, on time).
+//
+//	rule                 drop   threshold                               X
+//	static .6            .5     .6                                      mapped
+//	static .625          .5     .625: at the threshold                  deferred
+//	gap .1               .5     .5 + .1 = .6                            mapped
+//	gap .1               .55    .55 + .1 = .65 (the gap alone: .1)      deferred
+//	gap .15              .5     .65                                     deferred
+//	dynamic .2           .5     starts at .5 + .25 = .75; one task, two free slots: ψ = .5 ≤ 1,
+//	                            so it moves down by c: .55                mapped
+//	dynamic .1           .5     .75 − .1 = .65                          deferred
+//	dynamic .3           .63    .88 − .3 = .58, below the dropping threshold: .63   deferred
+func TestHandWorkedDeferRules(t *testing.T) {
+	cfg := oneGamble(t, 0.625)
+	for _, c := range []struct {
+		rule     DeferRule
+		drop     float64
+		deferred bool
+	}{
+		{DeferRule{"static", 0.6}, 0.5, false},
+		{DeferRule{"static", 0.625}, 0.5, true},
+		{DeferRule{"gap", 0.1}, 0.5, false},
+		{DeferRule{"gap", 0.1}, 0.55, true},
+		{DeferRule{"gap", 0.15}, 0.5, true},
+		{DeferRule{"dynamic", 0.2}, 0.5, false},
+		{DeferRule{"dynamic", 0.1}, 0.5, true},
+		{DeferRule{"dynamic", 0.3}, 0.63, true},
+	} {
+		pc := DefaultConfig()
+		pc.Variant, pc.Defer, pc.DropThreshold = Defer, c.rule, c.drop
+		m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcomeOf(t, cfg, m, 0)
+		switch {
+		case c.deferred && (o.Status != replay.ExpiredUnmapped || o.Deferred != 1 || o.End != 2):
+			t.Errorf("%v, drop %v: X %v at %v, deferred %d; want deferred once, expired at 2", c.rule, c.drop, o.Status, o.End, o.Deferred)
+		case !c.deferred && (o.Status != replay.OnTime || o.Machine != 0 || o.End != 1 || o.Deferred != 0):
+			t.Errorf("%v, drop %v: X %v on machine %d at %v, deferred %d; want on time on machine 0 at 1, never deferred", c.rule, c.drop, o.Status, o.Machine, o.End, o.Deferred)
+		}
+	}
+}
+
+// TestPresetsResolve: each preset is its base heuristic tuned as its paper says, whatever the
+// caller's pruning was (here: none, gap .25, drop .5, no fairness).
+//
+//	PAMF   PAM, fairness ϑ = 10% (journal 000 §6.3.2), pruning both
+//	MOCA   MOC, cull 75% (thesis §4.4.3.1), pruning as given
+//	PUM    PAM, deferring static 30%, dropping 75%, pruning both (thesis §4.4.3.1)
+//	PAMND  PAM, deferring only (thesis §4.4.5)
+func TestPresetsResolve(t *testing.T) {
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{"gap", 0.25}}
+	for _, c := range []struct {
+		name, base string
+		cull       float64
+		variant    Variant
+		defer_     DeferRule
+		drop, fair float64
+	}{
+		{"PAMF", "PAM", 0.30, Both, DeferRule{"gap", 0.25}, 0.5, 0.10},
+		{"MOCA", "MOC", 0.75, None, DeferRule{"gap", 0.25}, 0.5, 0},
+		{"PUM", "PAM", 0.30, Both, DeferRule{"static", 0.30}, 0.75, 0},
+		{"PAMND", "PAM", 0.30, Defer, DeferRule{"gap", 0.25}, 0.5, 0},
+	} {
+		base, p, cfg := Resolve(c.name, heuristic.DefaultParams(), given)
+		if base != c.base || p.MOCCull != c.cull || cfg.Variant != c.variant || cfg.Defer != c.defer_ || cfg.DropThreshold != c.drop || cfg.Fairness != c.fair {
+			t.Errorf("%s: %s cull %v, %v, defer %v, drop %v, fairness %v; want %s cull %v, %v, defer %v, drop %v, fairness %v",
+				c.name, base, p.MOCCull, cfg.Variant, cfg.Defer, cfg.DropThreshold, cfg.Fairness,
+				c.base, c.cull, c.variant, c.defer_, c.drop, c.fair)
+		}
+	}
+	// A fairness factor or a variant the caller gives stays.
+	g := given
+	g.Fairness, g.Variant = 0.2, Defer
+	if _, _, cfg := Resolve("PAMF", heuristic.DefaultParams(), g); cfg.Fairness != 0.2 || cfg.Variant != Defer {
+		t.Errorf("PAMF with fairness .2, defer only: fairness %v, %v", cfg.Fairness, cfg.Variant)
+	}
+}
+
+// TestHandWorkedPresets: where each preset's tuning alone decides. No pruning given (the
+// presets bring their own), toggle threshold 1, gap .25, drop .5.
+//
+// MOCA against MOC on oneGamble with chance .625: MOC's cull .30 keeps X, which runs 0–1; MOCA's
+// .75 culls it, and it expires at 2.
+//
+// PUM against PAM-P on oneGamble with chance .5: PAM-P defers at .5 + .25 = .75, and X expires;
+// PUM defers at .30 only, and X runs 0–1.
+//
+// PAMF against PAM-P, sufferage: tasks A and B of one type, which takes 1 (p 11/16 = .6875) or
+// 9 on m0, 50 on m1. A arrives at 0, due 1: chance .6875 ≤ .75, deferred; at the next event, B's
+// arrival at 1, A expires: a miss of type 0. B is due 3: on m0 from 1 it completes at 2 (p
+// .6875) or 10, chance .6875. PAM-P defers it again (≤ .75) and it expires at 3. PAMF (ϑ .10)
+// has raised type 0's sufferage by .10 for A's miss, so B's threshold is .75 − .10 = .65 <
+// .6875: B runs 1–2 (it takes 1), on time.
+func TestHandWorkedPresets(t *testing.T) {
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{"gap", 0.25}}
+	build := func(name string, cfg Config) replay.Mapper {
+		m, err := New(name, heuristic.DefaultParams(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	pruned := given
+	pruned.Variant = Both
+	ran := func(o replay.Outcome) bool { return o.Status == replay.OnTime && o.Machine == 0 && o.End == 1 }
+	expired := func(o replay.Outcome) bool { return o.Status == replay.ExpiredUnmapped && o.End == 2 }
+	for _, c := range []struct {
+		name string
+		p    float64
+		cfg  Config
+		ok   func(replay.Outcome) bool
+	}{
+		{"MOC", 0.625, given, ran},
+		{"MOCA", 0.625, given, expired},
+		{"PAM", 0.5, pruned, expired},
+		{"PUM", 0.5, given, ran},
+	} {
+		if o := outcomeOf(t, oneGamble(t, c.p), build(c.name, c.cfg), 0); !c.ok(o) {
+			t.Errorf("%s, chance %v: X %v on machine %d at %v", c.name, c.p, o.Status, o.Machine, o.End)
+		}
+	}
+
+	cfg := oneGamble(t, 11.0/16)
+	cfg.Tasks = []replay.Task{{ID: 0, Type: 0, Arrival: 0, Deadline: 1}, {ID: 1, Type: 0, Arrival: 1, Deadline: 3, Observed: []float64{1, 50}}}
+	if o := outcomeOf(t, cfg, build("PAM", pruned), 1); o.Status != replay.ExpiredUnmapped || o.End != 3 {
+		t.Errorf("PAM-P: B %v at %v, want expired at 3", o.Status, o.End)
+	}
+	if o := outcomeOf(t, cfg, build("PAMF", given), 1); o.Status != replay.OnTime || o.Start != 1 || o.End != 2 {
+		t.Errorf("PAMF: B %v %v–%v, want on time 1–2", o.Status, o.Start, o.End)
+	}
+}
+
+// TestHandWorkedDeferChosenMachine: deferring judges the pair the heuristic chose, not the
+// task's best machine (000 §5.3: "pairs whose chance on the chosen machine is at or below the
+// threshold"). Two machines, queue size 1, drop model none; X arrives at 0, due 2.
+//
+//	       exec                     mean   chance P(≤ 2)
+//	m0     1 (p .625) or 9          4      .625
+//	m1     2 (p .75) or 20          6.5    .75
+//
+// MM-D, static threshold .625: X's best chance (.75 on m1) is above it, so X reaches MM, whose
+// phase 1 takes m0 (4 < 6.5). The pair's chance, .625, is at the threshold: deferred; X
+// expires at 2. At threshold .6 the pair stands: X runs on m0, 0–1 (this world's duration).
+func TestHandWorkedDeferChosenMachine(t *testing.T) {
+	m1, _, err := pmf.FromWeights(2, 1, append(append([]float64{0.75}, make([]float64, 17)...), 0.25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{gamble(t, 0.625), m1}}
+	cfg.Tasks[0].Observed = []float64{1, 2}
+	for _, c := range []struct {
+		th       float64
+		deferred bool
+	}{{0.625, true}, {0.6, false}} {
+		pc := DefaultConfig()
+		pc.Variant, pc.Defer = Defer, DeferRule{"static", c.th}
+		m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcomeOf(t, cfg, m, 0)
+		switch {
+		case c.deferred && (o.Status != replay.ExpiredUnmapped || o.Deferred != 1):
+			t.Errorf("threshold %v: X %v on machine %d, deferred %d; want deferred once, expired", c.th, o.Status, o.Machine, o.Deferred)
+		case !c.deferred && (o.Status != replay.OnTime || o.Machine != 0 || o.End != 1):
+			t.Errorf("threshold %v: X %v on machine %d at %v; want on time on machine 0 at 1", c.th, o.Status, o.Machine, o.End)
+		}
+	}
+}
