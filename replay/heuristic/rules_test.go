@@ -320,3 +320,35 @@ func TestGridCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestHandWorkedSoonestPassedOver: MM's phase 1 and 2 when a machine passes over a task that
+// prefers another machine (soonestEach), and a type's earliest deadline still bounds its
+// completions from below. Drop model evict (a task killed at its deadline completes there, so
+// an earlier deadline completes no later), two machines, queue size 1, all arrive at 0.
+//
+//	task  type  exec m0  exec m1  deadline  completion on m0, m1 at 0
+//	P      2       2        1       100      2, 1
+//	t0     0      10       10         3      3, 3 (killed at 3)
+//	t1     0      10       10       100      10, 10
+//	u      1       5        5       100      5, 5
+//
+// Event 0: on m0 P completes first (2), but P chooses m1 (1 < 2), so m0 passes it over; next on
+// m0 is t0 (3), which completes at 3 on m1 as well: the tie goes to m0, so m0 takes t0 (0–3,
+// killed at its deadline). m1 takes P (0–1). Event 1: m1 free: u 1 + 5 = 6, t1 1 + 10 = 11 →
+// u, 1–6. Event 3: m0 free: t1, 3–13.
+//
+// Had m0 taken the lead of type 0 without P to be the last of its tasks (t1, 10) rather than
+// the one with the earliest deadline (t0, 3), type 0 would look clearly later than u (5): m0
+// would take u, and t0 would go to m1 at 1.
+func TestHandWorkedSoonestPassedOver(t *testing.T) {
+	s := scenario{
+		pet: replaytest.Grid{{one(10), one(10)}, {one(5), one(5)}, {one(2), one(1)}},
+		tasks: []replay.Task{
+			{ID: 0, Type: 2, Deadline: 100}, {ID: 1, Type: 0, Deadline: 3}, {ID: 2, Type: 0, Deadline: 100}, {ID: 3, Type: 1, Deadline: 100},
+		},
+		model: pmf.Evict,
+		queue: 1,
+	}
+	const on = replay.OnTime
+	s.expect(t, "MM", lookup(t, "MM", DefaultParams()), []want{{1, 0, 1, on}, {0, 0, 3, replay.DroppedDeadline}, {0, 3, 13, on}, {1, 1, 6, on}})
+}
