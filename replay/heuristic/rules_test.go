@@ -170,6 +170,9 @@ func TestHandWorkedSecondaryTies(t *testing.T) {
 // free first: the same again.
 //
 // RR: machines 0, 1, 0, 1, 0: W m0 5–6, X m1 2–5, Y m0 6–7.
+//
+// With K = 100%, KPB is MCT, and MR (every chance 1) falls to its ties, the smaller completion
+// and then, for T, the lower index: MCT's schedule too.
 func TestHandWorkedImmediateTies(t *testing.T) {
 	s := scenario{
 		pet:   replaytest.Grid{{one(5), one(5)}, {one(5), one(2)}, {one(1), one(1)}, {one(3), one(3)}, {one(1), one(1)}},
@@ -189,6 +192,9 @@ func TestHandWorkedImmediateTies(t *testing.T) {
 	all := DefaultParams()
 	all.KPBPercent = 100 // every machine: KPB is MCT
 	s.expect(t, "KPB 100%", lookup(t, "KPB", all), soonest)
+	// MR over every machine: every chance is 1, so MR's ties go to the smaller completion and
+	// then, for T (5 and 5), to the lower index: MCT's schedule.
+	s.expect(t, "MR 100%", lookup(t, "MR", all), soonest)
 }
 
 // TestPercentOf: ⌈K·M/100⌉ machines, at least one, at most M, worked by hand; K·M/100 that is
