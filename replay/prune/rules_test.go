@@ -227,3 +227,27 @@ func TestHandWorkedDeferChosenMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestToggleDecisions: the observer hears each change of the toggle once, as "engage" or
+// "release", with task -1 and the level d_τ as its chance. Threshold 1, λ = 1 (d = misses):
+// events with 0, 2, 1, 0, 0 misses give levels 0, 2, 1, 0, 0: engage at the second event
+// (d = 2), hold at the third (1 ≥ 1), release at the fourth (0), nothing at the fifth.
+func TestToggleDecisions(t *testing.T) {
+	p := newPruner(t, DefaultConfig())
+	var got []Decision
+	p.Observe(func(d Decision) { got = append(got, d) })
+	types := map[int]int{1: 0, 2: 0}
+	miss := replay.Exit{Task: 1, Status: replay.Late}
+	for _, exits := range [][]replay.Exit{nil, {miss, miss}, {miss}, nil, nil} {
+		p.account(fakeEvent{exits: exits, types: types})
+	}
+	want := []Decision{{Kind: "engage", Task: -1, Chance: 2}, {Kind: "release", Task: -1, Chance: 0}}
+	if len(got) != len(want) {
+		t.Fatalf("decisions %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("decision %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
