@@ -131,3 +131,82 @@ func TestHandWorkedFairnessSkipsUnscoredTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestHandWorkedMetricsLater: the metrics when the trace starts late, two tasks are trimmed at
+// each end, and a scored task never ran. One machine (1 per hour, 100 W), time unit an hour,
+// drop model none, batch mode (queue 6); all seven tasks arrive at 10, each takes 1, and the
+// mapper puts every task but t3 on the machine in order.
+//
+//	task  type  deadline  runs     exit at  status
+//	t0     0      100     10–11     11      on time   (trimmed: first two exits)
+//	t1     1      100     11–12     12      on time   (trimmed)
+//	t3     3       12     never     12      expired (unmapped; at the event of t1's completion,
+//	                                                  after it)
+//	t2     2     11.5     12–13     13      late
+//	t4     4      100     13–14     14      on time
+//	t5     5      100     14–15     15      on time   (trimmed: last two exits)
+//	t6     6      100     15–16     16      on time   (trimmed)
+//
+// Scored: t3, t2, t4: robustness 1/3; per type 0% (type 2), 0% (type 3), 100% (type 4), the
+// others none. Mean 100/3; variance ((100/3)² + (100/3)² + (200/3)²)/3 = 20000/9; Jain's index
+// 100²/(3·100²) = 1/3. Brier over the scored tasks that were mapped (t3 has no prediction):
+// t2 was predicted to complete at 13 > 11.5 (chance 0) and was late, t4 at 14 ≤ 100 (chance 1)
+// and on time: 0. Busy 6 hours: cost 6, per on-time task of the run (t0, t1, t4, t5, t6) 1.2.
+// The span runs from the first arrival, 10, to the last exit, 16: 6 hours, with no idle time:
+// utilisation 1, energy 100 × 0.70 × 6 × 3600 = 1,512,000 J, 302,400 J per on-time task.
+// Wasted: t2's hour (t3 never ran).
+func TestHandWorkedMetricsLater(t *testing.T) {
+	x := pmf.Impulse(1, 1)
+	cfg := Config{
+		PET:      gridPET{{x}, {x}, {x}, {x}, {x}, {x}, {x}},
+		Machines: machinesOf(0),
+		Options:  DefaultOptions(),
+	}
+	for i, due := range []float64{100, 100, 11.5, 12, 100, 100, 100} {
+		cfg.Tasks = append(cfg.Tasks, Task{ID: int64(i), Type: i, Arrival: 10, Deadline: due})
+	}
+	cfg.Options.DropModel, cfg.Options.Trim, cfg.Options.TimeUnitSeconds = pmf.None, 2, 3600
+	allBut3 := mapperFunc{"all but t3", Batch, func(ev Event) {
+		for _, h := range ev.Batch() {
+			if ev.Task(h).ID != 3 && ev.Free(0) > 0 {
+				ev.Assign(h, 0)
+			}
+		}
+	}}
+	s := run(t, cfg, allBut3).Summary
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{{"scored", s.Scored, 3}, {"on time", s.OnTime, 1}, {"late", s.Late, 1}, {"expired", s.ExpiredUnmapped, 1}} {
+		if c.got != c.want {
+			t.Errorf("%s %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	nan := Num(math.NaN())
+	byType := []Num{nan, nan, 0, 0, 100, nan, nan}
+	for ty, want := range byType {
+		if got := s.OnTimeByType[ty]; !(got == want || math.IsNaN(float64(got)) && math.IsNaN(float64(want))) {
+			t.Errorf("type %d on time %v, want %v", ty, got, want)
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want Num
+	}{
+		{"robustness", s.Robustness, 100.0 / 3},
+		{"fairness variance", s.FairnessVariance, 20000.0 / 9},
+		{"Jain's index", s.JainIndex, 1.0 / 3},
+		{"Brier score", s.BrierScore, 0},
+		{"cost", s.Cost, 6},
+		{"cost per on-time task", s.CostPerOnTime, 1.2},
+		{"span", s.Span, 6},
+		{"utilisation", s.Utilisation, 1},
+		{"energy", s.Energy, 1_512_000},
+		{"energy per on-time task", s.EnergyPerOnTime, 302_400},
+		{"wasted busy time", s.WastedBusyTime, 1},
+	} {
+		if math.Abs(float64(c.got-c.want)) > 1e-9*math.Max(1, math.Abs(float64(c.want))) || math.IsNaN(float64(c.got)) {
+			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}

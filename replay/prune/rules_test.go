@@ -251,3 +251,20 @@ func TestToggleDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestSchmittAtItsEdges: schmitt:ON:OFF engages at d ≥ ON and releases at d ≤ OFF (000 §5.4),
+// both edges included. schmitt:2:1, λ = 1 (d = misses): 2 engages (= ON), 1 releases (= OFF),
+// 2 engages again, 1 releases again: engaged 1, 0, 1, 0.
+func TestSchmittAtItsEdges(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Toggle = Toggle{Kind: "schmitt", On: 2, Off: 1}
+	p := newPruner(t, cfg)
+	got := ""
+	for _, m := range []int{2, 1, 2, 1} {
+		p.observe(m)
+		got += map[bool]string{true: "1", false: "0"}[p.engaged]
+	}
+	if got != "1010" {
+		t.Errorf("schmitt:2:1 on misses 2, 1, 2, 1: engaged %s, want 1010", got)
+	}
+}
