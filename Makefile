@@ -72,8 +72,9 @@ fuzz:
 # mutants that lived, and fails when one is neither killed nor listed with its reason in
 # internal/mutants/equivalent.txt. MUTATE_WORKERS mutants are tested at once; a mutant's tests may
 # take MUTATE_TIMEOUT times as long as the coverage run (gremlins's default, 3, times every mutant
-# out on a busy 2-core machine). report's aggregation alone: report:aggregate.go. About an hour on
-# 2 cores; make mutate MUTATE_PKGS=replay/heuristic for one package.
+# out on a busy 2-core machine). report's aggregation alone: report:aggregate.go. Some 2,000
+# mutants, each a build and a test run: hours on a shared 2-core machine (replay/heuristic's 225
+# took 40 minutes at a load of 10); make mutate MUTATE_PKGS=replay/heuristic for one package.
 GREMLINS_VERSION := v0.6.0
 GREMLINS         := bin/gremlins-$(GREMLINS_VERSION)/gremlins
 MUTATE_PKGS      ?= pmf replay replay/heuristic replay/prune petbuild report:aggregate.go

@@ -334,8 +334,12 @@ func (s score) percent() float64 {
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("score %5.1f%%  killed %d, timed out %d, lived %d (%d equivalent), not covered %d, not viable %d",
-		s.percent(), s.killed, s.timedOut, s.lived, s.equivalent, s.notCovered, s.notViable)
+	pct := "  n/a"
+	if s.killed+s.timedOut+s.lived-s.equivalent > 0 {
+		pct = fmt.Sprintf("%5.1f%%", s.percent())
+	}
+	return fmt.Sprintf("score %s  killed %d, timed out %d, lived %d (%d equivalent), not covered %d, not viable %d",
+		pct, s.killed, s.timedOut, s.lived, s.equivalent, s.notCovered, s.notViable)
 }
 
 // assess scores muts, and returns the survivors no entry of eqs matches and the entries of eqs,

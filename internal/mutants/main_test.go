@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,6 +57,38 @@ func TestEquivalentNeedsReason(t *testing.T) {
 	} {
 		if _, err := parseEquivalents(strings.NewReader(line), "eq.txt"); err == nil {
 			t.Errorf("%q accepted", line)
+		}
+	}
+}
+
+// TestPackageFiles: a package's source files, not its tests or subdirectories; only the named
+// ones with DIR:FILE,FILE; only the changed ones with a change set.
+func TestPackageFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.go", "b.go", "a_test.go", "notes.txt", "sub/c.go"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		spec    string
+		changed map[string]bool
+		want    string
+	}{
+		{dir, nil, "a.go b.go"},
+		{dir + ":b.go", nil, "b.go"},
+		{dir, map[string]bool{dir + "/b.go": true, dir + "/a_test.go": true, dir + "/sub/c.go": true}, "b.go"},
+		{dir + ":a.go", map[string]bool{dir + "/b.go": true}, ""},
+	} {
+		_, files, err := packageFiles(c.spec, c.changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(files, " "); got != c.want {
+			t.Errorf("%s with %v changed: %q, want %q", c.spec, c.changed, got, c.want)
 		}
 	}
 }
