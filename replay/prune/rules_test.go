@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -266,5 +267,68 @@ func TestSchmittAtItsEdges(t *testing.T) {
 	}
 	if got != "1010" {
 		t.Errorf("schmitt:2:1 on misses 2, 1, 2, 1: engaged %s, want 1010", got)
+	}
+}
+
+// dropEvent is one machine's queue as the dropping phase reads it; Drop removes a task (the
+// chances of the others are left as they were, which is all these cases need).
+type dropEvent struct {
+	replay.Event
+	queue   []int
+	chances []replay.QueueChance
+	running bool
+	model   pmf.Model
+	dropped []int
+}
+
+func (d *dropEvent) NumMachines() int                      { return 1 }
+func (d *dropEvent) Now() float64                          { return 0 }
+func (d *dropEvent) Queue(int) []int                       { return d.queue }
+func (d *dropEvent) QueueChances(int) []replay.QueueChance { return d.chances }
+func (d *dropEvent) Running(int) bool                      { return d.running }
+func (d *dropEvent) DropModel() pmf.Model                  { return d.model }
+func (d *dropEvent) Task(h int) replay.Task                { return replay.Task{ID: int64(h), Type: h} }
+func (d *dropEvent) QueueFloors(int) []float64             { return nil }
+func (d *dropEvent) Drop(h int) {
+	i := slices.Index(d.queue, h)
+	d.queue = slices.Delete(slices.Clone(d.queue), i, i+1)
+	d.chances = slices.Delete(slices.Clone(d.chances), i, i+1)
+	d.dropped = append(d.dropped, h)
+}
+
+// TestDropPhaseRules: the dropping phase's rules on one queue (000 §5.2; package doc), θ = .5,
+// no skewness adjustment. Task h has type h.
+//
+//	queue (chance)               running  model    dropped  why
+//	0 (.5), 1 (.6)                 no     evict    0        at the threshold is dropped; .6 is above
+//	0 (.1), 1 (.2)                 yes    pending  1        a running head stays but under evict
+//	0 (.1), 1 (.2)                 yes    evict    0, 1     under evict the running head goes too
+//	0 (0)  with type 0's sufferage .5   no   evict  —       θ − .5 = 0: a threshold of 0 drops nothing
+func TestDropPhaseRules(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		chances   []float64
+		running   bool
+		model     pmf.Model
+		sufferage float64
+		want      []int
+	}{
+		{"at the threshold", []float64{0.5, 0.6}, false, pmf.Evict, 0, []int{0}},
+		{"running head under pending", []float64{0.1, 0.2}, true, pmf.Pending, 0, []int{1}},
+		{"running head under evict", []float64{0.1, 0.2}, true, pmf.Evict, 0, []int{0, 1}},
+		{"threshold 0 after sufferage", []float64{0}, false, pmf.Evict, 0.5, nil},
+	} {
+		p := newPruner(t, DefaultConfig())
+		p.Observe(func(Decision) {}) // the exact chances, not the floors
+		p.sufferage[0] = c.sufferage
+		ev := &dropEvent{running: c.running, model: c.model}
+		for h, s := range c.chances {
+			ev.queue = append(ev.queue, h)
+			ev.chances = append(ev.chances, replay.QueueChance{Success: s})
+		}
+		p.dropPhase(ev)
+		if !slices.Equal(ev.dropped, c.want) {
+			t.Errorf("%s: dropped %v, want %v", c.name, ev.dropped, c.want)
+		}
 	}
 }
