@@ -112,11 +112,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	// The published HCW19 trials lost the first characters of their first arrival to a
-	// generator bug (see trace.RepairHCW19FirstArrival); .dat files get it repaired.
-	if t.isDat() && trace.RepairHCW19FirstArrival(tr) {
-		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
-	}
+	repairDat(t.src, tr, t.warn)
 	if t.rule != nil {
 		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
 			return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
@@ -131,7 +127,38 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	return tr, tasks, nil
 }
 
-func (t trial) isDat() bool { return strings.HasSuffix(strings.ToLower(t.src.Name), ".dat") }
+func (t trial) isDat() bool { return isDat(t.src) }
+
+func isDat(src trace.Source) bool { return strings.HasSuffix(strings.ToLower(src.Name), ".dat") }
+
+// repairDat is the one place a trace read from a file becomes the trial every command sees: the
+// published HCW19 trials lost the first characters of their first arrival to a generator bug
+// (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, trace convert and
+// trace stats all call it, so that a trial gives the same result in any format it is converted to.
+func repairDat(src trace.Source, tr *trace.Trace, warn func(string)) {
+	if isDat(src) && trace.RepairHCW19FirstArrival(tr) {
+		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
+	}
+}
+
+// readTraces reads every trace a spec names, each repaired as repairDat does: the reading path
+// of the commands that read whole traces without replaying them (trace convert, trace stats).
+func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
+	srcs, err := trace.Expand(spec)
+	if err != nil {
+		return nil, err
+	}
+	trs := make([]*trace.Trace, 0, len(srcs))
+	for _, src := range srcs {
+		tr, err := trace.ReadTrace(src, opt)
+		if err != nil {
+			return nil, err
+		}
+		repairDat(src, tr, warn)
+		trs = append(trs, tr)
+	}
+	return trs, nil
+}
 
 func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.seed, uint64(t.index))) }
 

@@ -172,8 +172,9 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	traces, err := trace.ReadTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit,
-		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e) }})
+	warn := func(s string) { con.Logf("warning: %s", s) }
+	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit,
+		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 	if err != nil {
 		return badInput(err)
 	}
@@ -216,10 +217,11 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
+	warn := func(s string) { con.Logf("warning: %s", s) }
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
-		trs, err := trace.ReadTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit,
-			Warn: func(e *trace.InputError) { con.Logf("warning: %s", e) }})
+		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit,
+			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 		if err != nil {
 			return badInput(err)
 		}
