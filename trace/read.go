@@ -34,6 +34,11 @@ type ReadOptions struct {
 	// machine types of logs and exec_<machine_type> columns of traces.
 	KnownTaskTypes    []string
 	KnownMachineTypes []string
+	// TypeIndex, when not nil, names the task type indexes of an HCW19 .dat file (whose task
+	// types are integer indexes): index k reads as TypeIndex[k], and an index beyond it is an
+	// error. It is WriteOptions.TypeIndex read back, so a trial written with a PET's task types
+	// reads with their names. Other formats, which keep names, ignore it.
+	TypeIndex []string
 	// Warn receives non-fatal problems; nil drops them.
 	Warn WarnFunc
 }

@@ -83,11 +83,17 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	opt := trace.ReadOptions{
 		FileUnit: fileUnit, Unit: petUnit, Strict: in.Strict,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
-		Warn: func(e *trace.InputError) { warn(e.Error()) },
+		TypeIndex: pet.TaskTypes(), // a .dat trial's types are indexes into the PET's (as trace gen writes them)
+		Warn:      func(e *trace.InputError) { warn(e.Error()) },
 	}
 	srcs, err := trace.Expand(in.Spec)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if slices.ContainsFunc(srcs, isDat) {
+		if w := datIndexNote(pet.TaskTypes()); w != "" {
+			warn(w)
+		}
 	}
 	var rule *trace.DeadlineRule
 	var means trace.TypeMeans
@@ -130,6 +136,20 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 func (t trial) isDat() bool { return isDat(t.src) }
 
 func isDat(src trace.Source) bool { return strings.HasSuffix(strings.ToLower(src.Name), ".dat") }
+
+// datIndexNote warns when a .dat file's type indexes and the PET's type names could be read two
+// ways: the PET names some task type by a number that is not its position ("1" at index 0), so
+// the .dat's "1" means the PET's second type here, not the type named "1". Empty otherwise.
+func datIndexNote(types []string) string {
+	for i, name := range types {
+		if _, err := strconv.Atoi(name); err == nil && name != strconv.Itoa(i) {
+			return fmt.Sprintf(".dat task types are read as indexes into the PET's task types (0 is %q, 1 is %q, ...), "+
+				"but the PET names type %q at index %d: if the .dat files mean the names, convert the PET so that "+
+				"type k is named k, or give the trials as CSV with the names", types[0], types[min(1, len(types)-1)], name, i)
+		}
+	}
+	return ""
+}
 
 // repairDat is the one place a trace read from a file becomes the trial every command sees: the
 // published HCW19 trials lost the first characters of their first arrival to a generator bug

@@ -84,6 +84,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
+	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
 	}
@@ -240,11 +241,21 @@ func (c *PetConvertCmd) Run(con *Console) error {
 	if err := checkOutPath(c.Out); err != nil {
 		return err
 	}
+	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
 	}
 	con.Logf("wrote %s", c.Out)
 	return nil
+}
+
+// warnETC warns when a PET is written as .etc and the file cannot carry its type names or unit.
+func warnETC(con *Console, path string, pet *petbuild.PET) {
+	if f, _ := petbuild.FormatOf(path); f == petbuild.FormatETC {
+		if lost := petbuild.ETCLosses(pet); lost != "" {
+			con.Logf("warning: %s: the .etc format keeps no names or unit, so it loses the %s", path, lost)
+		}
+	}
 }
 
 // checkOutPath refuses, as bad input naming path as the user gave it, a PET output that could

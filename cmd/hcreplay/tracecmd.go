@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -163,7 +164,7 @@ func (c *TraceGenCmd) rate() (float64, string, error) {
 type TraceConvertCmd struct {
 	In       string `arg:"" help:"Trace to read (a file or a zip member)." placeholder:"IN"`
 	Out      string `arg:"" help:"Trace to write; the extension picks the format." placeholder:"OUT"`
-	PET      string `name:"pet" type:"existingfile" help:"PET whose task type names index the .dat output (default: the names are indexes already)." placeholder:"PET"`
+	PET      string `name:"pet" type:"existingfile" help:"PET whose task types a .dat file indexes, in the input or the output (default: the types are indexes already)." placeholder:"PET"`
 	TimeUnit string `help:"Unit of the input's times when the file does not say (default ms)." placeholder:"UNIT"`
 }
 
@@ -172,8 +173,16 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
+	var types []string // the PET's task types, which .dat files index
+	if c.PET != "" {
+		pet, err := loadPET(c.PET)
+		if err != nil {
+			return err
+		}
+		types = pet.TaskTypes()
+	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
-	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit,
+	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit, TypeIndex: types,
 		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 	if err != nil {
 		return badInput(err)
@@ -181,22 +190,58 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	if len(traces) != 1 {
 		return badInput(fmt.Errorf("%s names %d traces; convert one at a time", c.In, len(traces)))
 	}
-	opt := trace.WriteOptions{}
-	if c.PET != "" {
-		pet, err := loadPET(c.PET)
-		if err != nil {
-			return err
-		}
-		opt.TypeIndex = pet.TaskTypes()
-	}
 	if err := checkOutputFolder(c.Out); err != nil {
 		return badInput(err)
 	}
-	if err := trace.WriteTrace(c.Out, traces[0], opt); err != nil {
+	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
+		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
+			return badInput(err)
+		}
+	}
+	if err := trace.WriteTrace(c.Out, traces[0], trace.WriteOptions{TypeIndex: types}); err != nil {
 		return badInput(err)
 	}
 	con.Logf("wrote %s (%d tasks)", c.Out, len(traces[0].Tasks))
 	return nil
+}
+
+// datTypes checks that a trace's task types can be written to a .dat file, whose types are
+// integer indexes, and warns when the names are lost: with the PET's types, a name becomes its
+// index (replay and trace convert read it back through the same PET); without them, every type
+// must be an index already.
+func datTypes(tr *trace.Trace, types []string, out string, warn func(string)) error {
+	if types == nil {
+		for _, t := range tr.Tasks {
+			if _, err := strconv.Atoi(t.Type); err != nil || t.Type != strings.TrimLeft(t.Type, "+-") {
+				return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, t.Type)
+			}
+		}
+		return nil
+	}
+	for i, name := range types {
+		if name != strconv.Itoa(i) {
+			warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
+				"replay it, or convert it back, with the same --pet", out, indexList(types)))
+			return nil
+		}
+	}
+	return nil
+}
+
+// indexList shows how names map to indexes: "0=fft, 1=sort, 2=zip", cut after a few.
+func indexList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i == 6 {
+			fmt.Fprintf(&b, ", … (%d in all)", len(names))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d=%s", i, n)
+	}
+	return b.String()
 }
 
 // maxStatsBins bounds trace stats --bins: a plot is a few thousand pixels

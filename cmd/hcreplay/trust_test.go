@@ -91,7 +91,11 @@ func TestDatConversionWarnsOfLostNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := regexp.MustCompile(`(?m)^(fft|sort|zip),`).FindAllString(string(b), -1); !reflect.DeepEqual(got, []string{"sort,", "zip,", "fft,"}) {
+	var got []string
+	for _, m := range regexp.MustCompile(`(?m)^\d+,(\w+),`).FindAllStringSubmatch(string(b), -1) {
+		got = append(got, m[1])
+	}
+	if !reflect.DeepEqual(got, []string{"sort", "zip", "fft"}) {
 		t.Errorf(".dat read back with the PET: types %v, want sort, zip, fft:\n%s", got, b)
 	}
 	code, _, errb = cli(t, "pet", "convert", pet, filepath.Join(dir, "pet.etc"))
