@@ -151,6 +151,13 @@ func datIndexNote(types []string) string {
 	return ""
 }
 
+// isRepairedOrder reports whether a reader's warning is the one the HCW19 defect causes and
+// its repair removes: the damaged first task (line 2) is the only one out of order, found at
+// line 3.
+func isRepairedOrder(e *trace.InputError) bool {
+	return e.Line == 3 && e.Column == "arrival" && strings.Contains(e.Msg, "(arrivals out of order); 1 of ")
+}
+
 // repairDat is the one place a trace read from a file becomes the trial every command sees: the
 // published HCW19 trials lost the first characters of their first arrival to a generator bug
 // (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, trace convert and
@@ -163,19 +170,36 @@ func repairDat(src trace.Source, tr *trace.Trace, warn func(string)) {
 
 // readTraces reads every trace a spec names, each repaired as repairDat does: the reading path
 // of the commands that read whole traces without replaying them (trace convert, trace stats).
+// The repairs of a set of trials are told in one line, not one per file.
 func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
 	srcs, err := trace.Expand(spec)
 	if err != nil {
 		return nil, err
 	}
 	trs := make([]*trace.Trace, 0, len(srcs))
+	var repaired []string
 	for _, src := range srcs {
-		tr, err := trace.ReadTrace(src, opt)
+		var held []*trace.InputError
+		o := opt
+		o.Warn = func(e *trace.InputError) { held = append(held, e) }
+		tr, err := trace.ReadTrace(src, o)
 		if err != nil {
 			return nil, err
 		}
-		repairDat(src, tr, warn)
+		repairDat(src, tr, func(string) { repaired = append(repaired, tr.Name) })
+		fixed := len(repaired) > 0 && repaired[len(repaired)-1] == tr.Name
+		for _, e := range held {
+			if !(fixed && isRepairedOrder(e)) && opt.Warn != nil {
+				opt.Warn(e)
+			}
+		}
 		trs = append(trs, tr)
+	}
+	switch {
+	case len(repaired) == 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", repaired[0]))
+	case len(repaired) > 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
 	}
 	return trs, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -25,9 +26,11 @@ type TraceCmd struct {
 type TraceGenCmd struct {
 	PET      string   `name:"pet" required:"" type:"existingfile" help:"PET whose task types and means shape the trials and deadlines." placeholder:"PET"`
 	Out      string   `required:"" help:"Folder for the trials; or, with --trials 1, a trace file (t.csv, t.dat.gz), whose extension sets the format." placeholder:"DIR"`
-	Level    string   `default:"19k" help:"Oversubscription level: tasks per period (19k = 19,000 per --period)."`
+	Level    string   `xor:"arrivals" help:"Oversubscription level (default 19k): tasks per --period, HCW19's labels (19k = 19,000 per 88,200 time units, 0.215 tasks per ms, whatever the PET); the offered load it gives on this PET is printed. --load sets a load instead." placeholder:"LEVEL"`
 	Period   float64  `default:"88200" help:"Period of the level, in time units (88,200 matches the HCW19 trials)."`
-	Rate     *float64 `help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
+	Rate     *float64 `xor:"arrivals" help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
+	Load     *float64 `xor:"arrivals" help:"Offered load ρ = arrival rate × mean execution time ÷ machines (from the PET and --catalog), instead of --level: 1 keeps the machines just busy, 1.5 oversubscribes them by half." placeholder:"RHO"`
+	Catalog  string   `type:"existingfile" help:"Machine catalog (YAML or CSV) for the offered load; default: one machine per PET machine type, as replay uses." placeholder:"FILE"`
 	Tasks    int      `default:"800" help:"Tasks per trial."`
 	Trials   int      `default:"30" help:"Number of trials (at most 10,000)."`
 	Pattern  string   `default:"constant" enum:"constant,spiky" help:"Arrival pattern (${enum})."`
@@ -43,10 +46,20 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	cfg, prefix, err := c.config(pet)
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return err
+	}
+	mean, err := meanExec(pet, machines, nil)
+	if err != nil {
+		return badInput(fmt.Errorf("--catalog: %w", err))
+	}
+	cfg, prefix, err := c.config(pet, mean/float64(len(machines)))
 	if err != nil {
 		return badInput(err)
 	}
+	rho := cfg.Rate * mean / float64(len(machines))
+	load := loadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
 	file, err := c.oneFile()
 	if err != nil {
 		return badInput(err)
@@ -63,7 +76,8 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
 			return badInput(err)
 		}
-		con.Logf("wrote 1 trial of %d tasks to %s, %s at %.4g tasks per %s", c.Tasks, c.Out, c.Pattern, cfg.Rate, pet.TimeUnit())
+		con.Logf("wrote 1 trial of %d tasks to %s, %s; %s", c.Tasks, c.Out, c.Pattern, load)
+		c.warnLoad(con, rho)
 		return nil
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
@@ -80,8 +94,20 @@ func (c *TraceGenCmd) Run(con *Console) error {
 			return badInput(err)
 		}
 	}
-	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s at %.4g tasks per %s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, cfg.Rate, pet.TimeUnit())
+	note := ""
+	if c.Format == "dat" {
+		note = typeIndexNote(pet.TaskTypes())
+	}
+	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s; %s%s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, load, note)
+	c.warnLoad(con, rho)
 	return nil
+}
+
+// warnLoad warns of a load far from any study's, unless the user asked for it with --load.
+func (c *TraceGenCmd) warnLoad(con *Console, rho float64) {
+	if w := loadWarning(rho); w != "" && c.Load == nil {
+		con.Logf("warning: %s", w)
+	}
 }
 
 // oneFile reports whether --out names one trace file rather than the folder of the trials: a
@@ -114,8 +140,9 @@ func (c *TraceGenCmd) oneFile() (bool, error) {
 const maxGenTotalTasks = 1_000_000_000
 
 // config checks the flags and returns the generator's settings and the
-// file-name prefix.
-func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error) {
+// file-name prefix; perRate is the offered load of a rate of one task per
+// time unit, which turns --load into a rate.
+func (c *TraceGenCmd) config(pet *petbuild.PET, perRate float64) (trace.GenConfig, string, error) {
 	if c.Tasks < 1 || c.Tasks > trace.MaxGenTasks {
 		return trace.GenConfig{}, "", fmt.Errorf("--tasks %d: want 1 to %d", c.Tasks, trace.MaxGenTasks)
 	}
@@ -123,7 +150,7 @@ func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error)
 		return trace.GenConfig{}, "", fmt.Errorf("--trials %d: want 1 to %d, and at most %d tasks in all (--trials × --tasks)",
 			c.Trials, trace.MaxGenTrials, maxGenTotalTasks)
 	}
-	rate, prefix, err := c.rate()
+	rate, prefix, err := c.rate(perRate)
 	if err != nil {
 		return trace.GenConfig{}, "", err
 	}
@@ -142,13 +169,25 @@ func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error)
 	return cfg, prefix, nil
 }
 
-// rate returns the arrival rate from --rate or else --level and --period, and
-// the default file-name prefix that names it.
-func (c *TraceGenCmd) rate() (float64, string, error) {
+// rate returns the arrival rate from --rate, --load or else --level and
+// --period, and the default file-name prefix that names it.
+func (c *TraceGenCmd) rate(perRate float64) (float64, string, error) {
 	// --period defaults to 88200, so 0 can only be given on purpose, and
 	// LevelRate would read it as "the default".
 	if !(c.Period > 0) || math.IsInf(c.Period, 0) {
 		return 0, "", fmt.Errorf("--period %v: want a positive number of time units", c.Period)
+	}
+	if c.Load != nil {
+		if c.Rate != nil {
+			return 0, "", fmt.Errorf("--load %v and --rate %v both set the arrival rate: give one", *c.Load, *c.Rate)
+		}
+		if !(*c.Load > 0) || math.IsInf(*c.Load, 0) {
+			return 0, "", fmt.Errorf("--load %v: want a positive utilisation (1 keeps the machines just busy)", *c.Load)
+		}
+		if !(perRate > 0) {
+			return 0, "", fmt.Errorf("--load %v: the PET's mean execution time is 0, so no rate gives a load", *c.Load)
+		}
+		return *c.Load / perRate, fmt.Sprintf("load%g", *c.Load), nil
 	}
 	if c.Rate != nil {
 		if !(*c.Rate > 0) || math.IsInf(*c.Rate, 0) {
@@ -156,8 +195,36 @@ func (c *TraceGenCmd) rate() (float64, string, error) {
 		}
 		return *c.Rate, fmt.Sprintf("rate%g", *c.Rate), nil
 	}
-	rate, err := trace.LevelRate(c.Level, c.Period)
-	return rate, "arr" + strings.ToLower(c.Level), err
+	level := cmp.Or(c.Level, "19k")
+	rate, err := trace.LevelRate(level, c.Period)
+	return rate, "arr" + strings.ToLower(level), err
+}
+
+// writeLoad prints the traces' offered load on the PET and catalog, and warns when it is far
+// from any study's.
+func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trace.Unit, pet *petbuild.PET) error {
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return err
+	}
+	rho, rate, mean, err := traceLoad(traces, unit, pet, machines)
+	if err != nil {
+		return badInput(err)
+	}
+	if math.IsNaN(rho) {
+		fmt.Fprintln(con.Stdout, "offered load: no trace has two arrivals apart, so no rate")
+		return nil
+	}
+	what := ""
+	if len(traces) > 1 {
+		what = fmt.Sprintf(", mean of %d traces", len(traces))
+	}
+	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
+		loadLine(rho, rate, mean, len(machines), string(unit)), what)
+	if w := loadWarning(rho); w != "" {
+		con.Logf("warning: %s", w)
+	}
+	return nil
 }
 
 // TraceConvertCmd converts one trace.
@@ -255,6 +322,8 @@ type TraceStatsCmd struct {
 	Plot     string   `help:"Draw the arrival rate over time and the slack distribution to FILE (.png, .svg or .pdf)." placeholder:"FILE"`
 	Bins     int      `default:"40" help:"Time bins for the arrival rate (1 to 10,000)."`
 	TimeUnit string   `help:"Unit of the traces' times when the files do not say (default ms)." placeholder:"UNIT"`
+	PET      string   `name:"pet" type:"existingfile" help:"PET to compute the offered load with (ρ = arrival rate × mean execution time ÷ machines); it also names a .dat file's type indexes." placeholder:"PET"`
+	Catalog  string   `type:"existingfile" help:"Machine catalog (YAML or CSV) for the offered load; default: one machine per PET machine type." placeholder:"FILE"`
 }
 
 func (c *TraceStatsCmd) Run(con *Console) error {
@@ -262,10 +331,20 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
+	var pet *petbuild.PET
+	var types []string
+	if c.PET != "" {
+		if pet, err = loadPET(c.PET); err != nil {
+			return err
+		}
+		types = pet.TaskTypes()
+	} else if c.Catalog != "" {
+		return badInput(fmt.Errorf("--catalog %s: the offered load needs the PET too: give --pet", c.Catalog))
+	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
-		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit,
+		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit, TypeIndex: types,
 			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 		if err != nil {
 			return badInput(err)
@@ -283,6 +362,11 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	st := report.TraceStatistics(all, c.Bins)
 	if err := st.WriteTable(con.Stdout); err != nil {
 		return err
+	}
+	if pet != nil {
+		if err := c.writeLoad(con, all, unit, pet); err != nil {
+			return err
+		}
 	}
 	if c.Plot != "" {
 		if err := st.Plot(c.Plot); err != nil {
