@@ -72,7 +72,7 @@ type trial struct {
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
 func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, error) {
-	fileUnit, err := trace.ParseUnit(in.Unit)
+	fileUnit, err := flagUnit(in.Unit)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -375,6 +375,17 @@ func replayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, 
 		rt.Observed = obs
 	}
 	return rt, nil
+}
+
+// flagUnit parses a --time-unit flag for ReadOptions.FileUnit: empty when the flag is not
+// given, so that a file that declares its unit (# time_unit=s, Parquet metadata) is read in
+// it, and one that does not is read in ms. Passing ms for an absent flag made a file in
+// seconds that says so fail with "the caller says ms".
+func flagUnit(flag string) (trace.Unit, error) {
+	if flag == "" {
+		return "", nil
+	}
+	return trace.ParseUnit(flag)
 }
 
 // unitSeconds is the length of one PET time unit in seconds, for cost and energy.

@@ -43,7 +43,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -56,7 +56,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	}
 	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
 	var readErr error
-	rows := 0
+	rows, subMs := 0, 0
 	samples := func(yield func(petbuild.Sample) bool) {
 		for _, spec := range c.Logs {
 			readErr = trace.EachLog(spec, read, func(r trace.LogRecord) error {
@@ -66,6 +66,9 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
+				}
+				if r.ExecTime < 1 {
+					subMs++
 				}
 				if !yield(petbuild.Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime}) {
 					return errStop
@@ -83,6 +86,10 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	}
 	if err != nil {
 		return badInput(err)
+	}
+	if c.TimeUnit == "" && subMs*2 > rows {
+		con.Logf("warning: %d of %d execution times are under 1 ms, read as milliseconds because the log does not say its unit: "+
+			"if it is in seconds, give --time-unit s (a PET 1000 times too fast makes every deadline look easy)", subMs, rows)
 	}
 	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {

@@ -236,7 +236,7 @@ type TraceConvertCmd struct {
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -249,7 +249,7 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 		types = pet.TaskTypes()
 	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
-	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit, TypeIndex: types,
+	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
 		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 	if err != nil {
 		return badInput(err)
@@ -327,7 +327,7 @@ type TraceStatsCmd struct {
 }
 
 func (c *TraceStatsCmd) Run(con *Console) error {
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -344,7 +344,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	warn := func(s string) { con.Logf("warning: %s", s) }
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
-		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit, TypeIndex: types,
+		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
 			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 		if err != nil {
 			return badInput(err)
@@ -364,7 +364,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 		return err
 	}
 	if pet != nil {
-		if err := c.writeLoad(con, all, unit, pet); err != nil {
+		if err := c.writeLoad(con, all, cmp.Or(unit, trace.DefaultUnit), pet); err != nil {
 			return err
 		}
 	}

@@ -249,6 +249,13 @@ func TestSecondsLogReadAsMilliseconds(t *testing.T) {
 	if strings.Contains(errb, "warning") {
 		t.Errorf("with --time-unit s: a warning:\n%s", errb)
 	}
+	// A log that says it is in seconds is read in seconds without the flag (it used to be
+	// refused: "the file declares time_unit=s but the caller says ms").
+	said := filepath.Join(dir, "said.csv")
+	writeFile(t, said, "# time_unit=s\n"+b.String())
+	if code, _, errb = cli(t, "pet", "build", said, "--out", filepath.Join(dir, "p4.json")); code != 0 || strings.Contains(errb, "warning") {
+		t.Errorf("a log that declares time_unit=s: exit %d, want 0 and no warning:\n%s", code, errb)
+	}
 	ms := filepath.Join(dir, "ms.csv")
 	writeFile(t, ms, strings.ReplaceAll(b.String(), ",0.", ",6"))
 	if _, _, errb = cli(t, "pet", "build", ms, "--out", filepath.Join(dir, "p3.json")); strings.Contains(errb, "warning") {
