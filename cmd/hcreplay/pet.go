@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -91,6 +92,9 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 		con.Logf("warning: %d of %d execution times are under 1 ms, read as milliseconds because the log does not say its unit: "+
 			"if it is in seconds, give --time-unit s (a PET 1000 times too fast makes every deadline look easy)", subMs, rows)
 	}
+	if note := biasNote(pet); note != "" {
+		con.Logf("note: %s", note)
+	}
 	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
@@ -143,14 +147,17 @@ func (c *PetShowCmd) Run(con *Console) error {
 		return err
 	}
 	t := tablewriter.NewTable(con.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
-	t.Header("task type", "machine type", "mean", "std dev", "p95", "impulses", "samples", "notes")
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
+	t.Header("task type", "machine type", "mean", "sample mean", "std dev", "p95", "impulses", "samples", "notes")
 	for _, s := range pet.Summaries() {
-		samples := "–"
+		samples, sampleMean := "–", "–"
 		if s.Samples > 0 {
 			samples = fmt.Sprint(s.Samples)
 		}
-		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), fmt.Sprintf("%.2f", s.StdDev),
+		if s.SampleMean > 0 {
+			sampleMean = fmt.Sprintf("%.2f", s.SampleMean)
+		}
+		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), sampleMean, fmt.Sprintf("%.2f", s.StdDev),
 			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, notes(s)); err != nil {
 			return err
 		}
@@ -182,7 +189,56 @@ func notes(s petbuild.Summary) string {
 	if s.FilledFrom != "" {
 		n = append(n, "filled from "+s.FilledFrom)
 	}
+	if b := meanBias(s); math.Abs(b) > biasTolerance {
+		n = append(n, fmt.Sprintf("mean %+.1f%% off the samples'", 100*b))
+	}
 	return strings.Join(n, "; ")
+}
+
+// biasTolerance is how far a fitted cell's mean may be from its samples' (relatively) before
+// pet show and pet build point it out: issue 46 asks fitted PETs to match within 1%.
+const biasTolerance = 0.01
+
+// meanBias is a cell's PMF mean relative to its samples' mean, minus 1; 0 when the sample mean
+// is unknown.
+func meanBias(s petbuild.Summary) float64 {
+	if !(s.SampleMean > 0) {
+		return 0
+	}
+	return s.Mean/s.SampleMean - 1
+}
+
+// biasNote says what a fitted PET's step and compaction cost, when they cost more than the
+// tolerance in some cell: the cell whose mean is furthest from its samples', and the cell whose
+// spread is widened most (linear binning adds up to a quarter of a step squared to a cell's
+// variance; a merge or crop moves mass). Empty when every cell is within tolerance.
+func biasNote(pet *petbuild.PET) string {
+	var worstMean, worstSD petbuild.Summary
+	bm, bs := 0.0, 0.0
+	for _, s := range pet.Summaries() {
+		if b := meanBias(s); math.Abs(b) > math.Abs(bm) {
+			bm, worstMean = b, s
+		}
+		if s.SampleSD > 0 {
+			if b := s.StdDev/s.SampleSD - 1; math.Abs(b) > math.Abs(bs) {
+				bs, worstSD = b, s
+			}
+		}
+	}
+	var parts []string
+	if math.Abs(bm) > biasTolerance {
+		parts = append(parts, fmt.Sprintf("cell %s×%s has mean %.4g against its samples' %.4g (%+.1f%%)",
+			worstMean.TaskType, worstMean.MachineType, worstMean.Mean, worstMean.SampleMean, 100*bm))
+	}
+	if math.Abs(bs) > 10*biasTolerance {
+		parts = append(parts, fmt.Sprintf("cell %s×%s has standard deviation %.4g against its samples' %.4g (%+.0f%%)",
+			worstSD.TaskType, worstSD.MachineType, worstSD.StdDev, worstSD.SampleSD, 100*bs))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("step %g %s is coarse for some cells: %s; a finer --binning width (or no --merge, --max-impulses, --crop) costs less",
+		pet.Step(), pet.TimeUnit(), strings.Join(parts, "; "))
 }
 
 // PetSynthCmd generates a synthetic PET.

@@ -262,3 +262,28 @@ func TestSecondsLogReadAsMilliseconds(t *testing.T) {
 		t.Errorf("a log in ms: a warning:\n%s", errb)
 	}
 }
+
+// TestPetShowSampleMean: pet show sets each fitted cell's sample mean beside the PMF's (equal
+// to 0.01 ms by default); a user who asks for a coarse step (--merge) gets a note of what it
+// costs, naming the cell, and pet show marks the cell.
+func TestPetShowSampleMean(t *testing.T) {
+	dir := t.TempDir()
+	log := writeNamedLog(t, dir)
+	pet := filepath.Join(dir, "pet.json")
+	if _, _, errb := cli(t, "pet", "build", log, "--out", pet); strings.Contains(errb, "note") {
+		t.Errorf("default fit: a note of bias:\n%s", errb)
+	}
+	show := mustCLI(t, "pet", "show", pet)
+	row := regexp.MustCompile(`(?m)^│ sort\s+│ cpu\s+│\s+([0-9.]+) │\s+([0-9.]+) │`).FindStringSubmatch(show)
+	if row == nil || row[1] != row[2] {
+		t.Errorf("pet show: want sort×cpu's mean and sample mean, equal:\n%s", show)
+	}
+	coarse := filepath.Join(dir, "coarse.json")
+	_, _, errb := cli(t, "pet", "build", log, "--out", coarse, "--merge", "20")
+	if !strings.Contains(errb, "note: step") || !strings.Contains(errb, "sort×cpu") {
+		t.Errorf("--merge 20: want a note naming the worst cell (sort×cpu, mean 8 ms):\n%s", errb)
+	}
+	if show := mustCLI(t, "pet", "show", coarse); !strings.Contains(show, "off the samples'") {
+		t.Errorf("pet show of the coarse PET: no cell marked:\n%s", show)
+	}
+}
