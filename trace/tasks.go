@@ -100,7 +100,10 @@ func (tr *TaskReader) bind() error {
 	if tr.jobID, err = r.bind("job_id", false); err != nil {
 		return err
 	}
-	return tr.bindExec()
+	if err := tr.bindExec(); err != nil {
+		return err
+	}
+	return r.missingErr()
 }
 
 // bindExec finds the exec_<machine_type> columns: those the mapping names

@@ -85,6 +85,10 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if readErr != nil && !errors.Is(readErr, errStop) {
 		return badInput(readErr)
 	}
+	var thin *petbuild.ThinCellsError
+	if errors.As(err, &thin) {
+		return badInput(thinCellsHint(thin))
+	}
 	if err != nil {
 		return badInput(err)
 	}
@@ -105,6 +109,22 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 }
 
 var errStop = errors.New("stop")
+
+// thinCellsHint is the fit's list of thin cells with the flags that fix it: --min-samples down
+// to the thinnest cell's count, or --fill-from from a machine type that has the samples.
+func thinCellsHint(e *petbuild.ThinCellsError) error {
+	least := e.Min
+	for _, c := range e.Cells {
+		least = min(least, c.Samples)
+	}
+	fix := fmt.Sprintf("give --min-samples %d to fit them from what they have (a histogram of so few samples is rough)", max(least, 1))
+	if least == 0 {
+		fix = "a cell without samples cannot be fitted: give --fill-from MACHINE=DONOR to take its task type's samples on another machine type"
+	} else {
+		fix += ", or --fill-from MACHINE=DONOR to take them from another machine type"
+	}
+	return fmt.Errorf("%w; %s", e, fix)
+}
 
 func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
 	b, err := petbuild.ParseBinning(c.Binning)

@@ -287,3 +287,21 @@ func TestPetShowSampleMean(t *testing.T) {
 		t.Errorf("pet show of the coarse PET: no cell marked:\n%s", show)
 	}
 }
+
+// TestFirstContactMessages: a log missing several columns is told all of them at once with the
+// --col hint; thin cells name --min-samples (down to the thinnest cell's count) and --fill-from.
+func TestFirstContactMessages(t *testing.T) {
+	dir := t.TempDir()
+	cols := filepath.Join(dir, "cols.csv")
+	writeFile(t, cols, "app,node,rt\na,m,5\n")
+	thin := filepath.Join(dir, "thin.csv")
+	writeFile(t, thin, "task_type,machine_type,exec_time\na,m,5\na,m,6\na,n,6\n")
+	empty := filepath.Join(dir, "empty.csv")
+	writeFile(t, empty, "task_type,machine_type,exec_time\na,m,5\nb,n,6\n")
+	out := filepath.Join(dir, "p.json")
+	checkBadInput(t, []badInputCase{
+		{[]string{"pet", "build", cols, "--out", out}, []string{"task_type, machine_type, exec_time", "--col FIELD=COLUMN"}},
+		{[]string{"pet", "build", thin, "--out", out}, []string{"--min-samples 1", "--fill-from"}},
+		{[]string{"pet", "build", empty, "--out", out, "--min-samples", "1"}, []string{"without samples", "--fill-from"}},
+	}, nil)
+}
