@@ -114,11 +114,13 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 // load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t trial) load() (*trace.Trace, []replay.Task, error) {
-	tr, err := trace.ReadTrace(t.src, t.opt)
+	tr, repaired, err := readRepaired(t.src, t.opt)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	repairDat(t.src, tr, t.warn)
+	if repaired {
+		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
+	}
 	if t.rule != nil {
 		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
 			return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
@@ -151,6 +153,29 @@ func datIndexNote(types []string) string {
 	return ""
 }
 
+// readRepaired is the one place a trace read from a file becomes the trial every command sees:
+// the published HCW19 trials lost the first characters of their first arrival to a generator
+// bug (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, sweep, trace
+// convert and trace stats all read through it, so that a trial gives the same result in any
+// format it is converted to. It reports whether it repaired the trial, and passes on the
+// reader's warnings but the one the repair explains.
+func readRepaired(src trace.Source, opt trace.ReadOptions) (*trace.Trace, bool, error) {
+	var held []*trace.InputError
+	warn := opt.Warn
+	opt.Warn = func(e *trace.InputError) { held = append(held, e) }
+	tr, err := trace.ReadTrace(src, opt)
+	if err != nil {
+		return nil, false, err
+	}
+	repaired := isDat(src) && trace.RepairHCW19FirstArrival(tr)
+	for _, e := range held {
+		if !(repaired && isRepairedOrder(e)) && warn != nil {
+			warn(e)
+		}
+	}
+	return tr, repaired, nil
+}
+
 // isRepairedOrder reports whether a reader's warning is the one the HCW19 defect causes and
 // its repair removes: the damaged first task (line 2) is the only one out of order, found at
 // line 3.
@@ -158,19 +183,9 @@ func isRepairedOrder(e *trace.InputError) bool {
 	return e.Line == 3 && e.Column == "arrival" && strings.Contains(e.Msg, "(arrivals out of order); 1 of ")
 }
 
-// repairDat is the one place a trace read from a file becomes the trial every command sees: the
-// published HCW19 trials lost the first characters of their first arrival to a generator bug
-// (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, trace convert and
-// trace stats all call it, so that a trial gives the same result in any format it is converted to.
-func repairDat(src trace.Source, tr *trace.Trace, warn func(string)) {
-	if isDat(src) && trace.RepairHCW19FirstArrival(tr) {
-		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
-	}
-}
-
-// readTraces reads every trace a spec names, each repaired as repairDat does: the reading path
-// of the commands that read whole traces without replaying them (trace convert, trace stats).
-// The repairs of a set of trials are told in one line, not one per file.
+// readTraces reads every trace a spec names through readRepaired: the reading path of the
+// commands that read whole traces without replaying them (trace convert, trace stats). The
+// repairs of a set of trials are told in one line, not one per file.
 func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
 	srcs, err := trace.Expand(spec)
 	if err != nil {
@@ -179,19 +194,12 @@ func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace
 	trs := make([]*trace.Trace, 0, len(srcs))
 	var repaired []string
 	for _, src := range srcs {
-		var held []*trace.InputError
-		o := opt
-		o.Warn = func(e *trace.InputError) { held = append(held, e) }
-		tr, err := trace.ReadTrace(src, o)
+		tr, fixed, err := readRepaired(src, opt)
 		if err != nil {
 			return nil, err
 		}
-		repairDat(src, tr, func(string) { repaired = append(repaired, tr.Name) })
-		fixed := len(repaired) > 0 && repaired[len(repaired)-1] == tr.Name
-		for _, e := range held {
-			if !(fixed && isRepairedOrder(e)) && opt.Warn != nil {
-				opt.Warn(e)
-			}
+		if fixed {
+			repaired = append(repaired, tr.Name)
 		}
 		trs = append(trs, tr)
 	}

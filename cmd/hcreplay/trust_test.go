@@ -138,6 +138,21 @@ func TestConvertedTrialReplaysTheSame(t *testing.T) {
 	}
 	want := replay(dat)
 	wantStats := mustCLI(t, "trace", "stats", dat)
+	// The warnings: the repair once per set of trials, and not the out-of-order arrival the
+	// damage caused and the repair removed.
+	second := filepath.Join(dir, "arr_2.dat")
+	b, err := os.ReadFile(dat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, second, string(b))
+	_, _, errb := cli(t, "trace", "stats", filepath.Join(dir, "arr_*.dat"))
+	if strings.Count(errb, "warning") != 1 || !strings.Contains(errb, "repaired the first task's arrival in 2 of 2 trials") {
+		t.Errorf("trace stats of two damaged trials: want one warning of 2 repairs:\n%s", errb)
+	}
+	if _, _, errb = cli(t, "replay", "--pet", pet, "--trace", dat, "-H", "MM", "--trim", "10"); strings.Contains(errb, "out of order") {
+		t.Errorf("replay of a repaired trial warns of the order the repair fixed:\n%s", errb)
+	}
 	for _, f := range []string{"csv", "dat", "jsonl", "parquet"} {
 		out := filepath.Join(dir, "conv."+f)
 		mustCLI(t, "trace", "convert", dat, out)
