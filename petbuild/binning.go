@@ -186,6 +186,11 @@ func niceWidth(w float64) float64 {
 	case f < math.Sqrt(50):
 		m = 5
 	}
+	return niceNumber(m, e, w)
+}
+
+// niceNumber is m × 10^e parsed from its decimal form, or w when that fails.
+func niceNumber(m int, e, w float64) float64 {
 	x, err := strconv.ParseFloat(fmt.Sprintf("%de%d", m, int(e)), 64)
 	if err != nil || !(x > 0) {
 		return w
@@ -204,11 +209,7 @@ func niceFloor(w float64) float64 {
 	case f >= 2:
 		m = 2
 	}
-	x, err := strconv.ParseFloat(fmt.Sprintf("%de%d", m, int(e)), 64)
-	if err != nil || !(x > 0) {
-		return w
-	}
-	return x
+	return niceNumber(m, e, w)
 }
 
 // niceCeil rounds w > 0 up to the nearest of 1, 2, 5 × 10^k.
