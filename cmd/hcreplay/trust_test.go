@@ -320,3 +320,34 @@ func TestFirstContactMessages(t *testing.T) {
 		{[]string{"pet", "build", empty, "--out", out, "--min-samples", "1"}, []string{"without samples", "--fill-from"}},
 	}, nil)
 }
+
+// TestDatIndexesOfNumberedTypes: a PET whose task types are numbers other than their positions
+// ("1", "2" at 0, 1) reads a .dat's types as positions, as trace gen writes them, so its trial
+// replays as the CSV one does, and replay says how it read them.
+func TestDatIndexesOfNumberedTypes(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.csv")
+	var b strings.Builder
+	b.WriteString("task_type,machine_type,exec_time\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "1,m,%d\n2,m,%d\n", 10+i%5, 50+i%7)
+	}
+	writeFile(t, log, b.String())
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "build", log, "--out", pet)
+	var runs []map[string]any
+	for _, f := range []string{"csv", "dat"} {
+		mustCLI(t, "trace", "gen", "--pet", pet, "--out", filepath.Join(dir, f), "--trials", "1", "--tasks", "200", "--load", "0.9", "--format", f)
+		trial := filepath.Join(dir, f, "load0.9_1."+f)
+		code, _, errb := cli(t, "replay", "--pet", pet, "--trace", trial, "-H", "MM", "--trim", "10")
+		if warned := strings.Contains(errb, "read as indexes"); code != 0 || warned != (f == "dat") {
+			t.Errorf("%s: exit %d, warning of the index reading %v, want it for .dat only:\n%s", f, code, warned, errb)
+		}
+		r := jsonRuns(t, "replay", "--pet", pet, "--trace", trial, "-H", "MM", "--trim", "10", "--json")[0]
+		delete(r, "trace")
+		runs = append(runs, r)
+	}
+	if !reflect.DeepEqual(runs[0], runs[1]) {
+		t.Errorf("the .dat trial replays differently from the CSV one:\n%v\n%v", runs[1], runs[0])
+	}
+}
