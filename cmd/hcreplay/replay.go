@@ -130,7 +130,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 					tr.src.Name, c.Trim, s.Tasks)
 			}
 			if c.JSON {
-				if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
+				if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
 					return err
 				}
 			}
@@ -494,7 +494,7 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 			defer os.Remove(f.Name())
 			defer f.Close()
 		}
-		w, err := report.NewTaskWriter(pq, csvOut, pet.TimeUnit())
+		w, err := report.NewTaskWriter(pq, csvOut, report.FileMeta{TimeUnit: pet.TimeUnit(), Version: buildVersion()})
 		if err != nil {
 			return err
 		}
@@ -532,10 +532,14 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), runJSON{res.Summary, trace}); err != nil {
+	if err := writeJSON(filepath.Join(dir, "summary.json"), newRunJSON(res, trace, pet.TimeUnit())); err != nil {
 		return nil, err
 	}
-	return res, writeJSON(filepath.Join(dir, "timing.json"), res.Timing)
+	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {
+		replay.Timing
+		Tool        string `json:"tool"`
+		ToolVersion string `json:"tool_version"`
+	}{res.Timing, report.Tool, buildVersion()})
 }
 
 func writeJSON(path string, v any) error {
@@ -547,19 +551,28 @@ func writeJSON(path string, v any) error {
 }
 
 // printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
-func printJSON(w io.Writer, name string, res *replay.Result) error {
+func printJSON(w io.Writer, name, unit string, res *replay.Result) error {
 	return json.NewEncoder(w).Encode(struct {
 		runJSON
 		Timing replay.Timing `json:"timing"`
-	}{runJSON{res.Summary, name}, res.Timing})
+	}{newRunJSON(res, name, unit), res.Timing})
 }
 
 // runJSON is a run's summary with the trace it replayed: summary.json, and the line --json
 // prints less its timing. The trace tells apart the run folders of several --trace sets, whose
 // trials are numbered through all of them. Embedding keeps the summary's keys in its order.
+// It records the unit of the trace's times, and the tool that wrote it.
 type runJSON struct {
 	replay.Summary
-	Trace string `json:"trace"`
+	Trace       string `json:"trace"`
+	TimeUnit    string `json:"time_unit"`
+	Tool        string `json:"tool"`
+	ToolVersion string `json:"tool_version"`
+}
+
+// newRunJSON is res's summary as summary.json and --json write it.
+func newRunJSON(res *replay.Result, trace, unit string) runJSON {
+	return runJSON{Summary: res.Summary, Trace: trace, TimeUnit: unit, Tool: report.Tool, ToolVersion: buildVersion()}
 }
 
 // meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
