@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 )
 
 // outputsDoc is the reference of every column the tool writes.
@@ -72,7 +74,8 @@ func sectionFor(secs []*docSection, file string) *docSection {
 	return nil
 }
 
-// TestOutputsDocumented runs replay, sweep, report and speculate into folders and checks that
+// TestOutputsDocumented runs pet synth, trace gen, replay, sweep, report and speculate into
+// folders, checks that every file they write has mode 0644, and that
 // every data file they write (Parquet, CSV, JSON) has its section in docs/outputs.md, and that
 // the columns the file holds are exactly those its section documents. It fails when a column
 // is added without documentation (add a row to the file's table) or removed from the files
@@ -107,6 +110,9 @@ func TestOutputsDocumented(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if info, err := d.Info(); err != nil || info.Mode().Perm() != atomicfile.Mode {
+			t.Errorf("%s has mode %v, want %v like every output (internal/atomicfile)", rel, info.Mode().Perm(), atomicfile.Mode)
+		}
 		if top == "trials" || path == pet || path == grid {
 			return nil // inputs, whose formats docs/formats of trace and PET cover
 		}

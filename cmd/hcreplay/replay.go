@@ -484,15 +484,18 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 	var runErr error // the replay's own error, which is not one of writing the file
 	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
 		var csvOut io.Writer
-		var csvFile *os.File
+		var csvFile *atomicfile.File
 		if c.CSV {
-			f, err := os.CreateTemp(dir, ".tasks.csv.tmp-*")
+			f, err := atomicfile.Create(filepath.Join(dir, "tasks.csv"))
 			if err != nil {
 				return err
 			}
 			csvFile, csvOut = f, f
-			defer os.Remove(f.Name())
-			defer f.Close()
+			defer func() {
+				if csvFile != nil {
+					f.Abort()
+				}
+			}()
 		}
 		w, err := report.NewTaskWriter(pq, csvOut, report.FileMeta{TimeUnit: pet.TimeUnit(), Version: buildVersion()})
 		if err != nil {
@@ -518,11 +521,9 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 		if err := w.Close(); err != nil {
 			return err
 		}
-		if csvFile != nil {
-			if err := csvFile.Close(); err != nil {
-				return err
-			}
-			return os.Rename(csvFile.Name(), filepath.Join(dir, "tasks.csv"))
+		if f := csvFile; f != nil {
+			csvFile = nil // committed or removed: not aborted again
+			return f.Commit()
 		}
 		return nil
 	})
