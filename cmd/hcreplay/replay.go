@@ -41,7 +41,7 @@ type ReplayCmd struct {
 	Trim             int    `default:"100" help:"Tasks not scored at each end, by exit time."`
 	Seed             uint64 `default:"1" help:"Seed for durations (common random numbers) and random deadlines."`
 	Engine           string `default:"fast" enum:"fast,reference,approx" help:"Probability engine (${enum}): fast answers from cached tables, reference recomputes every chain (both decide alike); approx uses the journal paper's approximations."`
-	ApproxBucket     int    `default:"2" help:"--engine approx: merge PMF impulses into buckets of this many steps (000 §7.2.1)."`
+	ApproxBucket     int    `default:"2" help:"--engine approx: merge PMF impulses into buckets of this many steps (Denninnart et al. 2020 §7.2.1)."`
 	ApproxCrop       bool   `default:"true" negatable:"" help:"--engine approx: crop queue completion PMFs at the latest deadline in the batch."`
 
 	Deadline string `help:"Deadline rule for tasks without one: tight, prop:ALPHA, urgency, slack:BETA, best:K." placeholder:"RULE"`
@@ -50,14 +50,14 @@ type ReplayCmd struct {
 	Toggle        string  `default:"threshold:1" help:"When dropping engages: always, never, threshold:T, schmitt:ON[:OFF], on the oversubscription level."`
 	Lambda        float64 `default:"1" help:"Weight of the current event's misses in the oversubscription level (1: no history)."`
 	DropThreshold float64 `default:"0.5" help:"Base dropping threshold (0 disables dropping)."`
-	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (000 Eq 7)."`
-	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C (000 Eqs 8-10)."`
-	Fairness      float64 `default:"0" help:"Sufferage factor per task type (000 §6.3.2); PAMF uses 0.1 when unset."`
+	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (Denninnart et al. 2020 Eq 7)."`
+	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C (Denninnart et al. 2020 Eqs 8-10)."`
+	Fairness      float64 `default:"0" help:"Sufferage factor per task type (Denninnart et al. 2020 §6.3.2); PAMF uses 0.1 when unset."`
 
 	KPBPercent    float64 `name:"kpb-percent" default:"50" help:"KPB and MR: percent of machines with the best expected execution time."`
 	MOCCull       float64 `name:"moc-cull" default:"0.30" help:"MOC: tasks whose best success chance is not above this stay in the batch."`
 	MOCCandidates int     `name:"moc-candidates" default:"3" help:"MOC: candidates permuted per machine."`
-	Phase1All     bool    `name:"phase1-all" help:"Batch heuristics: phase 1 looks at every machine, not only those with a free slot (004 Alg. 2)."`
+	Phase1All     bool    `name:"phase1-all" help:"Batch heuristics: phase 1 looks at every machine, not only those with a free slot (Smith et al. 2010 Alg. 2)."`
 	GlobalPhase2  bool    `name:"global-phase2" help:"MM, MSD, Sufferage: phase 2 is one global pick instead of one per machine."`
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 

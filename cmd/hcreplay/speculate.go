@@ -64,7 +64,7 @@ type SpeculateCmd struct {
 // Help is the command's long help.
 func (c *SpeculateCmd) Help() string {
 	return `Replays jobs (bags of independent tasks; a job finishes with its last task, a task with its
-first copy) through the speculative-execution strategies of Xu & Lau (seed 002): none, SCA
+first copy) through the speculative-execution strategies of Xu & Lau (2015): none, SCA
 (cloning by problem P2, solved exactly), SDA (one backup when the remaining time exceeds σ*·E[x]),
 ESE (backups first, then smallest jobs, small-job cloning), Mantri (backup when
 P(t_rem > 2·t_new) > δ) and auto (SCA or SDA below the cutoff load ω^U, ESE above). Prints
