@@ -581,7 +581,7 @@ func newRunJSON(res *replay.Result, trace, unit string) runJSON {
 // its own set of trials, as if replayed alone: a level of oversubscription, say, whose means
 // would mean nothing pooled with another's.
 func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []replayRun) error {
-	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time"}
+	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
 	if len(c.Trace) > 1 {
 		header = append([]string{"trace"}, header...)
 	}
@@ -631,7 +631,7 @@ func withHalf(e report.Estimate, d int) string {
 func summaryTable(w io.Writer, runs []replayRun) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
-	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time", "events")
+	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
 	for _, r := range runs {
 		s := r.summary
 		if err := t.Append(filepath.Base(r.trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
