@@ -291,16 +291,28 @@ func (r reference) completion(h, m int) float64 {
 // Chances and expected times are reported rounded (12 decimals; 1e-9 time units), so that
 // engines that compute them in a different order agree exactly, and the ties a heuristic sees
 // (chances of exactly 0 or 1 on several machines) are ties under every engine.
+// A heuristic that derives a value of its own from engine output that is not rounded (a PMF's
+// mean, MOC's Algorithm-1 value) rounds it with RoundChance or RoundTime before it compares, so
+// that its ties too are ties under every engine.
 func roundChance(p float64) float64 { return math.Round(p*1e12) / 1e12 }
 func roundTime(t float64) float64   { return math.Round(t*1e9) / 1e9 }
 
+// RoundChance rounds a chance (or any value on its scale) as the engines round the chances they
+// report: to 12 decimals.
+func RoundChance(p float64) float64 { return roundChance(p) }
+
+// RoundTime rounds a time as the engines round the expected completions they report: to 1e-9
+// time units.
+func RoundTime(t float64) float64 { return roundTime(t) }
+
 // skewness is QueueChance.Skewness of a task whose completion PMF is d: its bounded skewness,
-// or NaN when the mapper does not read it.
+// rounded as chances are (the pruner's dropping threshold is built on it and compared with a
+// chance), or NaN when the mapper does not read it.
 func (e *engine) skewness(d pmf.PMF) float64 {
 	if !e.skew {
 		return math.NaN()
 	}
-	return d.BoundedSkewness()
+	return roundChance(d.BoundedSkewness()) // a dropping threshold is compared with rounded chances
 }
 
 func (r reference) queueChances(m int) []QueueChance {
