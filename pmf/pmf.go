@@ -310,12 +310,26 @@ func (d PMF) ConditionWeights(t float64) (kept, norm float64, ok bool) {
 	return kept, kept, kept > 0
 }
 
-// NextAfter returns the first grid point of d after t. Condition(u) is Condition(t) for every u
-// in [t, NextAfter(t)), since conditioning cuts whole impulses (and, past the support, moves to
-// the next grid point): a cache of a conditioned PMF stays valid until NextAfter of the time it
-// was built.
+// NextAfter returns the earliest time after t at which conditioning changes: Condition(u) is
+// Condition(t) for every u in [t, NextAfter(t)), and differs from it at NextAfter(t). Conditioning
+// cuts whole impulses (and, past the support, moves to the next grid point), and it counts a time
+// within the grid tolerance below a grid point as that point; so NextAfter is the first grid point
+// after t less that tolerance, to the exact float64 at which Condition's index changes, and a
+// cache of a conditioned PMF built at t stays valid exactly while now < NextAfter(t). (The first
+// grid point itself would leave a window of a billionth of a step in which the cache is stale:
+// issue 51, a head started at 284.96000000000004 and an arrival at 326.96.)
 func (d PMF) NextAfter(t float64) float64 {
-	return d.Time(max(d.lastAtOrBefore(t)+1, 0))
+	k := max(d.lastAtOrBefore(t), -1) // every time before the support conditions alike
+	u := d.Time(k+1) - gridEps*d.step
+	// Step to the exact float64 where lastAtOrBefore passes k: it is monotone in u, and the
+	// rounding of the line above puts u within a few ulps of it.
+	for d.lastAtOrBefore(u) > k {
+		u = math.Nextafter(u, math.Inf(-1))
+	}
+	for d.lastAtOrBefore(u) <= k {
+		u = math.Nextafter(u, math.Inf(1))
+	}
+	return u
 }
 
 // String prints a short summary, for debugging and examples.

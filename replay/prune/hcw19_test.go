@@ -131,18 +131,25 @@ func TestHCW19MOCTies(t *testing.T) {
 	}
 }
 
-// TestHCW19StaleChain is issue 51's second case: on trial arr19k_2, task 77 is mapped to
-// machine 0 at t = 326.96 while the running task, started at 284.96000000000004, has a grid
-// point a hair after now. Conditioning counted now as that grid point, but the fast engine's
-// cache compared the times exactly and kept the chain built before it: predicted 0.765018
-// (fast) against 0.764070 (reference). Both engines must predict every chance alike.
+// TestHCW19StaleChain is issue 51's second case: on trial arr19k_2, task 77 arrives at
+// t = 326.96 while machine 0's running task, started at 284.96000000000004, has a grid point a
+// hair after now. Conditioning on the elapsed time counted now as that grid point (pmf's grid
+// tolerance), but the fast engine's cache compared the times exactly and kept the chain built
+// before it, so the chances it reported were stale: with PAM-Drop under none, task 77's
+// predicted chance was 0.648855 (fast) against 0.630467 (reference); MM-Drop under pending and
+// PAM under pending differ the same way on other tasks. Both engines must end every task alike
+// and predict every chance alike.
 func TestHCW19StaleChain(t *testing.T) {
 	cfg := hcw19Trial(t, "arr19k_2")
-	for _, name := range []string{"MM", "PAM"} {
-		ref := runEngine(t, cfg, name, Both, pmf.Evict, "reference")
-		fast := runEngine(t, cfg, name, Both, pmf.Evict, "fast")
+	for _, c := range []struct {
+		name  string
+		v     Variant
+		model pmf.Model
+	}{{"PAM", Drop, pmf.None}, {"MM", Drop, pmf.Pending}, {"PAM", None, pmf.Pending}, {"MM", Both, pmf.Evict}, {"PAM", Both, pmf.Evict}} {
+		ref := runEngine(t, cfg, c.name, c.v, c.model, "reference")
+		fast := runEngine(t, cfg, c.name, c.v, c.model, "fast")
 		if d := engineDiff(ref, fast); d != "" {
-			t.Errorf("%s-P on arr19k_2 under evict: %s", name, d)
+			t.Errorf("%s%s on arr19k_2 under %v: %s", c.name, c.v.Suffix(), c.model, d)
 		}
 	}
 }
