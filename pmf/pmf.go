@@ -14,6 +14,12 @@ const MassTolerance = 1e-9
 // 176.4 − 2·3 would fall just below or above a grid point depending on rounding.
 const gridEps = 1e-9
 
+// Tolerance is gridEps in time units for a grid of the given step: how far apart two times may
+// be and still be the same time to the chains (a time that close to a grid point is that point).
+// The replay engine's event loop and deadline checks use it too, so that the loop, the chains
+// and the caches share one notion of "the same time".
+func Tolerance(step float64) float64 { return gridEps * step }
+
 // ErrInvalid is wrapped by every error that reports a malformed PMF or a bad argument.
 var ErrInvalid = errors.New("invalid pmf")
 
