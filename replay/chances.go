@@ -521,7 +521,7 @@ func (f *fast) record(m int, until float64) {
 // rebuilding it would give the same chain and chances. Callers have checked sameQueue.
 func (f *fast) unmoved(m int) bool {
 	b := &f.built[m]
-	return f.e.now == b.at || f.e.now < b.until
+	return f.e.now == b.at || f.e.now < b.until // exact: b.at is this event's time, and until the float at which conditioning changes (pmf.PMF.NextAfter)
 }
 
 // sameQueue reports whether machine m's queue holds the tasks its cached chain was built from,
@@ -668,7 +668,7 @@ func (f *fast) completionBound(h, m int) float64 {
 	if f.valid[m] {
 		return f.currentBound(h, m)
 	}
-	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
+	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) { // exact: a table of this very event
 		return math.Inf(-1)
 	}
 	return f.currentBound(h, m)
@@ -743,7 +743,7 @@ func (f *fast) queueFloors(m int) []float64 {
 		return nil
 	}
 	fc := &f.floors[m]
-	if !(fc.epoch == f.epochs[m] && f.e.now <= fc.until) {
+	if !(fc.epoch == f.epochs[m] && f.e.now <= fc.until) { // exact: the floors bound every time up to until
 		if ok {
 			return drift // a chain ahead costs as much as the exact one
 		}

@@ -344,7 +344,7 @@ func (e *engine) gridError(t Task) error {
 // arrive puts the next arrival in the batch under a fresh or recycled handle.
 func (e *engine) arrive() error {
 	t := e.next
-	if math.Abs(t.Arrival) > e.gridLimit || math.Abs(t.Deadline) > e.gridLimit && !math.IsInf(t.Deadline, 1) {
+	if math.Abs(t.Arrival) > e.gridLimit || math.Abs(t.Deadline) > e.gridLimit && !math.IsInf(t.Deadline, 1) { // exact: a bound on magnitudes
 		return e.gridError(t) // a deadline of +Inf (none) is allowed
 	}
 	h := len(e.tasks)
@@ -374,7 +374,7 @@ func (e *engine) arrive() error {
 }
 
 func less(a, b Task) bool {
-	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID)
+	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID) // exact: trace order
 }
 
 // run processes events until none is left: machine finishes from the heap, arrivals from the
@@ -390,7 +390,7 @@ func (e *engine) run(ctx context.Context) error {
 		if e.events.Len() > 0 {
 			first = e.events[0].time
 		}
-		if e.hasNext && e.next.Arrival < first {
+		if e.hasNext && e.next.Arrival < first { // exact: the earliest pending time
 			first = e.next.Arrival
 		}
 		e.now, e.ending = first, e.ending[:0]
@@ -704,8 +704,8 @@ type eventHeap []event
 func (h eventHeap) Len() int { return len(h) }
 func (h eventHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
-	if a.time != b.time {
-		return a.time < b.time
+	if a.time != b.time { // exact: heap order
+		return a.time < b.time // exact: heap order
 	}
 	if a.machine != b.machine {
 		return a.machine < b.machine
