@@ -94,9 +94,8 @@ func runEngine(t testing.TB, cfg replay.Config, name string, v Variant, model pm
 }
 
 // engineDiff is the first difference between two replays' outcomes, "" when every task ended
-// the same way, on the same machine, at the same times, with the same predicted chance (to the
-// bit: chances are rounded to 12 decimals, so engines that agree agree exactly) and the same
-// number of deferrals.
+// the same way, on the same machine, at the same times (to the bit), with the same number of
+// deferrals and the same predicted chance (sameChance).
 func engineDiff(ref, fast *replay.Result) string {
 	if len(ref.Outcomes) != len(fast.Outcomes) {
 		return fmt.Sprintf("%d outcomes, reference %d", len(fast.Outcomes), len(ref.Outcomes))
@@ -104,7 +103,7 @@ func engineDiff(ref, fast *replay.Result) string {
 	for k := range ref.Outcomes {
 		a, b := ref.Outcomes[k], fast.Outcomes[k]
 		if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
-			!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred || !same(a.Predicted, b.Predicted) {
+			!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred || !sameChance(a.Predicted, b.Predicted) {
 			return fmt.Sprintf("exit %d differs:\nreference %+v\nfast      %+v", k, a, b)
 		}
 	}
@@ -112,6 +111,16 @@ func engineDiff(ref, fast *replay.Result) string {
 		return fmt.Sprintf("mapping events %d, reference %d", fast.Summary.MappingEvents, ref.Summary.MappingEvents)
 	}
 	return ""
+}
+
+// sameChance reports whether two chances that the engines report, rounded to 12 decimals, are
+// the same: equal, or one unit of the 12th decimal apart. The engines compute a chance in
+// different orders, so its unrounded values differ by about 1e-16, and about one chance in ten
+// thousand lies that close to a rounding boundary and rounds either side of it (seen on the
+// HCW19 trials: 0.805701689366 against 0.805701689367). No rounding makes that impossible; the
+// decisions, which compare rounded chances, are what must not differ.
+func sameChance(a, b float64) bool {
+	return same(a, b) || math.Abs(a-b) <= 1.0001e-12
 }
 
 // TestHCW19MOCTies is issue 51's first case: MOC with pruning under evict on trial arr34k_3,
@@ -230,3 +239,78 @@ func nearTies(tasks []replay.Task, outcomes []replay.Outcome) []replay.Task {
 
 // near reports whether two times are the same time to the HCW19 PET's grid (step 2), or both NaN.
 func near(a, b float64) bool { return same(a, b) || math.Abs(a-b) <= sameTimeTol }
+
+// TestHCW19FastEqualsReference is SPEC §5.5's promise on the real trials: every heuristic of the
+// registry and every preset, under every pruning variant and drop model, makes exactly the same
+// decisions on the fast engine as on the reference one (engineDiff: every outcome, predicted
+// chances to the bit). Each (heuristic, variant, model) replays one trial, in turn of the 30
+// at 19k and the 30 at 34k, cut to its first few hundred tasks (prefix), so that the suite stays around
+// half a minute on two cores; HCW19_EXHAUSTIVE=1 (make test-exact) replays every combination
+// on all 60 trials in full, which takes tens of minutes.
+func TestHCW19FastEqualsReference(t *testing.T) {
+	hcw19Dir(t)
+	exhaustive := os.Getenv("HCW19_EXHAUSTIVE") != ""
+	if testing.Short() && !exhaustive {
+		t.Skip("replays the HCW19 trials on both engines")
+	}
+	var trials []string
+	for _, level := range []string{"19k", "34k"} {
+		for i := 1; i <= 30; i++ {
+			trials = append(trials, fmt.Sprintf("arr%s_%d", level, i))
+		}
+	}
+	cfgs := map[string]replay.Config{}
+	for _, name := range trials {
+		cfgs[name] = hcw19Trial(t, name)
+	}
+	names := []string{}
+	for _, h := range heuristic.All() {
+		names = append(names, h.Name)
+	}
+	for _, p := range Presets() {
+		names = append(names, p.Name)
+	}
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	variants := []Variant{None, Defer, Drop, Both}
+	n := 0
+	for _, name := range names {
+		first := n
+		n += len(models) * len(variants)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			k := first
+			for _, model := range models {
+				for _, v := range variants {
+					picked := []string{trials[(k*7)%len(trials)]} // 7 is prime to 60: every trial in turn
+					k++
+					if exhaustive {
+						picked = trials
+					}
+					for _, trial := range picked {
+						cfg := cfgs[trial]
+						if !exhaustive {
+							cfg.Tasks = cfg.Tasks[:prefix(name)]
+							cfg.Options.Trim = 10
+						}
+						ref := runEngine(t, cfg, name, v, model, "reference")
+						fast := runEngine(t, cfg, name, v, model, "fast")
+						if d := engineDiff(ref, fast); d != "" {
+							t.Errorf("%s%s under %v on %s: %s", name, v.Suffix(), model, trial, d)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// prefix is how many tasks of each trial TestHCW19FastEqualsReference replays by default for
+// heuristic name: 200 (the queues are full from about the 60th task on at 19k), and 100 for MOC
+// and its preset, whose reference replay builds every chain of every ordering (about 60 tasks
+// a second).
+func prefix(name string) int {
+	if name == "MOC" || name == "MOCA" {
+		return 100
+	}
+	return 200
+}
