@@ -21,7 +21,7 @@ import (
 type PetCmd struct {
 	Build   PetBuildCmd   `cmd:"" help:"Fit a PET matrix to execution-time logs."`
 	Show    PetShowCmd    `cmd:"" help:"Table of each cell's mean, spread, p95 and samples; --plot draws them."`
-	Synth   petSynthCLI   `cmd:"" help:"Generate a gamma PET as in the journal paper (000 §8.1)."`
+	Synth   petSynthCLI   `cmd:"" help:"Generate a gamma PET as in the journal paper (Denninnart et al. 2020 §8.1)."`
 	Convert PetConvertCmd `cmd:"" help:"Convert a PET between .json, .parquet and .etc."`
 }
 

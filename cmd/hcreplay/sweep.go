@@ -235,7 +235,7 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 	if err != nil {
 		return in, err
 	}
-	in = report.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, Levels: map[string]report.LevelTrials{}}
+	in = report.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]report.LevelTrials{}}
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
 		var lt report.LevelTrials

@@ -35,7 +35,7 @@ type TraceGenCmd struct {
 	Trials   int      `default:"30" help:"Number of trials (at most 10,000)."`
 	Pattern  string   `default:"constant" enum:"constant,spiky" help:"Arrival pattern (${enum})."`
 	CV       float64  `help:"Coefficient of variation of inter-arrival times (default: variance = 10% of the mean; 1 resembles the HCW19 files)."`
-	Deadline string   `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is 004's rule)."`
+	Deadline string   `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is the rule of Smith et al. 2010)."`
 	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
 	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
 	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
