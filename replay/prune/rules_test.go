@@ -61,6 +61,7 @@ func oneGamble(t *testing.T, p float64) replay.Config {
 //	rule                 drop   threshold                               X
 //	static .6            .5     .6                                      mapped
 //	static .625          .5     .625: at the threshold                  deferred
+//	static .625 − 5e-10  .5     just below the chance                   mapped
 //	gap .1               .5     .5 + .1 = .6                            mapped
 //	gap .1               .55    .55 + .1 = .65 (the gap alone: .1)      deferred
 //	gap .15              .5     .65                                     deferred
@@ -77,6 +78,7 @@ func TestHandWorkedDeferRules(t *testing.T) {
 	}{
 		{DeferRule{"static", 0.6}, 0.5, false},
 		{DeferRule{"static", 0.625}, 0.5, true},
+		{DeferRule{"static", 0.625 - 5e-10}, 0.5, false}, // a hair below the chance: not at or below it
 		{DeferRule{"gap", 0.1}, 0.5, false},
 		{DeferRule{"gap", 0.1}, 0.55, true},
 		{DeferRule{"gap", 0.15}, 0.5, true},
@@ -278,6 +280,7 @@ type dropEvent struct {
 	chances []replay.QueueChance
 	running bool
 	model   pmf.Model
+	floors  []float64 // QueueFloors: nil, or lower bounds on the chances
 	dropped []int
 }
 
@@ -288,7 +291,7 @@ func (d *dropEvent) QueueChances(int) []replay.QueueChance { return d.chances }
 func (d *dropEvent) Running(int) bool                      { return d.running }
 func (d *dropEvent) DropModel() pmf.Model                  { return d.model }
 func (d *dropEvent) Task(h int) replay.Task                { return replay.Task{ID: int64(h), Type: h} }
-func (d *dropEvent) QueueFloors(int) []float64             { return nil }
+func (d *dropEvent) QueueFloors(int) []float64             { return d.floors }
 func (d *dropEvent) Drop(h int) {
 	i := slices.Index(d.queue, h)
 	d.queue = slices.Delete(slices.Clone(d.queue), i, i+1)
@@ -330,5 +333,55 @@ func TestDropPhaseRules(t *testing.T) {
 		if !slices.Equal(ev.dropped, c.want) {
 			t.Errorf("%s: dropped %v, want %v", c.name, ev.dropped, c.want)
 		}
+	}
+	// Without an observer the floors may decide for a whole queue, but only when each is clearly
+	// above its task's threshold: floors .5 and .6 (the chances themselves) leave task 0, at the
+	// threshold, to its exact chance, and it is dropped.
+	p := newPruner(t, DefaultConfig())
+	ev := &dropEvent{queue: []int{0, 1}, chances: []replay.QueueChance{{Success: 0.5}, {Success: 0.6}}, model: pmf.Evict, floors: []float64{0.5, 0.6}}
+	p.dropPhase(ev)
+	if !slices.Equal(ev.dropped, []int{0}) {
+		t.Errorf("floors at the threshold: dropped %v, want [0]", ev.dropped)
+	}
+}
+
+// TestHandWorkedDeferAnyGoodMachine: a task stays in the batch when any machine with a free
+// slot gives it a chance above the deferring threshold, whichever comes first. Two machines,
+// queue size 1, drop model none; X arrives at 0, due 2, takes 1 in this world.
+//
+//	       exec                     mean   chance P(≤ 2)
+//	m0     1 (p .625) or 9          4      .625 (at the threshold)
+//	m1     1 (p .75) or 9           3      .75
+//
+// MM-D, static threshold .625: m0's chance is at the threshold, m1's above: X reaches MM, which
+// takes m1 (3 < 4), a pair above the threshold: X runs on m1, 0–1. Stopping at m0's chance
+// would defer X (it would expire at 2).
+//
+// With an observer the deferrals it hears carry the exact chance: at threshold .8 X is
+// deferred, with its best chance, .75, against .8.
+func TestHandWorkedDeferAnyGoodMachine(t *testing.T) {
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{gamble(t, 0.625), gamble(t, 0.75)}}
+	cfg.Tasks[0].Observed = []float64{1, 1}
+	pc := DefaultConfig()
+	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.625}
+	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 1 || o.End != 1 {
+		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 1 at 1", o.Status, o.Machine, o.End, o.Deferred)
+	}
+	pc.Defer = DeferRule{"static", 0.8}
+	w, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []Decision
+	w.(*Pruner).Observe(func(d Decision) { heard = append(heard, d) })
+	outcomeOf(t, cfg, w, 0)
+	want := Decision{Kind: "defer", Task: 0, Chance: 0.75, Against: 0.8}
+	if len(heard) != 1 || heard[0] != want {
+		t.Errorf("heard %+v, want %+v", heard, want)
 	}
 }
