@@ -229,6 +229,20 @@ func TestHandWorkedDeferChosenMachine(t *testing.T) {
 			t.Errorf("threshold %v: X %v on machine %d at %v; want on time on machine 0 at 1", c.th, o.Status, o.Machine, o.End)
 		}
 	}
+	// An observer hears the pair's exact chance: at threshold .7, X (.75 on m1) reaches MM, and
+	// the pair on m0 is deferred with its chance .625 against .7.
+	pc := DefaultConfig()
+	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.7}
+	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []Decision
+	m.(*Pruner).Observe(func(d Decision) { heard = append(heard, d) })
+	outcomeOf(t, cfg, m, 0)
+	if want := (Decision{Kind: "defer", Task: 0, Chance: 0.625, Against: 0.7}); len(heard) != 1 || heard[0] != want {
+		t.Errorf("threshold .7: heard %+v, want %+v", heard, want)
+	}
 }
 
 // TestToggleDecisions: the observer hears each change of the toggle once, as "engage" or
