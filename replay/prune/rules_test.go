@@ -399,3 +399,28 @@ func TestHandWorkedDeferAnyGoodMachine(t *testing.T) {
 		t.Errorf("heard %+v, want %+v", heard, want)
 	}
 }
+
+// TestHandWorkedDeferEarlyDeadline: the bounds that defer a task without its exact chance
+// (the cut-off deadlines of deferring.Batch) leave a task that can make its deadline alone,
+// however soon after it can start that deadline is. Two machines, queue size 1, drop model
+// none; X arrives at 0, due .75; on m0 it takes 0 (p .625: nothing to do) or 8, and 0 in this
+// world; on m1 50. Its chance on the idle m0 is P(≤ .75) = .625, above the static threshold
+// .6: X runs on m0 and ends at 0, on time.
+func TestHandWorkedDeferEarlyDeadline(t *testing.T) {
+	x, _, err := pmf.FromWeights(0, 1, []float64{0.625, 0, 0, 0, 0, 0, 0, 0, 0.375})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{x, pmf.Impulse(50, 1)}}
+	cfg.Tasks[0].Deadline, cfg.Tasks[0].Observed = 0.75, []float64{0, 50}
+	pc := DefaultConfig()
+	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.6}
+	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != 0 {
+		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 0 at 0", o.Status, o.Machine, o.End, o.Deferred)
+	}
+}
