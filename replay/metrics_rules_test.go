@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -208,5 +209,54 @@ func TestHandWorkedMetricsLater(t *testing.T) {
 		if math.Abs(float64(c.got-c.want)) > 1e-9*math.Max(1, math.Abs(float64(c.want))) || math.IsNaN(float64(c.got)) {
 			t.Errorf("%s %v, want %v", c.name, c.got, c.want)
 		}
+	}
+}
+
+// TestNumJSON: a metric is written with every digit it has (the shortest form that reads back
+// as the same float64), and one with nothing to measure (NaN, ±Inf) as null, which reads back
+// as NaN.
+func TestNumJSON(t *testing.T) {
+	for _, c := range []struct {
+		n    Num
+		want string
+	}{{0.142578125, "0.142578125"}, {5000.0 / 3, "1666.6666666666667"}, {2_736_000, "2.736e+06"}, {Num(math.NaN()), "null"}, {Num(math.Inf(1)), "null"}, {Num(math.Inf(-1)), "null"}} {
+		b, err := json.Marshal(c.n)
+		if err != nil || string(b) != c.want {
+			t.Errorf("%v: %s, %v; want %s", float64(c.n), b, err, c.want)
+		}
+	}
+	var back struct{ A, B Num }
+	if err := json.Unmarshal([]byte(`{"A": null, "B": 0.142578125}`), &back); err != nil || !math.IsNaN(float64(back.A)) || back.B != 0.142578125 {
+		t.Errorf("read back %+v, %v; want NaN and 0.142578125", back, err)
+	}
+}
+
+// prunerTime is toMachine0 reporting a fixed share of its time as the pruner's.
+type prunerTime struct {
+	mapperFunc
+	seconds float64
+}
+
+func (p prunerTime) PrunerSeconds() float64 { return p.seconds }
+
+// TestTimingShares: the time in Map is split between mapper and pruner (the pruner reports its
+// own share), so the two add up to the time in Map, which is within the run's total; the time
+// per mapping event is the mapper's share over the events. With a pruner claiming 1000 s of a
+// run that takes well under that, the mapper's share is about −1000 s, and the sum stays
+// within the total.
+func TestTimingShares(t *testing.T) {
+	x := pmf.Impulse(1, 1)
+	cfg := Config{PET: gridPET{{x}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Deadline: 10}, {ID: 1, Arrival: 1, Deadline: 10}, {ID: 2, Arrival: 2, Deadline: 10}}}
+	res := run(t, cfg, prunerTime{toMachine0, 1000})
+	tm, events := res.Timing, res.Summary.MappingEvents
+	if sum := tm.MapperSeconds + tm.PrunerSeconds; sum < 0 || sum > tm.TotalSeconds {
+		t.Errorf("mapper %v s + pruner %v s = %v s, want within [0, total %v s]", tm.MapperSeconds, tm.PrunerSeconds, sum, tm.TotalSeconds)
+	}
+	if events < 1 {
+		t.Fatalf("%d mapping events", events)
+	}
+	if want := 1e6 * tm.MapperSeconds / float64(events); math.Abs(tm.PerEventMicros-want) > 1e-9*math.Abs(want) {
+		t.Errorf("per event %v µs, want %v (mapper's share over %d events)", tm.PerEventMicros, want, events)
 	}
 }
