@@ -259,4 +259,9 @@ func TestTimingShares(t *testing.T) {
 	if want := 1e6 * tm.MapperSeconds / float64(events); math.Abs(tm.PerEventMicros-want) > 1e-9*math.Abs(want) {
 		t.Errorf("per event %v µs, want %v (mapper's share over %d events)", tm.PerEventMicros, want, events)
 	}
+	// No task, no mapping event: no time per event (0, not 0/0).
+	cfg.Tasks = nil
+	if res := run(t, cfg, prunerTime{toMachine0, 1000}); res.Summary.MappingEvents != 0 || res.Timing.PerEventMicros != 0 {
+		t.Errorf("no task: %d events, %v µs per event; want 0 and 0", res.Summary.MappingEvents, res.Timing.PerEventMicros)
+	}
 }
