@@ -12,7 +12,7 @@ COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build install test test-quick bench bench-targets bench-compare fuzz lint demo clean
+.PHONY: all build install test test-quick test-exact bench bench-targets bench-compare fuzz lint demo clean
 
 all: build
 
@@ -33,6 +33,13 @@ test:
 # demo and the allocation counts are skipped), without the race detector.
 test-quick:
 	$(GO) test -short ./...
+
+# Fast ≡ reference on the real HCW19 trials, exhaustively: every heuristic and preset × pruning
+# variant × drop model on all 60 trials of the 19k and 34k levels, in full (make test replays a
+# rotating sample of them, cut short). Needs ../shared/data/hcw19 (or HCW19_DIR); skips without.
+# Tens of minutes on two cores.
+test-exact:
+	HCW19_EXHAUSTIVE=1 $(GO) test -run '^TestHCW19' -timeout 3h ./replay/prune
 
 # Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...), then
 # BenchmarkReplay's tasks/s as a table per engine and issue 6's targets beside the measured
