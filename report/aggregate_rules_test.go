@@ -34,3 +34,45 @@ func TestBaselineCloseLambdas(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupOrder: the groups of a level come in the order tables and figures show them: the
+// baseline first, then by heuristic (natural order), by pruning variant in the thesis's order
+// (none, defer, drop, both; a run with no variant recorded counts as none), then by the options
+// that tell them apart, whatever their point names and labels say (PAM's are numbered against
+// the thesis's order). The rows are given in reverse.
+func TestGroupOrder(t *testing.T) {
+	want := []struct {
+		point, heuristic, prune, name string
+		lambda                        float64
+	}{
+		{"z-mm", "MM", "none", "MM", 1},
+		{"zz", "KPB", "none", "KPB", 1},
+		{"m-a", "MET", "", "MET", 1},
+		{"m-0", "MET", "both", "MET-P", 1},
+		{"y1", "PAM", "none", "PAM-4", 1},
+		{"y0", "PAM", "defer", "PAM-3", 1},
+		{"x", "PAM", "drop", "PAM-2", 1},
+		{"w2", "PAM", "both", "PAM-1", 0.5},
+		{"w1", "PAM", "both", "PAM-1", 1},
+	}
+	var rows []RunRow
+	for i := len(want) - 1; i >= 0; i-- {
+		w := want[i]
+		rows = append(rows, RunRow{Point: w.point, Heuristic: w.heuristic, Prune: w.prune, Name: w.name, Level: "a",
+			Trial: 1, Toggle: "threshold:1", Lambda: w.lambda, DropThreshold: 0.5, Defer: "gap:0.25", Robustness: 50})
+	}
+	a, err := AggregateRuns(rows, "MM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, points []string
+	for _, g := range a.Groups {
+		got = append(got, g.Point)
+	}
+	for _, w := range want {
+		points = append(points, w.point)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(points) {
+		t.Errorf("groups in order %v, want %v", got, points)
+	}
+}
