@@ -76,3 +76,30 @@ func TestGroupOrder(t *testing.T) {
 		t.Errorf("groups in order %v, want %v", got, points)
 	}
 }
+
+// TestBaselineSameQueue: MM-P's baseline is the unpruned MM with the same options that are not
+// about pruning: with MM at queue sizes 4 and 8, MM-P at queue 4 pairs with MM at queue 4
+// (the third pass of baselineOf, after all options and all but the variant found none).
+func TestBaselineSameQueue(t *testing.T) {
+	var rows []RunRow
+	for _, c := range []struct {
+		point, prune, name string
+		queue              int32
+	}{{"mm4", "none", "MM", 4}, {"mm8", "none", "MM", 8}, {"mmp4", "both", "MM-P", 4}} {
+		for trial := int32(1); trial <= 2; trial++ {
+			r := RunRow{Point: c.point, Heuristic: "MM", Prune: c.prune, Name: c.name, Level: "a", QueueSize: c.queue,
+				Trial: trial, Robustness: float64(trial)}
+			if c.prune == "both" {
+				r.Toggle, r.Lambda, r.DropThreshold, r.Defer = "threshold:1", 1, 0.5, "gap:0.25"
+			}
+			rows = append(rows, r)
+		}
+	}
+	a, err := AggregateRuns(rows, "MM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := groupOf(t, a, "mmp4"); g.Baseline != "mm4" {
+		t.Errorf("MM-P at queue 4: baseline %q, want mm4", g.Baseline)
+	}
+}
