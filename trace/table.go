@@ -192,13 +192,15 @@ func (is *interners) col(c int) *interner {
 }
 
 // openText decompresses (by magic bytes) and buffers a text source for the CSV, JSON Lines and
-// .dat tables. done releases the decompressor.
-func openText(src string, r io.Reader) (*bufio.Reader, func(), error) {
-	in, done, err := decompress(r)
+// .dat tables, stopping at a line longer than maxLine and at what lim does not allow to inflate.
+// done releases the decompressor; the capReader bounds a CSV record (capReader.mark).
+func openText(src string, r io.Reader, lim InflateLimit) (*bufio.Reader, *capReader, func(), error) {
+	in, done, err := decompress(r, lim)
 	if err != nil {
-		return nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+		return nil, nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
 	}
-	return bufio.NewReaderSize(in, 64<<10), done, nil
+	c := &capReader{r: in}
+	return bufio.NewReaderSize(c, readAhead), c, done, nil
 }
 
 // headLine reads the next line while looking for a file's header or first record: the end of

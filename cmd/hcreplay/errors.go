@@ -88,7 +88,12 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	context.AfterFunc(ctx, stop)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 
-	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet})
+	inflate, err := g.inflateLimit()
+	if err != nil {
+		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
+		return exitUsage
+	}
+	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet, Inflate: inflate})
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "hcreplay: interrupted")
 		return exitSignal

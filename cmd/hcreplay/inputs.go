@@ -57,6 +57,7 @@ type traceInput struct {
 	Deadline string // rule for tasks without a deadline
 	Strict   bool   // arrivals out of order are an error
 	Seed     uint64 // for the urgency deadline rule
+	Inflate  trace.InflateLimit
 }
 
 // trial is one arrival trace of a spec, read only when it is replayed.
@@ -87,6 +88,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
 		TypeIndex: pet.TaskTypes(), // a .dat trial's types are indexes into the PET's (as trace gen writes them)
 		Warn:      func(e *trace.InputError) { warn(e.Error()) },
+		Inflate:   in.Inflate,
 	}
 	srcs, err := trace.Expand(in.Spec)
 	if err != nil {
@@ -318,8 +320,15 @@ type streamSource struct {
 	r         *trace.TaskReader
 	execIndex []int
 	draws     *rand.Rand // the deadline rule's, from trial.rng
+	n         int        // tasks read
+	lastID    int64
 }
 
+// Next stops with errNotStreamable at the first row that streamable finds not streamable: the
+// replay checks that in file order itself rather than wait for the pass on another goroutine
+// (on one core the pass ran late, and a replay of a file whose third row repeats an id went on
+// to gigabytes before the pass said so); replayStreamed then loads the trial, which names the
+// row.
 func (s *streamSource) Next() (replay.Task, bool, error) {
 	t, err := s.r.Next()
 	if errors.Is(err, io.EOF) {
@@ -328,6 +337,10 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 	if err != nil {
 		return replay.Task{}, false, badInput(err)
 	}
+	if k, _ := s.r.OutOfOrder(); (s.n > 0 && t.ID <= s.lastID) || (s.rule == nil && !t.HasDeadline()) || k > 0 {
+		return replay.Task{}, false, errNotStreamable // as streamable decides: the trial is to be loaded
+	}
+	s.n, s.lastID = s.n+1, t.ID
 	if s.rule != nil && !t.HasDeadline() {
 		if t.Deadline, err = s.rule.Deadline(t.Type, t.Arrival, s.means, s.draws); err != nil {
 			return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))

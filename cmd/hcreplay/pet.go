@@ -55,7 +55,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err := checkOutPath(c.Out); err != nil {
 		return err
 	}
-	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
+	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond, Inflate: con.Inflate}
 	var readErr error
 	rows, subMs := 0, 0
 	samples := func(yield func(petbuild.Sample) bool) {

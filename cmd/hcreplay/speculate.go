@@ -330,7 +330,7 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 	}
 	traces, err := trace.ReadTraces(c.Trace, trace.ReadOptions{FileUnit: fileUnit, Unit: petUnit,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
-		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e.Error()) }})
+		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e.Error()) }, Inflate: con.Inflate})
 	if err != nil {
 		return nil, badInput(err)
 	}

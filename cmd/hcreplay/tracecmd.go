@@ -250,7 +250,7 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
 	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
-		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
+		Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 	if err != nil {
 		return badInput(err)
 	}
@@ -345,7 +345,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
 		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
-			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
+			Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 		if err != nil {
 			return badInput(err)
 		}
