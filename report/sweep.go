@@ -114,7 +114,7 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error) {
 	runs, err := s.Grid.Expand(s.Inputs.trialCounts())
 	if err != nil {
-		return nil, nil, st, err
+		return nil, nil, st, InputError{err}
 	}
 	if s.Log != nil {
 		for _, w := range sameMapperWarnings(runs) {

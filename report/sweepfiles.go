@@ -92,7 +92,7 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("resume: %w", err)
+			return nil, InputError{fmt.Errorf("resume: %w (move it away to start the sweep afresh)", err)}
 		}
 		read += len(rows)
 		for _, row := range rows {

@@ -152,7 +152,9 @@ func unsignedError(err error) error {
 func badPath(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
 		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
-		errors.As(err, new(*report.FormatError)) // --plot x.bogus
+		errors.Is(err, syscall.EROFS) || // an --out on a read-only file system
+		errors.As(err, new(*report.FormatError)) || // --plot x.bogus
+		errors.As(err, new(report.InputError)) // a grid too large, a corrupt runs file on --resume
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

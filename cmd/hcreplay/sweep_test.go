@@ -253,6 +253,13 @@ func TestSweepBadInput(t *testing.T) {
 		return path
 	}
 	replace := func(old, new string) string { return strings.Replace(string(base), old, new, 1) }
+	seq := func(n int) string { // [1, 2, ..., n]
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprint(i + 1)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
 	tests := []struct {
 		name, yaml string
 		args       []string
@@ -271,6 +278,8 @@ func TestSweepBadInput(t *testing.T) {
 		{name: "unknown flag key", args: []string{"--set", "colour=red"}, want: []string{`unknown grid key "colour"`}},
 		{name: "trials without levels", args: []string{"--trials", "3"}, want: []string{"--trials"}},
 		{name: "missing grid file", args: []string{"nothing.yaml"}, want: []string{"nothing.yaml"}},
+		// 4 × 3000 × 3000 × 3 trials: over a hundred million runs (issue 49: exit 1 before)
+		{name: "huge grid", yaml: replace("trim: 10", "trim: "+seq(3000)+"\nseed: "+seq(3000)), want: []string{"more than 10000000 runs"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,6 +299,32 @@ func TestSweepBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSweepResumeCorrupt: --resume on a folder whose runs.partial.parquet is not Parquet exits
+// 2 naming the file (issue 49: exit 1 before), and leaves the file for the user to look at.
+func TestSweepResumeCorrupt(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(out, 0o755)
+	partial := filepath.Join(out, report.PartialRunsFile)
+	writeFile(t, partial, "PAR1 this is not a runs file")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, partial) {
+		t.Errorf("exit %d, want %d naming %s; stderr:\n%s", code, exitUsage, partial, stderr)
+	}
+	if _, err := os.Stat(partial); err != nil {
+		t.Errorf("the corrupt file was removed: %v", err)
+	}
+}
+
+// TestReadOnlyOut: a replay into a folder on a read-only file system exits 2 naming the file
+// (issue 49: exit 1 before). Without a read-only mount at hand, EROFS is checked as badPath sees it.
+func TestReadOnlyOut(t *testing.T) {
+	err := fmt.Errorf("create out/tasks.parquet: %w", syscall.EROFS)
+	if !badPath(err) {
+		t.Errorf("%v is not bad input", err)
 	}
 }
 
