@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
+)
+
+// This file holds issue 49's hostile-input tests: each command runs in a child process (this
+// test binary again, TestHelperChild) under a memory limit, on inputs a generator makes here.
+
+// stuckCLI is a grammar with one command that starts writing an output and then neither looks
+// at its context nor returns: what a command blocked in a read, or one that ignores Ctrl-C, is.
+type stuckCLI struct {
+	Globals
+	Stuck stuckCmd `cmd:""`
+}
+
+type stuckCmd struct {
+	Out string `arg:""`
+}
+
+func (c *stuckCmd) Run() error {
+	if _, err := atomicfile.Create(c.Out); err != nil {
+		return err
+	}
+	time.Sleep(time.Hour)
+	return nil
+}
+
+// TestHelperChild is not a test: runChild runs the test binary again with this test selected,
+// to have a command in a process of its own, under the memory limit the parent asks for.
+func TestHelperChild(t *testing.T) {
+	js := os.Getenv("HCREPLAY_CHILD_ARGS")
+	if js == "" {
+		t.Skip("helper process of the hostile-input tests")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(js), &args); err != nil {
+		t.Fatal(err)
+	}
+	if mb, _ := strconv.Atoi(os.Getenv("HCREPLAY_CHILD_RLIMIT_MB")); mb > 0 {
+		lim := uint64(mb) << 20
+		if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if args[0] == "stuck" {
+		var g stuckCLI
+		os.Exit(execute(&g, &g.Globals, args, os.Stdout, os.Stderr))
+	}
+	os.Exit(run(args, os.Stdout, os.Stderr))
+}
+
+// child is a command started by startChild.
+type child struct {
+	cmd    *exec.Cmd
+	stderr *strings.Builder
+}
+
+// startChild starts `hcreplay args...` in a child process with GOMEMLIMIT and an RLIMIT_DATA
+// of limitMB (0: none).
+func startChild(t *testing.T, limitMB int, args ...string) *child {
+	t.Helper()
+	js, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChild$")
+	cmd.Env = append(os.Environ(), "HCREPLAY_CHILD_ARGS="+string(js))
+	if limitMB > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%dMiB", limitMB/2), fmt.Sprintf("HCREPLAY_CHILD_RLIMIT_MB=%d", limitMB))
+	}
+	c := &child{cmd: cmd, stderr: new(strings.Builder)}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// wait returns the child's exit status and its peak resident memory in MiB, failing the test
+// when it runs longer than limit.
+func (c *child) wait(t *testing.T, limit time.Duration) (int, float64) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		c.cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v still running after %v; stderr:\n%s", c.cmd.Env[len(c.cmd.Env)-1], limit, c.stderr)
+	}
+	ru, _ := c.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	rss := 0.0
+	if ru != nil {
+		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return c.cmd.ProcessState.ExitCode(), rss
+}
+
+// tempFiles lists the temporary files of our naming under dir.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestSignalStopsAnyCommand: a command that ignores its context and is writing an output stops
+// on SIGINT and on SIGTERM, with exit 130, its temporary file removed (issue 49: pet show,
+// pet convert, trace gen, trace convert and report ran to their end and exited 0).
+func TestSignalStopsAnyCommand(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		dir := t.TempDir()
+		c := startChild(t, 0, "stuck", filepath.Join(dir, "out.csv"))
+		for deadline := time.Now().Add(30 * time.Second); len(tempFiles(t, dir)) == 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				c.cmd.Process.Kill()
+				t.Fatalf("the command never started its output: %s", c.stderr)
+			}
+		}
+		start := time.Now()
+		c.cmd.Process.Signal(sig)
+		code, _ := c.wait(t, 30*time.Second)
+		if code != exitSignal {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", sig, code, exitSignal, c.stderr)
+		}
+		if took := time.Since(start); took > graceAfterSignal+5*time.Second {
+			t.Errorf("%v: stopped after %v", sig, took)
+		}
+		if left := tempFiles(t, dir); len(left) > 0 {
+			t.Errorf("%v: temporary files left: %v", sig, left)
+		}
+	}
+}
+
+// TestStaleTempsCleaned: a replay into a folder removes the temporary files of our naming a
+// killed run left there, and says so; a temporary file another process is still writing
+// (locked) and a file of another naming stay.
+func TestStaleTempsCleaned(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	tr := filepath.Join(dir, "t.csv")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", tr, "--tasks", "200", "--level", "1k", "--trials", "1", "-q")
+	out := filepath.Join(dir, "o")
+	os.MkdirAll(out, 0o755)
+	stale := filepath.Join(out, ".tasks.parquet.tmp-12345")
+	other := filepath.Join(out, ".notes.tmp-x")
+	writeFile(t, stale, "half a file")
+	writeFile(t, other, "not ours")
+	live, err := atomicfile.Create(filepath.Join(out, "summary.json")) // being written, by "another process"
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Abort()
+	code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", tr, "-H", "MM", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
+	}
+	if !strings.Contains(stderr, "removed 1 stale temporary files") || !strings.Contains(stderr, filepath.Base(stale)) {
+		t.Errorf("the replay did not say what it removed:\n%s", stderr)
+	}
+	for _, keep := range []string{other, live.Name()} {
+		if _, err := os.Stat(keep); err != nil {
+			t.Errorf("%s was removed", keep)
+		}
+	}
+}
+
+// hostileFixture makes a PET and the hostile inputs, each small on disk: a gzip of one 70 MiB
+// line, a gzip of 16 MiB of valid rows (ratio above 100), a folder of trials holding a FIFO.
+func hostileFixture(t *testing.T) (dir, pet string) {
+	t.Helper()
+	dir = t.TempDir()
+	pet = filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	gz := func(name, head, unit string, n int) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+		bw := bufio.NewWriterSize(zw, 1<<16)
+		bw.WriteString(head)
+		chunk := strings.Repeat(unit, (1<<16)/len(unit))
+		for k := 0; k < n; k += len(chunk) {
+			bw.WriteString(chunk)
+		}
+		bw.Flush()
+		zw.Close()
+		f.Close()
+	}
+	gz("line.csv.gz", "# time_unit=ms\ntask_id,task_type,arrival,deadline\n1,", "0", 70<<20)
+	gz("bomb.csv.gz", "# time_unit=ms\ntask_type,arrival,deadline\n", "0,1,100\n", 16<<20)
+	os.Mkdir(filepath.Join(dir, "fifo"), 0o755)
+	writeFile(t, filepath.Join(dir, "fifo", "a.csv"), "# time_unit=ms\ntask_type,arrival,deadline\n0,1,100\n")
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "b.csv"), 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	return dir, pet
+}
+
+// TestHostileInputs runs commands on hostile inputs in a child process under a memory limit
+// (GOMEMLIMIT and RLIMIT_DATA of limitMB) and checks each exits 2 with a message naming the
+// file, leaves no temporary file, and peaks under the bound. Before issue 49 the long line
+// took 6 GB and the FIFO blocked forever.
+func TestHostileInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 86 MiB through gzip and runs children")
+	}
+	const limitMB, boundMB = 1024, 600
+	dir, pet := hostileFixture(t)
+	in := func(name string) string { return filepath.Join(dir, name) }
+	cases := []struct {
+		name  string
+		args  []string
+		names string // the file the message must name
+		want  string // and what it must say
+	}{
+		{"csv line", []string{"replay", "--pet", pet, "--trace", in("line.csv.gz"), "-H", "MM", "--max-inflate-ratio", "0"}, "line.csv.gz", "line longer than 64 MiB"},
+		{"gzip bomb replay", []string{"replay", "--pet", pet, "--trace", in("bomb.csv.gz"), "-H", "MM"}, "bomb.csv.gz", "--max-inflate-ratio"},
+		{"gzip bomb stats", []string{"trace", "stats", in("bomb.csv.gz")}, "bomb.csv.gz", "--max-inflate-ratio"},
+		{"gzip bomb convert", []string{"trace", "convert", in("bomb.csv.gz"), "OUT/t.parquet"}, "bomb.csv.gz", "--max-inflate-ratio"},
+		{"gzip bomb cap", []string{"trace", "stats", in("bomb.csv.gz"), "--max-inflate", "1MiB"}, "bomb.csv.gz", "--max-inflate"},
+		{"fifo in folder", []string{"replay", "--pet", pet, "--trace", in("fifo"), "-H", "MM"}, "b.csv", "not a regular file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{}, c.args...)
+			for i, a := range args {
+				args[i] = strings.Replace(a, "OUT", out, 1)
+			}
+			if args[0] == "replay" {
+				args = append(args, "--out", out)
+			}
+			ch := startChild(t, limitMB, args...)
+			code, rss := ch.wait(t, 120*time.Second)
+			msg := ch.stderr.String()
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, msg)
+			}
+			if !strings.Contains(msg, c.names) || !strings.Contains(msg, c.want) {
+				t.Errorf("stderr does not name %s and say %q:\n%s", c.names, c.want, msg)
+			}
+			if left := tempFiles(t, out); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+			if rss > boundMB {
+				t.Errorf("peak memory %.0f MiB, want under %d", rss, boundMB)
+			}
+			t.Logf("peak %.0f MiB", rss)
+		})
+	}
+}
