@@ -273,3 +273,25 @@ func TestHostileInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestPetBuildSpanNamesFix: a log whose samples span more bins than a cell may have is refused
+// naming the file, the cell, the outlying value and the flag with a width that fits: (5e9 − 1)
+// / (2^20 − 2) = 4768.4, 4800 at two digits (issue 49: "fit: cell task=0 machine=0: ..." alone).
+func TestPetBuildSpanNamesFix(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "span.csv")
+	writeFile(t, logs, "task_type,machine_type,exec_time\na,m,1\na,m,2\na,m,3\na,m,5000000000\n")
+	code, _, stderr := cli(t, "pet", "build", logs, "--out", filepath.Join(dir, "p.json"), "--binning", "width:1", "--min-samples", "1")
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	for _, want := range []string{logs, "task=a machine=m", "5e+09", "--binning width:4800"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	code, _, stderr = cli(t, "pet", "build", logs, "--out", filepath.Join(dir, "p.json"), "--binning", "width:4800", "--min-samples", "1", "-q")
+	if code != 0 {
+		t.Errorf("the width suggested does not fit: exit %d\n%s", code, stderr)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -88,6 +89,11 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	var thin *petbuild.ThinCellsError
 	if errors.As(err, &thin) {
 		return badInput(thinCellsHint(thin))
+	}
+	var span *petbuild.SpanError
+	if errors.As(err, &span) { // name the logs and the flag (issue 49: "fit: cell task=0 machine=0: ..." alone)
+		return badInput(fmt.Errorf("%s: %w: give --binning width:%s, or leave out the outlying rows",
+			strings.Join(c.Logs, ", "), err, strconv.FormatFloat(span.MinWidth(), 'g', -1, 64)))
 	}
 	if err != nil {
 		return badInput(err)
