@@ -255,7 +255,7 @@ func (e *SpanError) Error() string {
 	if e.Cell != "" {
 		cell = "cell " + e.Cell + ": "
 	}
-	return fmt.Sprintf("%ssamples from %s to %s span more than %d bins of width %s; a bin width of %s or more fits them",
+	return fmt.Sprintf("%ssamples from %s to %s span more than %d bins of width %s; use a wider bin: %s or more fits them",
 		cell, num(e.Min), num(e.Max), maxCellImpulses, num(e.Step), num(e.MinWidth()))
 }
 
