@@ -98,7 +98,15 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
 		return exitUsage
 	}
-	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet, Inflate: inflate})
+	if g.MaxBatch < 0 {
+		fmt.Fprintf(stderr, "hcreplay: --max-batch %d: want 0 (no limit) or more\n", g.MaxBatch)
+		return exitUsage
+	}
+	maxBatch := g.MaxBatch
+	if maxBatch == 0 {
+		maxBatch = -1 // --max-batch 0: no limit
+	}
+	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet, Inflate: inflate, MaxBatch: maxBatch})
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "hcreplay: interrupted")
 		return exitSignal

@@ -212,6 +212,12 @@ func hostileFixture(t *testing.T) (dir, pet string) {
 	}
 	gz("line.csv.gz", "# time_unit=ms\ntask_id,task_type,arrival,deadline\n1,", "0", 70<<20)
 	gz("bomb.csv.gz", "# time_unit=ms\ntask_type,arrival,deadline\n", "0,1,100\n", 16<<20)
+	var sim strings.Builder // 12,000 tasks at time 5
+	sim.WriteString("# time_unit=ms\ntask_id,task_type,arrival,deadline\n")
+	for i := range 12_000 {
+		fmt.Fprintf(&sim, "%d,0,5,100\n", i)
+	}
+	writeFile(t, filepath.Join(dir, "sim.csv"), sim.String())
 	os.Mkdir(filepath.Join(dir, "fifo"), 0o755)
 	writeFile(t, filepath.Join(dir, "fifo", "a.csv"), "# time_unit=ms\ntask_type,arrival,deadline\n0,1,100\n")
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "b.csv"), 0o600); err != nil {
@@ -242,6 +248,8 @@ func TestHostileInputs(t *testing.T) {
 		{"gzip bomb stats", []string{"trace", "stats", in("bomb.csv.gz")}, "bomb.csv.gz", "--max-inflate-ratio"},
 		{"gzip bomb convert", []string{"trace", "convert", in("bomb.csv.gz"), "OUT/t.parquet"}, "bomb.csv.gz", "--max-inflate-ratio"},
 		{"gzip bomb cap", []string{"trace", "stats", in("bomb.csv.gz"), "--max-inflate", "1MiB"}, "bomb.csv.gz", "--max-inflate"},
+		{"simultaneous", []string{"replay", "--pet", pet, "--trace", in("sim.csv"), "-H", "MM"}, "sim.csv", "more than 10000 tasks arrive at time 5"},
+		{"simultaneous sweep", []string{"sweep", "--pet", pet, "--trace", "5k=" + in("sim.csv"), "-H", "MM", "--out", "OUT/s"}, "sim.csv", "--max-batch"},
 		{"fifo in folder", []string{"replay", "--pet", pet, "--trace", in("fifo"), "-H", "MM"}, "b.csv", "not a regular file"},
 	}
 	for _, c := range cases {

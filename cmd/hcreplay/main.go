@@ -36,6 +36,7 @@ type Globals struct {
 	Quiet       bool             `short:"q" help:"Print only results and errors, no progress."`
 	MaxInflate  string           `help:"The most one compressed input (.gz, .zst, a deflated zip member) may decompress to, e.g. 8GiB; 0 for no limit (docs/limits.md)." default:"2GiB" placeholder:"SIZE"`
 	MaxRatio    float64          `name:"max-inflate-ratio" help:"The most one compressed input may decompress to per compressed byte, past its first 8 MiB; 0 for no limit (docs/limits.md)." default:"100"`
+	MaxBatch    int              `help:"The most tasks of a trace that may arrive at one instant: a mapping event's time grows as the square of its batch; 0 for no limit (docs/limits.md)." default:"10000" placeholder:"N"`
 	VersionFlag kong.VersionFlag `name:"version" short:"V" help:"Print the version and exit." env:"-"`
 }
 
@@ -48,6 +49,9 @@ type Console struct {
 	Quiet  bool      // --quiet: suppress progress
 	// Inflate is --max-inflate and --max-inflate-ratio, for the trace readers' options.
 	Inflate trace.InflateLimit
+	// MaxBatch is --max-batch, for the trials a replay reads: 0 means the default, negative no
+	// limit (--max-batch 0).
+	MaxBatch int
 }
 
 // Logf prints a progress line on Stderr unless --quiet was given.

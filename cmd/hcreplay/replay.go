@@ -101,7 +101,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	var trials []trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
 	for k, spec := range c.Trace {
-		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate}, pet,
+		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
