@@ -185,3 +185,26 @@ func TestFIFORefused(t *testing.T) {
 		}
 	}
 }
+
+// TestGoOnlyNumbersRefused: 0x1p4 and 1_0, which strconv.ParseFloat reads as 16 and 10 and
+// spreadsheets or pandas as text, are refused as numbers in every text format, naming the
+// value; 1e3, -2.5 and " 7 " still read (issue 49, item 13).
+func TestGoOnlyNumbersRefused(t *testing.T) {
+	for _, s := range []string{"0x1p4", "1_0", "0X10", "-0x1p-2"} {
+		if _, st := parseNumber(s); st != cellNotNumber {
+			t.Errorf("%q read as a number (status %v)", s, st)
+		}
+	}
+	for s, want := range map[string]float64{"1e3": 1000, "-2.5": -2.5, " 7 ": 7} {
+		if v, st := parseNumber(s); st != cellOK || v != want {
+			t.Errorf("%q: %v (status %v), want %v", s, v, st, want)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hex.csv")
+	os.WriteFile(path, []byte("task_type,arrival,deadline\na,0x1p4,100\n"), 0o644)
+	_, err := ReadTraces(path, ReadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "0x1p4") || !strings.Contains(err.Error(), path) {
+		t.Errorf("hex arrival: %v, want an error naming the file and the value", err)
+	}
+}

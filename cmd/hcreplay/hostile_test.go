@@ -303,3 +303,47 @@ func TestPetBuildSpanNamesFix(t *testing.T) {
 		t.Errorf("the width suggested does not fit: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestNegativeArrivalsShiftInvariant: negative arrivals are accepted (issue 49, item 13: times
+// may be measured from any origin) because a replay does not depend on where time zero is: a
+// trace moved 1e9 ms into the past gives the same counts under every heuristic and pruning.
+func TestNegativeArrivalsShiftInvariant(t *testing.T) {
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	tr := filepath.Join(dir, "t.csv")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", tr, "--tasks", "600", "--level", "2k", "--trials", "1", "-q")
+	data, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) != 4 || f[0] == "task_id" {
+			moved.WriteString(line + "\n")
+			continue
+		}
+		a, _ := strconv.ParseFloat(f[2], 64)
+		d, _ := strconv.ParseFloat(f[3], 64)
+		fmt.Fprintf(&moved, "%s,%s,%s,%s\n", f[0], f[1], strconv.FormatFloat(a-1e9, 'g', -1, 64), strconv.FormatFloat(d-1e9, 'g', -1, 64))
+	}
+	neg := filepath.Join(dir, "neg.csv")
+	writeFile(t, neg, moved.String())
+	counts := func(path string) []string {
+		out := mustCLI(t, "replay", "--pet", pet, "--trace", path, "-H", "MM,MSD,MCT", "--prune", "none,both", "--json", "-q")
+		var rows []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r map[string]any
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			rows = append(rows, fmt.Sprint(r["heuristic"], r["on_time"], r["late"], r["dropped_deadline"], r["dropped_pruned"], r["unfinished"]))
+		}
+		return rows
+	}
+	a, b := counts(tr), counts(neg)
+	if strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != 6 {
+		t.Errorf("moved 1e9 ms back:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
+	}
+}
