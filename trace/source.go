@@ -478,6 +478,21 @@ func readAllLimited(r io.Reader, lim InflateLimit) ([]byte, error) {
 	return b, err
 }
 
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "mode " + m.Type().String()
+}
+
 // openRegular opens a file for reading, refusing what is not a regular file (a FIFO, a
 // device, a socket): reading one may block forever or never end. It is opened without
 // blocking first, so that a FIFO without a writer does not hang the open itself.
@@ -493,7 +508,7 @@ func openRegular(path string) (*os.File, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s): give a file, or - for standard input", path, st.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (%s): give a file, or - for standard input", path, fileKind(st.Mode()))
 	}
 	return f, nil
 }
