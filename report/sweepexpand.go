@@ -97,14 +97,30 @@ func (g *Grid) Expand(trials map[string]int) ([]SweepRun, error) {
 	return runs, nil
 }
 
-// maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
-// generated before the first run and held until the last, at about 32 bytes a task (3.2 GB).
-const maxGeneratedTasks = 100_000_000
+// sweepMemory is the memory a sweep's caps allow it before its first run: 3.2 GB, what the
+// caps were first meant to allow, on the bytes per unit measured below rather than assumed.
+const sweepMemory = 3_200_000_000
 
-// maxSweepRuns is the most runs a sweep may have: at a few milliseconds a replay, ten million
-// are days of one core's work, and their list alone takes gigabytes, so a larger grid is
-// almost surely a mistyped trial count rather than a plan.
-const maxSweepRuns = 10_000_000
+// genTaskBytes is what one generated task costs a sweep: issue 49 measured about 84 bytes
+// (out of memory at 10 GB just under 100 million tasks, where the cap assumed 32);
+// BenchmarkGeneratedTaskBytes (cmd/hcreplay) measures 56 bytes held per task, the rest being
+// the trace of the trial being generated and slices growing.
+const genTaskBytes = 84
+
+// runBytes is what one run of a sweep costs before the first runs: issue 49 measured 3.1 GB
+// for 960,000 runs (3,229 bytes a run); BenchmarkSweepRunBytes measures 504 bytes of it for the
+// list of runs, which the plan holds up to three times, with the keys of the runs done.
+const runBytes = 3300
+
+// maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
+// generated before the first run and held until the last (sweepMemory / genTaskBytes, rounded
+// down).
+const maxGeneratedTasks = 38_000_000
+
+// maxSweepRuns is the most runs a sweep may have (sweepMemory / runBytes, rounded down): at a
+// few milliseconds a replay, 960,000 are a day of one core's work, so a larger grid is more
+// likely a mistyped trial count than a plan; --shard splits a larger one.
+const maxSweepRuns = 960_000
 
 // countText is n, or "more than limit" when n has saturated past limit.
 func countText(n, limit int) string {

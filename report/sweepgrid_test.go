@@ -87,7 +87,7 @@ func TestGridExpansion(t *testing.T) {
 func TestGridTooLarge(t *testing.T) {
 	g := mustParse(t, smallGrid) // 8 grid points per trial
 	if _, err := g.Expand(map[string]int{"a": maxSweepRuns / 8, "b": 1}); err == nil ||
-		!strings.Contains(err.Error(), `level "b" makes the sweep more than 10000000 runs (1 trials of each grid point, and 8 grid points)`) {
+		!strings.Contains(err.Error(), fmt.Sprintf(`level "b" makes the sweep more than %d runs (1 trials of each grid point, and 8 grid points)`, maxSweepRuns)) {
 		t.Errorf("a grid of %d runs: error %v", maxSweepRuns+8, err)
 	}
 	var lists strings.Builder
@@ -105,7 +105,7 @@ func TestGridTooLarge(t *testing.T) {
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Expand(map[string]int{"a": 1}); err == nil || !strings.Contains(err.Error(), "and more than 10000000 grid points") {
+	if _, err := g.Expand(map[string]int{"a": 1}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("and more than %d grid points", maxSweepRuns)) {
 		t.Errorf("a grid of 10⁹ points: error %v", err)
 	}
 }
@@ -155,7 +155,7 @@ func TestGridErrors(t *testing.T) {
 		{"generate without trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    generate: {level: 5k}\n", []string{"levels[0].trials", "missing"}},
 		{"generate level and rate", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate: {level: 5k, rate: 2}\n", []string{"grid.yaml:6: levels[0].generate", "either level"}},
 		{"too many generated tasks", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate: {level: 5k, tasks: 10000001}\n", []string{"grid.yaml:6: levels[0].generate.tasks", "10000001 tasks: want 1 to 10000000 per trial"}},
-		{"too many generated trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 99999999999\n    generate: {level: 5k}\n", []string{"grid.yaml:5: levels[0].trials", "99999999999 trials of 800 tasks make the generated levels more than 100000000 tasks"}},
+		{"too many generated trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 99999999999\n    generate: {level: 5k}\n", []string{"grid.yaml:5: levels[0].trials", "99999999999 trials of 800 tasks make the generated levels more than 38000000 tasks"}},
 		{"generated levels too large together", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 10\n    generate: {level: 5k, tasks: 5000000}\n  - name: b\n    trials: 11\n    generate: {level: 5k, tasks: 5000000}\n", []string{"levels[1].trials", "11 trials of 5000000 tasks"}},
 		{"bad generate level", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate:\n      level: lots\n", []string{"grid.yaml:7: levels[0].generate.level", `"lots"`}},
 		{"deadline beside generate", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    deadline: tight\n    generate: {level: 5k}\n", []string{"grid.yaml:4: levels[0]", "go under generate"}},
