@@ -349,3 +349,25 @@ func TestNegativeArrivalsShiftInvariant(t *testing.T) {
 		t.Errorf("moved 1e9 ms back:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
 	}
 }
+
+// TestSignalStopsPetShow: pet show drawing the PMF grid of a large PET (a minute's work) stops
+// on Ctrl-C with exit 130 and leaves no temporary file (issue 49: it ran 16 s more and exited 0).
+func TestSignalStopsPetShow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a child process drawing plots")
+	}
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "big.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "40", "--machines", "30", "--samples", "300", "-q")
+	c := startChild(t, 0, "pet", "show", pet, "--plot", filepath.Join(dir, "big.png"))
+	time.Sleep(time.Second)
+	start := time.Now()
+	c.cmd.Process.Signal(os.Interrupt)
+	code, _ := c.wait(t, 60*time.Second)
+	if code != exitSignal {
+		t.Errorf("exit %d, want %d (after %v); stderr:\n%s", code, exitSignal, time.Since(start), c.stderr)
+	}
+	if left := tempFiles(t, dir); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
