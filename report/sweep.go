@@ -111,14 +111,17 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 // plan expands the grid, keeps the shard's runs, prepares the folder and splits the runs into
 // those to do and the rows of those done earlier.
 func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error) {
-	runs, err := s.Grid.Expand(s.Inputs.trialCounts())
+	x, err := s.Grid.expand(s.Inputs.trialCounts())
 	if err != nil {
 		return nil, nil, st, err
 	}
-	if s.Log != nil {
-		for _, w := range sameMapperWarnings(runs) {
-			s.Log("%s", w)
-		}
+	runs := x.runs
+	for _, w := range x.notes {
+		s.logf("%s", w)
+	}
+	if x.combinations > len(runs) {
+		s.logf("sweep: the grid's %d combinations of options and trials are %d replays: %d replay as another (an option the mapper does not read, a preset's own setting, or two names of one mapper) and are run once",
+			x.combinations, len(runs), x.combinations-len(runs))
 	}
 	var mine []SweepRun
 	for _, r := range runs {

@@ -102,8 +102,8 @@ func TestGridTooLarge(t *testing.T) {
 		fmt.Fprintf(&lists, "%s: [%s]\n", key, strings.Join(xs, ", "))
 	}
 	g = mustParse(t, "pet: p\nheuristics: MM\n"+lists.String()+"levels:\n  - name: a\n    trace: x.csv\n")
-	if err := g.Validate(); err != nil {
-		t.Fatal(err)
+	if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "and more than 10000000 grid points") {
+		t.Errorf("a grid of 10⁹ points: Validate: %v", err) // it expands the grid to check its points
 	}
 	if _, err := g.Expand(map[string]int{"a": 1}); err == nil || !strings.Contains(err.Error(), "and more than 10000000 grid points") {
 		t.Errorf("a grid of 10⁹ points: error %v", err)
@@ -131,8 +131,8 @@ func TestExampleGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 960 { // the count its header comment states
-		t.Errorf("the example expands to %d runs, its comment says 960", len(runs))
+	if len(runs) != 660 { // the count its header comment states, by hand
+		t.Errorf("the example expands to %d runs, its comment says 660", len(runs))
 	}
 	gen := g.Levels[1].Generate
 	if gen == nil || gen.Seed != 7 || gen.Tasks != 800 || gen.Pattern != "spiky" || gen.Period != 88200 {

@@ -88,9 +88,16 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
+	warned := map[string]bool{}
 	for _, mp := range mappers {
 		if w := c.sameMapperWarning(mp); w != "" {
 			con.Logf("%s", w)
+		}
+		for _, w := range mp.warnings {
+			if !warned[w] {
+				warned[w] = true
+				con.Logf("warning: %s", w)
+			}
 		}
 	}
 	opt, err := c.options(pet)
@@ -166,7 +173,8 @@ type replayRun struct {
 type replayMapper struct {
 	name, label string
 	pruning     prune.Config
-	sameAs      string // the label of an earlier mapper of the same kind (prune.KindOf), or ""
+	sameAs      string   // the label of an earlier mapper of the same kind (prune.KindOf), or ""
+	warnings    []string // what makes its pruning do nothing (prune.Config.Problems)
 }
 
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
@@ -187,6 +195,15 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 			if p.Variant, err = prune.ParseVariant(v); err != nil {
 				return nil, badInput(err)
 			}
+			_, _, resolved := prune.Resolve(name, c.params(), p)
+			var warnings []string
+			for _, pr := range resolved.Problems() {
+				msg := pr.Message(flagOf)
+				if pr.Fatal {
+					return nil, badInput(fmt.Errorf("-H %s --prune %s: %s", name, v, msg))
+				}
+				warnings = append(warnings, msg)
+			}
 			m, err := prune.New(name, c.params(), p)
 			if err != nil {
 				return nil, badInput(err)
@@ -196,7 +213,7 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 				continue
 			}
 			seen[label] = true
-			mp := replayMapper{name: name, label: label, pruning: p}
+			mp := replayMapper{name: name, label: label, pruning: p, warnings: warnings}
 			kind := prune.KindOf(name, c.params(), p)
 			for i, k := range kinds {
 				if k == kind {
@@ -209,6 +226,9 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	}
 	return out, nil
 }
+
+// flagOf is the replay's flag of a pruning option named as the sweep's grid names it.
+func flagOf(key string) string { return "--" + strings.ReplaceAll(key, "_", "-") }
 
 // sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it
 // does: the user asked for two and will see the same rows twice.
@@ -403,6 +423,7 @@ func (c *ReplayCmd) checkTuning() error {
 	}
 	for _, f := range flags {
 		p, q := heuristic.DefaultParams(), prune.DefaultConfig()
+		q.Variant = prune.None // each value alone: combinations are mappers' (prune.Config.Problems)
 		f.set(&p, &q)
 		if _, err := prune.New("MM", p, q); err != nil {
 			return badInput(fmt.Errorf("%s %v: %w", f.name, f.value, err))
