@@ -130,7 +130,7 @@ func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error
 		}
 	}
 	st.Runs, st.Shard = len(runs), len(mine)
-	if err := s.prepareDir(); err != nil {
+	if err := s.prepareDir(mine); err != nil {
 		return nil, nil, st, err
 	}
 	kept, err := s.resumed(mine)

@@ -184,12 +184,47 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		t.Errorf("logs: %q", logs)
 	}
 
-	// Resuming a smaller grid keeps only its runs.
+	// Resuming a smaller grid would throw away the runs it lacks: refused, nothing deleted.
 	s = testSweep(t, dir, 2, Shard{})
-	s.Resume, s.Grid.Heuristics, logs = true, List[string]{"MM"}, nil
-	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
-	got = runSweep(t, s)
-	if len(got) != 12 || !strings.Contains(strings.Join(logs, "\n"), "dropped 12 rows") {
-		t.Errorf("%d rows after resuming half the grid; logs %q", len(got), logs)
+	s.Resume, s.Grid.Heuristics = true, List[string]{"MM"}
+	if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "12 runs that are not runs of this grid") {
+		t.Errorf("resuming half the grid: %v", err)
 	}
+	kept, err := ReadRuns(filepath.Join(dir, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "after the refused resume", kept, want)
+}
+
+// TestSweepResumeRefusesOtherShard (issue 46): shard 2/2 into the folder of shard 1/2 is refused
+// without a hint to resume, and refused with --resume too, which used to keep only shard 2's
+// runs; shard 1/2's runs are still there after both, and so is its manifest.
+func TestSweepResumeRefusesOtherShard(t *testing.T) {
+	dir := t.TempDir()
+	first := runSweep(t, testSweep(t, dir, 2, Shard{Index: 1, Count: 2}))
+	for _, resume := range []bool{false, true} {
+		for _, shard := range []Shard{{Index: 2, Count: 2}, {}} {
+			s := testSweep(t, dir, 2, shard)
+			s.Resume = resume
+			var ran int
+			s.Done = func(RunRow) { ran++ }
+			_, err := s.Run(context.Background())
+			if !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "shard 1/2") || strings.Contains(err.Error(), "resume") || ran > 0 {
+				t.Errorf("shard %s, resume %v: %d runs, error %v; want a refusal that names shard 1/2 and does not suggest resuming", shard, resume, ran, err)
+			}
+			rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameRows(t, "shard 1/2's runs", rows, first)
+			if m, err := ReadManifest(dir); err != nil || m.Shard != "1/2" || !m.Complete {
+				t.Errorf("manifest after the refusal: %+v, %v", m, err)
+			}
+		}
+	}
+	// Its own shard resumes: nothing to do.
+	s := testSweep(t, dir, 2, Shard{Index: 1, Count: 2})
+	s.Resume = true
+	sameRows(t, "shard 1/2 resumed", runSweep(t, s), first)
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
@@ -48,17 +49,36 @@ type ManifestSeeds struct {
 	Levels map[string]uint64 `json:"levels"` // per level: the generator's seed, or the deadline rule's
 }
 
-// prepareDir creates the folder, refuses to overwrite another sweep unless resuming, and
-// removes the temporary files a killed sweep may have left.
-func (s *Sweep) prepareDir() error {
+// prepareDir creates the folder and refuses to write into one that holds another sweep's rows:
+// without Resume, any sweep's (overwriting them could throw away hours of runs); with Resume,
+// those of another shard (its manifest says which) or rows that are not runs of mine (another
+// grid's), which resuming would throw away. Only a folder that resuming would keep whole is
+// offered --resume. It removes the temporary files a killed sweep may have left.
+func (s *Sweep) prepareDir(mine []SweepRun) error {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return err
 	}
-	if !s.Resume {
-		for _, name := range []string{RunsFile, PartialRunsFile} {
-			if _, err := os.Stat(filepath.Join(s.Dir, name)); err == nil {
-				return fmt.Errorf("%s: %w (%s): add --resume to keep its finished runs, or choose another folder", s.Dir, ErrSweepExists, name)
-			}
+	var held []string
+	for _, name := range []string{RunsFile, PartialRunsFile} {
+		if _, err := os.Stat(filepath.Join(s.Dir, name)); err == nil {
+			held = append(held, name)
+		}
+	}
+	if len(held) > 0 {
+		if m, err := ReadManifest(s.Dir); err == nil && m.Shard != "" && m.Shard != s.Shard.String() {
+			return fmt.Errorf("%s: %w (%s) of shard %s, and this is shard %s: give each shard its own --out (report merges the folders)",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), m.Shard, s.Shard)
+		}
+		foreign, err := s.foreignRows(mine)
+		if err != nil {
+			return err
+		}
+		if foreign > 0 {
+			return fmt.Errorf("%s: %w (%s) with %d runs that are not runs of this grid and shard (another sweep's, or a grid since changed), which this sweep would throw away: give it its own --out; nothing was changed",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), foreign)
+		}
+		if !s.Resume {
+			return fmt.Errorf("%s: %w (%s): add --resume to keep its finished runs, or choose another folder", s.Dir, ErrSweepExists, strings.Join(held, ", "))
 		}
 	}
 	for _, name := range []string{RunsFile, PartialRunsFile, ManifestFile} {
@@ -70,10 +90,35 @@ func (s *Sweep) prepareDir() error {
 	return nil
 }
 
-// resumed returns the rows of earlier invocations that are runs of mine, by Key. A row counts
-// only if its trial came from a source of the same file name as now (or the same generator
-// settings), so that a level pointed at other files under the same level name runs again, while
-// a sweep started from another folder, whose paths differ, still resumes.
+// foreignRows counts the rows of the folder's runs files whose key is not a run of mine.
+func (s *Sweep) foreignRows(mine []SweepRun) (int, error) {
+	keys := make(map[string]bool, len(mine))
+	for _, r := range mine {
+		keys[r.Key] = true
+	}
+	foreign := 0
+	for _, name := range []string{RunsFile, PartialRunsFile} {
+		rows, err := ReadRuns(filepath.Join(s.Dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", s.Dir, err)
+		}
+		for _, row := range rows {
+			if !keys[row.Key] {
+				foreign++
+			}
+		}
+	}
+	return foreign, nil
+}
+
+// resumed returns the rows of earlier invocations that are runs of mine, by Key (prepareDir has
+// refused a folder with rows of others). A row counts only if its trial came from a source of
+// the same file name as now (or the same generator settings), so that a level pointed at other
+// files under the same level name runs again, while a sweep started from another folder, whose
+// paths differ, still resumes.
 func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 	done := map[string]RunRow{}
 	if !s.Resume {
@@ -83,7 +128,7 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 	for _, r := range mine {
 		source[r.Key] = s.Inputs.Levels[r.Level].Trials[r.Trial-1].Source
 	}
-	var read, foreign, changed int
+	var read, changed int
 	for _, name := range []string{RunsFile, PartialRunsFile} {
 		path := filepath.Join(s.Dir, name)
 		rows, err := ReadRuns(path)
@@ -95,13 +140,9 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 		}
 		read += len(rows)
 		for _, row := range rows {
-			src, ok := source[row.Key]
-			switch {
-			case !ok:
-				foreign++
-			case filepath.Base(src) != filepath.Base(row.Trace):
+			if src, ok := source[row.Key]; ok && filepath.Base(src) != filepath.Base(row.Trace) {
 				changed++
-			default:
+			} else if ok {
 				done[row.Key] = row
 			}
 		}
@@ -111,9 +152,6 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 		return done, nil
 	}
 	s.logf("resume: %d of %d runs already done", len(done), len(mine))
-	if foreign > 0 {
-		s.logf("resume: dropped %d rows of runs that are not in this grid or shard", foreign)
-	}
 	if changed > 0 {
 		s.logf("resume: %d runs will run again: their trial now comes from another source", changed)
 	}
@@ -188,4 +226,66 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
 	}
 	return &m, nil
+}
+
+// MissingRuns says what runs files lack of the sweeps they come from, by the manifests beside
+// them: the shards of a sweep not among the files ("shard 3/3 missing"), and how many of the
+// grid's runs they hold. held gives, per file, how many distinct runs it adds to the report.
+// Files without a manifest say nothing of their sweep and are not checked. Shards belong to one
+// sweep when their manifests record the same grid and run count.
+func MissingRuns(files []string, held map[string]int) []string {
+	type sweep struct {
+		runs, held, count int
+		shards            map[int]bool
+		where             string
+	}
+	var order []string
+	sweeps := map[string]*sweep{}
+	for _, f := range files {
+		m, err := ReadManifest(filepath.Dir(f))
+		if err != nil || m.Grid == nil {
+			continue
+		}
+		grid, err := json.Marshal(m.Grid)
+		if err != nil {
+			continue
+		}
+		id := fmt.Sprintf("%d %s", m.Runs, grid)
+		sw := sweeps[id]
+		if sw == nil {
+			sw = &sweep{runs: m.Runs, shards: map[int]bool{}, where: m.GridFile}
+			if sw.where == "" {
+				sw.where = filepath.Dir(f)
+			}
+			sweeps[id] = sw
+			order = append(order, id)
+		}
+		sw.held += held[f]
+		if sh, err := ParseShard(m.Shard); err == nil {
+			sw.count, sw.shards[sh.Index] = sh.Count, true
+		}
+	}
+	var out []string
+	for _, id := range order {
+		sw := sweeps[id]
+		if sw.held >= sw.runs {
+			continue
+		}
+		var missing []string
+		for i := 1; i <= sw.count; i++ {
+			if !sw.shards[i] {
+				missing = append(missing, fmt.Sprintf("%d/%d", i, sw.count))
+			}
+		}
+		what := "runs missing"
+		switch len(missing) {
+		case 0: // every shard is there, but not all of its runs (a partial file)
+		case 1:
+			what = "shard " + missing[0] + " missing"
+		default:
+			what = "shards " + strings.Join(missing, ", ") + " missing"
+		}
+		out = append(out, fmt.Sprintf("sweep of %s: %s: the folders hold %d of the sweep's %d runs", sw.where, what, sw.held, sw.runs))
+	}
+	return out
 }

@@ -22,6 +22,7 @@ type ReportCmd struct {
 	Baseline string   `help:"Name (MM, MM-P) to take paired differences against: the runs of that name under the same options, trial by trial." placeholder:"NAME"`
 	Formats  []string `default:"svg,png" help:"Figure formats: svg, png, pdf (default svg,png)." placeholder:"FORMAT"`
 	Tables   []string `default:"md,csv,tex" help:"Table files besides the terminal: md, csv (also aggregate.csv with every metric), tex (default all three)." placeholder:"FORMAT"`
+	Partial  bool     `help:"Report the runs there are when shards or runs of a sweep are missing (their manifests tell), with a warning, instead of refusing."`
 }
 
 func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
@@ -43,9 +44,18 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, badInput(err)
 	}
-	rows, err := mergeRuns(paths)
+	rows, held, err := mergeRuns(paths)
 	if err != nil {
 		return nil, err
+	}
+	if missing := report.MissingRuns(paths, held); len(missing) > 0 {
+		if !c.Partial {
+			return nil, badInput(fmt.Errorf("%s: means over some trials of a grid point and all of another's are not comparable; give the missing folders, or add --partial to report the runs there are",
+				strings.Join(missing, "; ")))
+		}
+		for _, m := range missing {
+			con.Logf("warning: %s", m)
+		}
 	}
 	agg, err := report.AggregateRuns(rows, c.Baseline)
 	if err != nil {
@@ -156,32 +166,35 @@ func replayOut(dir string) bool {
 
 // mergeRuns reads runs files and merges them by key, as the shards of one sweep are. A key met
 // twice with the same results is read once (a shard given twice, or rerun); with different
-// results, the files come from different sweeps, and aggregating them would mix trials.
-func mergeRuns(paths []string) ([]report.RunRow, error) {
+// results, the files come from different sweeps, and aggregating them would mix trials. held
+// counts, per file, the runs it added.
+func mergeRuns(paths []string) (_ []report.RunRow, held map[string]int, _ error) {
 	type seen struct {
 		row  report.RunRow
 		file string
 	}
 	byKey := map[string]seen{}
 	var rows []report.RunRow
+	held = map[string]int{}
 	for _, p := range paths {
 		rs, err := report.ReadRuns(p)
 		if err != nil {
-			return nil, badInput(err)
+			return nil, nil, badInput(err)
 		}
 		for _, r := range rs {
 			if s, dup := byKey[r.Key]; dup {
 				if !sameRun(s.row, r) {
-					return nil, badInput(fmt.Errorf("run %q is in %s and in %s with different options or results: are they from different sweeps?", r.Key, s.file, p))
+					return nil, nil, badInput(fmt.Errorf("run %q is in %s and in %s with different options or results: are they from different sweeps?", r.Key, s.file, p))
 				}
 				continue
 			}
 			byKey[r.Key] = seen{r, p}
 			rows = append(rows, r)
+			held[p]++
 		}
 	}
 	slices.SortFunc(rows, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) })
-	return rows, nil
+	return rows, held, nil
 }
 
 // sameRun compares two rows apart from their wall times, which differ between two runs of the

@@ -25,8 +25,8 @@ type SweepCmd struct {
 	Grid       string        `arg:"" optional:"" help:"Grid file (YAML; see docs/sweep-example.yaml). The flags below set or replace its keys." placeholder:"GRID.yaml"`
 	Out        string        `required:"" help:"Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
 	Jobs       int           `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
-	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep finished in DIR and run only the others."`
-	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them." placeholder:"i/n"`
+	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep of the same grid and shard finished in DIR and run only the others. A folder of another shard or grid is refused."`
+	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them, and refuses while one is missing." placeholder:"i/n"`
 	Checkpoint time.Duration `default:"5s" help:"How often finished runs are saved to DIR/runs.partial.parquet (0: after every run)."`
 
 	PET       string   `name:"pet" help:"PET matrix (grid key pet)." placeholder:"PET"`
@@ -49,7 +49,13 @@ The same grid gives the same rows whatever --jobs, --shard or --resume did (wall
 
 Finished runs are saved to DIR/runs.partial.parquet every --checkpoint and on Ctrl-C; --resume
 runs only the missing ones and then writes runs.parquet. --shard i/n runs every n-th run from the
-i-th, so n machines can share a sweep.
+i-th, so n machines can share a sweep; each shard needs its own DIR (DIR/manifest.json says which
+shard of which grid it holds, and a sweep refuses a DIR of another).
+
+A combination of the lists that replays as another runs once: options a mapper does not read
+(the pruning options of an unpruned run) are not crossed with it, and two names of one mapper
+(PAMF and PAM-P with fairness 0.1) run under the first. A point whose pruning is degenerate (a
+deferring threshold of 1, which defers every task until it expires) is refused.
 
 Examples:
 
