@@ -61,9 +61,10 @@ type ReplayCmd struct {
 	GlobalPhase2  bool    `name:"global-phase2" help:"MM, MSD, Sufferage: phase 2 is one global pick instead of one per machine."`
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
-	JSON bool   `help:"Print each run's summary as one JSON object per line."`
-	Out  string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
-	CSV  bool   `help:"With --out, also write tasks.csv."`
+	JSON  bool   `help:"Print each run's summary as one JSON object per line."`
+	Out   string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
+	CSV   bool   `help:"With --out, also write tasks.csv."`
+	Force bool   `help:"Replace the runs an earlier replay left in --out instead of refusing."`
 }
 
 func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
@@ -103,6 +104,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	opt, err := c.options(pet)
 	if err != nil {
 		return err
+	}
+	if c.Out != "" {
+		if err := claimDir("--out", c.Out, c.Force, replayResults); err != nil {
+			return err
+		}
 	}
 	var trials []trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]

@@ -22,6 +22,7 @@ type ReportCmd struct {
 	Baseline string   `help:"Name (MM, MM-P) to take paired differences against: the runs of that name under the same options, trial by trial." placeholder:"NAME"`
 	Formats  []string `default:"svg,png" help:"Figure formats: svg, png, pdf (default svg,png)." placeholder:"FORMAT"`
 	Tables   []string `default:"md,csv,tex" help:"Table files besides the terminal: md, csv (also aggregate.csv with every metric), tex (default all three)." placeholder:"FORMAT"`
+	Force    bool     `help:"Replace an earlier report in --out (its pages, tables and figures) instead of refusing."`
 	Partial  bool     `help:"Report the runs there are when shards or runs of a sweep are missing (their manifests tell), with a warning, instead of refusing."`
 }
 
@@ -62,6 +63,9 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 		return nil, badInput(err)
 	}
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := claimDir("--out", c.Out, c.Force, reportResults); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {

@@ -35,6 +35,7 @@ type TraceGenCmd struct {
 	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
 	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
 	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
+	Force    bool     `help:"Replace the trace files an earlier set left in --out (or the --out file) instead of refusing."`
 }
 
 func (c *TraceGenCmd) Run(con *Console) error {
@@ -58,6 +59,14 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		return badInput(err)
 	}
 	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
+	if file {
+		err = claimFile("--out", c.Out, c.Force)
+	} else {
+		err = claimDir("--out", c.Out, c.Force, traceGenResults)
+	}
+	if err != nil {
+		return err
+	}
 	if file {
 		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
 			return badInput(err)
