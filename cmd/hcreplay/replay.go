@@ -90,6 +90,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	warned := map[string]bool{}
+	distinct := mappers[:0:0]
 	for _, mp := range mappers {
 		if w := c.sameMapperWarning(mp); w != "" {
 			con.Logf("%s", w)
@@ -100,7 +101,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 				con.Logf("warning: %s", w)
 			}
 		}
+		if mp.sameAs == "" {
+			distinct = append(distinct, mp)
+		}
 	}
+	mappers = distinct // one replay per mapper, as a sweep's grid has
 	opt, err := c.options(pet)
 	if err != nil {
 		return err
@@ -186,7 +191,8 @@ type replayMapper struct {
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
 // then its variants. Asking for the same mapper twice (PAMF with none and both) replays it once.
 // Two names that make the same mapper under two labels (PAM-P and PAMF-P once --fairness is set)
-// are replayed both, as asked; the second holds the first's label in sameAs, for a warning.
+// are one replay, under the first label: the second holds the first's label in sameAs, and Run
+// warns and leaves it out.
 func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	base, err := c.pruning()
 	if err != nil {
@@ -237,7 +243,7 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 func flagOf(key string) string { return "--" + strings.ReplaceAll(key, "_", "-") }
 
 // sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it
-// does: the user asked for two and will see the same rows twice.
+// does: the user asked for two, and gets one replay, under the earlier label.
 func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 	if mp.sameAs == "" {
 		return ""
@@ -246,8 +252,8 @@ func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 	if c.Fairness > 0 && (strings.HasPrefix(mp.label, "PAMF") || strings.HasPrefix(mp.sameAs, "PAMF")) {
 		why = "; --fairness gives every pruned mapper the sufferage factor that makes PAM PAMF"
 	}
-	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning), so their runs will be equal%s",
-		mp.label, mp.sameAs, why)
+	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning): replayed once, under %s%s",
+		mp.label, mp.sameAs, mp.sameAs, why)
 }
 
 // runDir is where the replay of trial i (of trials) through the mapper labelled label (of
