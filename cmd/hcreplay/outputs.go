@@ -84,6 +84,8 @@ var (
 	// replay --out: a run's files, and the subfolders that hold runs (one per mapper, per trial).
 	replayResults = namesLike(func(dir string, e fs.DirEntry) bool { return e.IsDir() && replayOut(filepath.Join(dir, e.Name())) },
 		"summary.json", "timing.json", "tasks.parquet", "tasks.csv")
+	// speculate --out: the summaries and the jobs of each run.
+	speculateResults = namesLike(nil, "summaries.json", "jobs-*.csv")
 	// trace import: the log and the trace.
 	importResults = namesLike(nil, "log.csv", "log.jsonl", "log.parquet", "trace.csv", "trace.jsonl", "trace.parquet")
 )

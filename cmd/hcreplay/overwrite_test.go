@@ -37,6 +37,8 @@ func TestOverwriteRefused(t *testing.T) {
 	writeFile(t, e2c, "task_type,arrival_time,deadline,ext_m-1\nt1,0,10,2\nt1,1,12,3\nt2,2,15,4\n")
 	imp := []string{"trace", "import", "--from", "e2c", e2c, "--out", filepath.Join(dir, "imported")}
 	mustCLI(t, imp...)
+	spec := []string{"speculate", "--rate", "0.5", "--horizon", "20", "--machines", "20", "-s", "SDA", "--out", filepath.Join(dir, "spec")}
+	mustCLI(t, spec...)
 
 	for _, c := range []struct {
 		name string
@@ -51,6 +53,7 @@ func TestOverwriteRefused(t *testing.T) {
 		{"pet synth --out", []string{"pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100"}, pet, "--out"},
 		{"pet convert", []string{"pet", "convert", pet, filepath.Join(dir, "built.json")}, filepath.Join(dir, "built.json"), "OUT"},
 		{"trace import", imp, filepath.Join(dir, "imported", "trace.csv"), "--out"},
+		{"speculate --out", spec, filepath.Join(dir, "spec", "summaries.json"), "--out"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before, err := os.ReadFile(c.path)
