@@ -65,6 +65,10 @@ type Sweep struct {
 	Resume   bool  // keep the finished runs found in Dir
 	Version  string
 	GridFile string // for the manifest
+	// InputsDigest identifies the PET and catalog the runs are made with (the command line: a
+	// SHA-256 of their files). The manifest records it, and a folder whose runs were made with
+	// other inputs is refused, --resume or not: a run's key names neither.
+	InputsDigest string
 	// Checkpoint is how often the rows so far are saved to runs.partial.parquet; 0 saves after
 	// every run.
 	Checkpoint time.Duration

@@ -228,3 +228,28 @@ func TestSweepResumeRefusesOtherShard(t *testing.T) {
 	s.Resume = true
 	sameRows(t, "shard 1/2 resumed", runSweep(t, s), first)
 }
+
+// TestSweepResumeRefusesOtherInputs: the manifest records what identifies the PET and catalog a
+// sweep's runs were made with; resuming with other ones would mix runs of two PETs under one grid
+// point, so it is refused, with or without --resume, and the runs are kept.
+func TestSweepResumeRefusesOtherInputs(t *testing.T) {
+	dir := t.TempDir()
+	s := testSweep(t, dir, 2, Shard{})
+	s.InputsDigest = "sha256:aaaa"
+	want := runSweep(t, s)
+	for _, resume := range []bool{true, false} {
+		s = testSweep(t, dir, 2, Shard{})
+		s.InputsDigest, s.Resume = "sha256:bbbb", resume
+		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "another PET or catalog") || strings.Contains(err.Error(), "resume") {
+			t.Errorf("resume %v with another PET: %v", resume, err)
+		}
+		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, "after the refusal", rows, want)
+	}
+	s = testSweep(t, dir, 2, Shard{})
+	s.InputsDigest, s.Resume = "sha256:aaaa", true
+	sameRows(t, "resumed with the same inputs", runSweep(t, s), want)
+}

@@ -30,6 +30,7 @@ type Manifest struct {
 	Tool      string        `json:"tool"`
 	Version   string        `json:"version"`
 	GridFile  string        `json:"grid_file,omitempty"`
+	Inputs    string        `json:"inputs_digest,omitempty"` // the PET's and catalog's (Sweep.InputsDigest)
 	Grid      *Grid         `json:"grid"`
 	Seeds     ManifestSeeds `json:"seeds"`
 	Shard     string        `json:"shard"` // i/n
@@ -65,9 +66,14 @@ func (s *Sweep) prepareDir(mine []SweepRun) error {
 		}
 	}
 	if len(held) > 0 {
-		if m, err := ReadManifest(s.Dir); err == nil && m.Shard != "" && m.Shard != s.Shard.String() {
+		m, err := ReadManifest(s.Dir)
+		switch {
+		case err == nil && m.Shard != "" && m.Shard != s.Shard.String():
 			return fmt.Errorf("%s: %w (%s) of shard %s, and this is shard %s: give each shard its own --out (report merges the folders)",
 				s.Dir, ErrSweepExists, strings.Join(held, ", "), m.Shard, s.Shard)
+		case err == nil && m.Inputs != "" && s.InputsDigest != "" && m.Inputs != s.InputsDigest:
+			return fmt.Errorf("%s: %w (%s) made with another PET or catalog (their digest in %s differs): give this sweep its own --out; nothing was changed",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), ManifestFile)
 		}
 		foreign, err := s.foreignRows(mine)
 		if err != nil {
@@ -184,7 +190,7 @@ func writeRunsFile(path string, rows []RunRow) error {
 // writeManifest writes manifest.json; a zero ended means the sweep is under way.
 func (s *Sweep) writeManifest(st SweepStats, started, ended time.Time) error {
 	m := Manifest{
-		Tool: "hcreplay", Version: s.Version, GridFile: s.GridFile, Grid: s.Grid, Seeds: s.seeds(),
+		Tool: "hcreplay", Version: s.Version, GridFile: s.GridFile, Inputs: s.InputsDigest, Grid: s.Grid, Seeds: s.seeds(),
 		Shard: s.Shard.String(), Jobs: s.jobs(st.Shard - st.Resumed),
 		Runs: st.Runs, ShardRuns: st.Shard, Resumed: st.Resumed, Finished: st.Finished,
 		Complete: !ended.IsZero() && st.Resumed+st.Finished == st.Shard,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -86,6 +87,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	sw := &report.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf,
+		InputsDigest: inputsDigest(gridPath(base, grid.PET), gridPath(base, grid.Catalog)),
 		Started: func(todo int) {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
 			bar.start(todo)
@@ -222,12 +224,7 @@ func (c *SweepCmd) flagLevels(g *report.Grid) error {
 // loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
 // share. Errors name the grid key that points at the bad file.
 func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInputs, error) {
-	path := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(base, p)
-	}
+	path := func(p string) string { return gridPath(base, p) }
 	var in report.SweepInputs
 	pet, err := loadPET(path(g.PET))
 	if err != nil {
@@ -258,6 +255,33 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 		in.Levels[lv.Name] = lt
 	}
 	return in, nil
+}
+
+// gridPath is a path of the grid, relative to the folder base unless absolute or empty.
+func gridPath(base, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, p)
+}
+
+// inputsDigest identifies the PET and catalog files a sweep reads (report.Sweep.InputsDigest):
+// a SHA-256 of their bytes, the catalog's empty for the default one. It is "" when a file cannot
+// be read whole (a zip member): then no sweep is refused for its inputs.
+func inputsDigest(pet, catalog string) string {
+	h := sha256.New()
+	for _, p := range []string{pet, catalog} {
+		var b []byte
+		if p != "" {
+			var err error
+			if b, err = os.ReadFile(p); err != nil {
+				return ""
+			}
+		}
+		fmt.Fprintf(h, "%d\n", len(b))
+		h.Write(b)
+	}
+	return fmt.Sprintf("sha256:%x", h.Sum(nil))
 }
 
 // warnings prints the first few warnings about a level's files and counts the others: a level

@@ -337,3 +337,19 @@ func TestSweepSameMapperWarns(t *testing.T) {
 		t.Errorf("grid points %q, want %q", rows, wantRows)
 	}
 }
+
+// TestSweepResumeWithAnotherPET: a grid whose PET file was rebuilt since its sweep ran names the
+// same runs, but they would replay differently: --resume is refused (exit 2), the runs are kept.
+func TestSweepResumeWithAnotherPET(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "runs")
+	mustCLI(t, "sweep", grid, "--out", out, "-q")
+	before := readRuns(t, out)
+	mustCLI(t, "pet", "synth", "--out", filepath.Join(filepath.Dir(grid), "pet.json"), "--types", "3", "--machines", "2",
+		"--samples", "200", "--step", "20", "--seed", "2", "--force")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, "another PET or catalog") {
+		t.Errorf("exit %d, want %d and a refusal naming the PET:\n%s", code, exitUsage, stderr)
+	}
+	sameRuns(t, "runs after the refusal", readRuns(t, out), before)
+}
