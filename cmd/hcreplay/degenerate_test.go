@@ -52,3 +52,30 @@ func TestDegeneratePruningRefused(t *testing.T) {
 		t.Errorf("dropping at 0: exit %d, want 0 and a warning:\n%s", code, stderr)
 	}
 }
+
+// TestUnusedPruningFlagWarns: a pruning flag that no mapper reads changes nothing, which a user
+// who forgot --prune would not see: replay says so. PAMF prunes under --prune none, so its flags
+// are read; the deferring rule is not read by a mapper that only drops.
+func TestUnusedPruningFlagWarns(t *testing.T) {
+	isolateEnv(t)
+	pet, tr := writeTiny(t, 40)
+	for _, c := range []struct {
+		args []string
+		warn string // "" for none
+	}{
+		{[]string{"-H", "MM", "--drop-threshold", "0.3"}, "--drop-threshold 0.3 changes no replay"},
+		{[]string{"-H", "MM", "--fairness", "0.2", "--toggle", "always"}, "--toggle always, --fairness 0.2 change no replay"},
+		{[]string{"-H", "MM", "--prune", "drop", "--defer", "static:0.6"}, "--defer static:0.6 changes no replay"},
+		{[]string{"-H", "MM", "--prune", "defer", "--drop-threshold", "0.3"}, ""}, // the gap is added to it
+		{[]string{"-H", "PAMF", "--drop-threshold", "0.3"}, ""},
+		{[]string{"-H", "MM"}, ""},
+	} {
+		code, _, stderr := cli(t, append([]string{"replay", "--pet", pet, "--trace", tr, "--trim", "5"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d:\n%s", c.args, code, stderr)
+		}
+		if got := strings.Contains(stderr, "change no replay") || strings.Contains(stderr, "changes no replay"); got != (c.warn != "") || !strings.Contains(stderr, c.warn) {
+			t.Errorf("%v: want warning %q:\n%s", c.args, c.warn, stderr)
+		}
+	}
+}

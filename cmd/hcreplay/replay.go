@@ -106,6 +106,9 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		}
 	}
 	mappers = distinct // one replay per mapper, as a sweep's grid has
+	if w := c.unusedPruningFlags(mappers); w != "" {
+		con.Logf("%s", w)
+	}
 	opt, err := c.options(pet)
 	if err != nil {
 		return err
@@ -237,6 +240,48 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 		}
 	}
 	return out, nil
+}
+
+// unusedPruningFlags warns of the pruning flags set to other than their defaults that no mapper
+// reads (after its preset's tuning): with the default --prune none, --drop-threshold 0.3 changes
+// nothing, which a user who forgot --prune would not see. It returns "" when there are none.
+func (c *ReplayCmd) unusedPruningFlags(mappers []replayMapper) string {
+	var drops, defers, gap bool // gap: a deferring mapper adds to the dropping threshold
+	for _, mp := range mappers {
+		_, _, r := prune.Resolve(mp.name, c.params(), mp.pruning)
+		d := r.Variant == prune.Drop || r.Variant == prune.Both
+		f := r.Variant == prune.Defer || r.Variant == prune.Both
+		drops, defers, gap = drops || d, defers || f, gap || f && r.Defer.Kind != "static"
+	}
+	set, err := c.pruning()
+	if err != nil {
+		return "" // mappers has refused the flags already
+	}
+	def := prune.DefaultConfig()
+	var unused []string
+	for _, f := range []struct {
+		flag, value string
+		changed     bool
+		read        bool
+	}{
+		{"--toggle", c.Toggle, set.Toggle != def.Toggle, drops},
+		{"--lambda", fmt.Sprint(c.Lambda), set.Lambda != def.Lambda, drops},
+		{"--drop-threshold", fmt.Sprint(c.DropThreshold), set.DropThreshold != def.DropThreshold, drops || gap},
+		{"--rho", fmt.Sprint(c.Rho), set.Rho != def.Rho, drops},
+		{"--defer", c.DeferRule, set.Defer != def.Defer, defers},
+		{"--fairness", fmt.Sprint(c.Fairness), set.Fairness != def.Fairness, drops || defers},
+	} {
+		if f.changed && !f.read {
+			unused = append(unused, f.flag+" "+f.value)
+		}
+	}
+	switch len(unused) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("warning: %s changes no replay: no mapper asked for reads it (--prune drop or both drop, defer or both defer)", unused[0])
+	}
+	return fmt.Sprintf("warning: %s change no replay: no mapper asked for reads them (--prune drop or both drop, defer or both defer)", strings.Join(unused, ", "))
 }
 
 // flagOf is the replay's flag of a pruning option named as the sweep's grid names it.
