@@ -217,10 +217,10 @@ func (r *SweepRun) canonical(first *SweepRun) {
 // checkPruning refuses a run whose pruning is degenerate (prune.Problem.Fatal), naming the grid
 // keys, and returns the warnings of the others.
 func (g *Grid) checkPruning(r *SweepRun) ([]string, error) {
-	_, c := r.mapperSpec() // canonical: the preset's tuning is in
 	var warnings []string
 	key := func(k string) string { return k }
-	for _, p := range c.Problems() {
+	params, cfg := r.mapperSpec()
+	for _, p := range prune.MapperProblems(r.Heuristic, params, cfg) {
 		if !p.Fatal {
 			warnings = append(warnings, p.Message(key))
 			continue

@@ -31,6 +31,8 @@ func TestDegeneratePruningRefused(t *testing.T) {
 			[]string{"--defer static:1", "static:T with T below 1"}},
 		{"config", []string{"--config", conf, "replay", "--pet", pet, "--trace", tr, "-H", "MM", "--prune", "both"},
 			[]string{"--drop-threshold 0.75 with --defer gap:0.25"}},
+		{"MOC cull 1", []string{"replay", "--pet", pet, "--trace", tr, "-H", "MM,MOC", "--moc-cull", "1"},
+			[]string{"--moc-cull 1", "maps no task", "--moc-cull below 1"}},
 		{"grid", []string{"sweep", grid, "--out", filepath.Join(dir, "runs")},
 			[]string{"grid.yaml:4: drop_threshold 0.75 with defer gap:0.25", "heuristic=MM|prune=both", "defer gap:G with G < 0.25"}},
 	}

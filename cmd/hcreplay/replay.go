@@ -210,9 +210,8 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 			if p.Variant, err = prune.ParseVariant(v); err != nil {
 				return nil, badInput(err)
 			}
-			_, _, resolved := prune.Resolve(name, c.params(), p)
 			var warnings []string
-			for _, pr := range resolved.Problems() {
+			for _, pr := range prune.MapperProblems(name, c.params(), p) {
 				msg := pr.Message(flagOf)
 				if pr.Fatal {
 					return nil, badInput(fmt.Errorf("-H %s --prune %s: %s", name, v, msg))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/replay/heuristic"
 )
 
 // Problem is a combination of pruning options that makes a policy degenerate. A fatal one prunes
@@ -108,6 +110,22 @@ func (c Config) Problems() []Problem {
 // 0.9999999999999999 in floating point, a threshold that still prunes every task but those
 // certain to succeed.
 const sumSlack = 1e-9
+
+// MapperProblems are the problems of the mapper New builds for name: its pruning's, after the
+// preset's tuning, and its heuristic's: MOC culls every task whose best chance is not above its
+// cull, so a cull of 1 maps no task.
+func MapperProblems(name string, p heuristic.Params, cfg Config) []Problem {
+	base, p, cfg := Resolve(name, p, cfg)
+	out := cfg.Problems()
+	if h, err := heuristic.Lookup(base); err == nil && h.Name == "MOC" && p.MOCCull >= 1 {
+		out = append(out, Problem{Fatal: true, Options: []string{"moc_cull"}, Values: []string{strconv.FormatFloat(p.MOCCull, 'g', -1, 64)},
+			text: func(n func(string) string) string {
+				return "MOC keeps in the batch every task whose best chance is not above its cull, and no chance is above 1, so it maps no task; give a " +
+					n("moc_cull") + " below 1"
+			}})
+	}
+	return out
+}
 
 // fatal is the first fatal problem of cfg, as an error, or nil.
 func (c Config) fatal() error {

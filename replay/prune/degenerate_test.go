@@ -112,3 +112,38 @@ func mm(t *testing.T) replay.Mapper {
 	}
 	return h.New(heuristic.DefaultParams())
 }
+
+// TestMOCCullOne: MOC with a cull of 1 is fatal, MOCA (its own cull, 0.75) and MM (no cull) are
+// not; the oracle, without the check: MOC built with a cull of 1 maps no task of a workload that
+// MOC at 0.99 serves.
+func TestMOCCullOne(t *testing.T) {
+	p := heuristic.DefaultParams()
+	p.MOCCull = 1
+	for name, fatal := range map[string]bool{"MOC": true, "moca": false, "MM": false} {
+		got := false
+		for _, pr := range MapperProblems(name, p, DefaultConfig()) {
+			got = got || pr.Fatal
+		}
+		if _, err := New(name, p, DefaultConfig()); got != fatal || (err != nil) != fatal {
+			t.Errorf("%s at cull 1: fatal %v, New: %v; want fatal %v", name, got, err, fatal)
+		}
+	}
+	r := rand.New(rand.NewPCG(46, 9))
+	run := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 5, 16), Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}},
+		Tasks: replaytest.RandomTasks(r, 100, 3, 0.3, 4, 60), Options: replay.DefaultOptions()}
+	run.Options.Trim = 0
+	moc, err := heuristic.Lookup("MOC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cull := range []float64{1, 0.99} {
+		p.MOCCull = cull
+		res, err := replay.Run(t.Context(), run, moc.New(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Summary; (s.ExpiredUnmapped == s.Tasks) != (cull == 1) {
+			t.Errorf("cull %v: %d of %d tasks expired unmapped; want all only at 1", cull, s.ExpiredUnmapped, s.Tasks)
+		}
+	}
+}
