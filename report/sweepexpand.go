@@ -52,7 +52,7 @@ type axis struct {
 }
 
 // Validate checks every value of the grid without reading any file, and every grid point's
-// pruning (prune.Config.Problems): messages name the file, the line and the key (or the flag) of
+// mapper (prune.MapperProblems: a deferring threshold of 1 is refused): messages name the file, the line and the key (or the flag) of
 // the first bad value of each key.
 func (g *Grid) Validate() error {
 	_, err := g.axes()
@@ -156,7 +156,7 @@ func (g *Grid) expand(trials map[string]int) (expansion, error) {
 	}
 	x.runs = runs
 	for _, w := range order {
-		x.notes = append(x.notes, fmt.Sprintf("warning: %s (at %s)", w, countText(problems[w], maxSweepRuns)+plural(problems[w], " grid point", " grid points")))
+		x.notes = append(x.notes, fmt.Sprintf("warning: %s (at %d %s)", w, problems[w], plural(problems[w], "grid point", "grid points")))
 	}
 	x.notes = append(x.notes, same.notes(runs)...)
 	return x, nil
@@ -214,8 +214,8 @@ func (r *SweepRun) canonical(first *SweepRun) {
 	}
 }
 
-// checkPruning refuses a run whose pruning is degenerate (prune.Problem.Fatal), naming the grid
-// keys, and returns the warnings of the others.
+// checkPruning refuses a run whose mapper is degenerate (prune.MapperProblems, Fatal), naming
+// the grid keys, and returns the warnings of the others.
 func (g *Grid) checkPruning(r *SweepRun) ([]string, error) {
 	var warnings []string
 	key := func(k string) string { return k }
