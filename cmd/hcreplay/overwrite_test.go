@@ -85,10 +85,25 @@ func TestOverwriteRefused(t *testing.T) {
 	if !slices.Equal(names, []string{"arr2k_1.csv", "arr2k_2.csv"}) {
 		t.Errorf("trials after --force with 2 trials: %q", names)
 	}
-	// A new or empty folder needs no --force.
+	// Files beside the trials that are not trials (a PET, a log) are not an earlier set: kept by
+	// --force, and no reason to refuse.
+	writeFile(t, filepath.Join(trials, "pet.parquet"), "not a trace")
+	writeFile(t, filepath.Join(trials, "log.csv"), "task_type,machine_type,exec_time\n")
+	mustCLI(t, append(gen, "--trials", "1", "--force")...)
+	for _, keep := range []string{"pet.parquet", "log.csv"} {
+		if _, err := os.Stat(filepath.Join(trials, keep)); err != nil {
+			t.Errorf("trace gen --force removed %s: %v", keep, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(trials, "arr2k_2.csv")); err == nil {
+		t.Error("trace gen --force with 1 trial left arr2k_2.csv of the earlier set")
+	}
+	// A new folder, or one without trials (a PET in it), needs no --force.
 	empty := filepath.Join(dir, "empty")
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	writeFile(t, filepath.Join(empty, "pet.parquet"), "not a trace")
 	mustCLI(t, "trace", "gen", "--pet", pet, "--out", empty, "--tasks", "60", "--trials", "1", "-q")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", filepath.Join(dir, "new"), "--tasks", "60", "--trials", "1", "-q")
 }
