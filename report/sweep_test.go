@@ -42,8 +42,8 @@ pet: unused
 heuristics: [MM, MCT]
 prune: [none, both]
 levels:
-  - {name: lo, trace: unused}
-  - {name: hi, trace: unused}
+  - {name: lo, trace: unused-lo}
+  - {name: hi, trace: unused-hi}
 trim: 10
 `
 

@@ -398,9 +398,21 @@ func (g *Grid) validateLevels() error {
 	}
 	var errs []error
 	seen := map[string]bool{}
-	generated := 0 // tasks of the generated levels so far, all held in memory through the sweep
+	source := map[string]string{} // what makes a level's trials → the first level with it
+	generated := 0                // tasks of the generated levels so far, all held in memory through the sweep
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
+		// Two levels of the same trials are one replay under two labels: a copied level whose
+		// trace or generator was not changed, which would show as a level with the other's results.
+		src := fmt.Sprintf("%q %d %q %d", lv.Trace, lv.Trials, lv.Deadline, lv.Seed)
+		if lv.Generate != nil {
+			src += fmt.Sprintf(" %+v", *lv.Generate)
+		}
+		if first, ok := source[src]; ok {
+			errs = append(errs, fmt.Errorf("%s: level %q has the same trials as level %q (the same trace or generator settings): it would replay them again under another label", at(""), lv.Name, first))
+		} else {
+			source[src] = lv.Name
+		}
 		switch {
 		case lv.Name == "":
 			errs = append(errs, fmt.Errorf("%s: missing: every level needs a name (its label, e.g. 19k)", at(".name")))

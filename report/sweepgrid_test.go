@@ -158,6 +158,8 @@ func TestGridErrors(t *testing.T) {
 		{"too many generated trials", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 99999999999\n    generate: {level: 5k}\n", []string{"grid.yaml:5: levels[0].trials", "99999999999 trials of 800 tasks make the generated levels more than 100000000 tasks"}},
 		{"generated levels too large together", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 10\n    generate: {level: 5k, tasks: 5000000}\n  - name: b\n    trials: 11\n    generate: {level: 5k, tasks: 5000000}\n", []string{"levels[1].trials", "11 trials of 5000000 tasks"}},
 		{"bad generate level", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    generate:\n      level: lots\n", []string{"grid.yaml:7: levels[0].generate.level", `"lots"`}},
+		{"one set of trials under two names", "pet: p\nheuristics: MM\nlevels:\n  - {name: 19k, trace: t/*.csv}\n  - {name: 25k, trace: t/*.csv}\n", []string{"grid.yaml:5: levels[1]", `the same trials as level "19k"`}},
+		{"one generator under two names", "pet: p\nheuristics: MM\nlevels:\n  - {name: a, trials: 2, generate: {level: 5k}}\n  - {name: b, trials: 2, generate: {level: 5k}}\n", []string{"levels[1]", `the same trials as level "a"`}},
 		{"deadline beside generate", "pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trials: 1\n    deadline: tight\n    generate: {level: 5k}\n", []string{"grid.yaml:4: levels[0]", "go under generate"}},
 		{"empty heuristics", "pet: p\nheuristics: []\n" + levels, []string{"grid.yaml:2: heuristics: empty list"}},
 		{"empty option list", "pet: p\nheuristics: MM\nseed: []\n" + levels, []string{"grid.yaml:3: seed: empty list"}},
