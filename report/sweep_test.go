@@ -253,3 +253,28 @@ func TestSweepResumeRefusesOtherInputs(t *testing.T) {
 	s.InputsDigest, s.Resume = "sha256:aaaa", true
 	sameRows(t, "resumed with the same inputs", runSweep(t, s), want)
 }
+
+// TestSweepResumeRefusesChangedLevel: a level's deadline rule, seed or the grid's time unit are
+// in no run's key, but change its trials; resuming after changing one would mix runs of the old
+// trials with runs of the new under one grid point, so it is refused and the runs are kept.
+func TestSweepResumeRefusesChangedLevel(t *testing.T) {
+	dir := t.TempDir()
+	want := runSweep(t, testSweep(t, dir, 2, Shard{}))
+	for _, change := range []func(*Grid){
+		func(g *Grid) { g.Levels[0].Deadline = "tight" },
+		func(g *Grid) { g.Levels[1].Seed = 2 },
+		func(g *Grid) { g.TimeUnit = "s" },
+	} {
+		s := testSweep(t, dir, 2, Shard{})
+		s.Resume = true
+		change(s.Grid)
+		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "changed since") {
+			t.Errorf("resume after a change: %v", err)
+		}
+		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, "after the refusal", rows, want)
+	}
+}

@@ -74,6 +74,11 @@ func (s *Sweep) prepareDir(mine []SweepRun) error {
 		case err == nil && m.Inputs != "" && s.InputsDigest != "" && m.Inputs != s.InputsDigest:
 			return fmt.Errorf("%s: %w (%s) made with another PET or catalog (their digest in %s differs): give this sweep its own --out; nothing was changed",
 				s.Dir, ErrSweepExists, strings.Join(held, ", "), ManifestFile)
+		case err == nil && m.Grid != nil:
+			if what := changedTrials(m.Grid, s.Grid); what != "" {
+				return fmt.Errorf("%s: %w (%s) whose trials have changed since: %s; give this sweep its own --out; nothing was changed",
+					s.Dir, ErrSweepExists, strings.Join(held, ", "), what)
+			}
 		}
 		foreign, err := s.foreignRows(mine)
 		if err != nil {
@@ -94,6 +99,33 @@ func (s *Sweep) prepareDir(mine []SweepRun) error {
 		}
 	}
 	return nil
+}
+
+// changedTrials says what makes the grid's trials other than they were in the grid now
+// (old, as the manifest recorded it): the time unit of its trace files, or a level's deadline
+// rule, seed, rate or generator settings. Run keys name none of them, so runs of the old trials
+// would pass for runs of the new. It returns "" when nothing changed.
+func changedTrials(old, now *Grid) string {
+	if old.TimeUnit != now.TimeUnit {
+		return fmt.Sprintf("time_unit %q, now %q", old.TimeUnit, now.TimeUnit)
+	}
+	settings := func(lv Level) string {
+		s := fmt.Sprintf("deadline %q, seed %d, rate %g", lv.Deadline, lv.Seed, lv.Rate)
+		if lv.Generate != nil {
+			s += fmt.Sprintf(", generate %+v", *lv.Generate)
+		}
+		return s
+	}
+	was := map[string]string{}
+	for _, lv := range old.Levels {
+		was[lv.Name] = settings(lv)
+	}
+	for _, lv := range now.Levels {
+		if w, ok := was[lv.Name]; ok && w != settings(lv) {
+			return fmt.Sprintf("level %s had %s, now %s", lv.Name, w, settings(lv))
+		}
+	}
+	return ""
 }
 
 // foreignRows counts the rows of the folder's runs files whose key is not a run of mine.
