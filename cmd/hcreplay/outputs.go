@@ -28,11 +28,16 @@ func claimFile(flag, path string, force bool) error {
 }
 
 // claimDir refuses an output folder that holds earlier results, the entries results lists, unless
-// force; with force it removes them. flag names the folder in the message.
-func claimDir(flag, dir string, force bool, results func(dir string) ([]string, error)) error {
+// force; with force it removes them. flag names the folder in the message. It also removes the
+// temporary files of our naming (internal/atomicfile's .NAME.tmp-*) that a killed run left in the
+// folder or its run subfolders, and says so on con.
+func claimDir(con *Console, flag, dir string, force bool, results func(dir string) ([]string, error)) error {
 	found, err := results(dir)
-	if err != nil || len(found) == 0 {
+	if err != nil {
 		return err
+	}
+	if len(found) == 0 {
+		return removeStale(con, dir)
 	}
 	if !force {
 		shown := found
@@ -47,7 +52,33 @@ func claimDir(flag, dir string, force bool, results func(dir string) ([]string, 
 			return err
 		}
 	}
+	return removeStale(con, dir)
+}
+
+// removeStale removes the temporary files of our naming in dir and two levels of subfolders
+// below it (replay --out's, one per mapper and per trial), and says how many it removed.
+func removeStale(con *Console, dir string) error {
+	n := 0
+	for _, pattern := range []string{".*.tmp-*", "*/.*.tmp-*", "*/*/.*.tmp-*"} {
+		stale, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, f := range stale {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		con.Logf("removed %d temporary %s an interrupted run left in %s", n, plural(n, "file", "files"), dir)
+	}
 	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // namesLike returns a results function for claimDir: the entries of the folder (not its

@@ -53,6 +53,7 @@ func TestOverwriteRefused(t *testing.T) {
 		{"pet synth --out", []string{"pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100"}, pet, "--out"},
 		{"pet convert", []string{"pet", "convert", pet, filepath.Join(dir, "built.json")}, filepath.Join(dir, "built.json"), "OUT"},
 		{"trace import", imp, filepath.Join(dir, "imported", "trace.csv"), "--out"},
+		{"trace convert", []string{"trace", "convert", tinyTrace, filepath.Join(dir, "imported", "trace.csv")}, filepath.Join(dir, "imported", "trace.csv"), "OUT"},
 		{"speculate --out", spec, filepath.Join(dir, "spec", "summaries.json"), "--out"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,4 +107,34 @@ func TestOverwriteRefused(t *testing.T) {
 	writeFile(t, filepath.Join(empty, "pet.parquet"), "not a trace")
 	mustCLI(t, "trace", "gen", "--pet", pet, "--out", empty, "--tasks", "60", "--trials", "1", "-q")
 	mustCLI(t, "trace", "gen", "--pet", pet, "--out", filepath.Join(dir, "new"), "--tasks", "60", "--trials", "1", "-q")
+}
+
+// TestStaleTempFilesRemoved (issue 49 item 12): the temporary files a killed replay left in its
+// --out, in the folder and in its run subfolders, are removed by the next run into it, which says
+// so; a file of another name is left alone.
+func TestStaleTempFilesRemoved(t *testing.T) {
+	isolateEnv(t)
+	pet, tr := writeTiny(t, 40)
+	out := filepath.Join(t.TempDir(), "run")
+	stale := []string{filepath.Join(out, ".tasks.parquet.tmp-123"), filepath.Join(out, "MM-P", ".tasks.csv.tmp-9")}
+	for _, f := range stale {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, f, "half a file")
+	}
+	mine := filepath.Join(out, "notes.txt")
+	writeFile(t, mine, "mine")
+	code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", tr, "-H", "MM", "--prune", "none,both", "--trim", "5", "--out", out)
+	if code != 0 || !strings.Contains(stderr, "removed 2 temporary files") {
+		t.Errorf("exit %d, want 0 and a note of the 2 files removed:\n%s", code, stderr)
+	}
+	for _, f := range stale {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s is still there", f)
+		}
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("notes.txt: %v", err)
+	}
 }

@@ -114,7 +114,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	if c.Out != "" {
-		if err := claimDir("--out", c.Out, c.Force, replayResults); err != nil {
+		if err := claimDir(con, "--out", c.Out, c.Force, replayResults); err != nil {
 			return err
 		}
 	}

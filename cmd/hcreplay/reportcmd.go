@@ -65,7 +65,7 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := claimDir("--out", c.Out, c.Force, reportResults); err != nil {
+	if err := claimDir(con, "--out", c.Out, c.Force, reportResults); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {

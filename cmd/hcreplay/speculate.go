@@ -88,7 +88,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	if c.Out != "" {
-		if err := claimDir("--out", c.Out, c.Force, speculateResults); err != nil {
+		if err := claimDir(con, "--out", c.Out, c.Force, speculateResults); err != nil {
 			return err
 		}
 	}

@@ -62,7 +62,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if file {
 		err = claimFile("--out", c.Out, c.Force)
 	} else {
-		err = claimDir("--out", c.Out, c.Force, traceGenResults)
+		err = claimDir(con, "--out", c.Out, c.Force, traceGenResults)
 	}
 	if err != nil {
 		return err
@@ -174,6 +174,7 @@ type TraceConvertCmd struct {
 	Out      string `arg:"" help:"Trace to write; the extension picks the format." placeholder:"OUT"`
 	PET      string `name:"pet" type:"existingfile" help:"PET whose task type names index the .dat output (default: the names are indexes already)." placeholder:"PET"`
 	TimeUnit string `help:"Unit of the input's times when the file does not say (default ms)." placeholder:"UNIT"`
+	Force    bool   `help:"Overwrite OUT if it exists."`
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
@@ -199,6 +200,9 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	}
 	if err := checkOutputFolder(c.Out); err != nil {
 		return badInput(err)
+	}
+	if err := claimFile("OUT", c.Out, c.Force); err != nil {
+		return err
 	}
 	if err := trace.WriteTrace(c.Out, traces[0], opt); err != nil {
 		return badInput(err)

@@ -93,7 +93,7 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 		}
 		srcs = append(srcs, s...)
 	}
-	if err := claimDir("--out", c.Out, c.Force, importResults); err != nil {
+	if err := claimDir(con, "--out", c.Out, c.Force, importResults); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
