@@ -25,6 +25,10 @@ const (
 // given: overwriting them silently could throw away hours of runs.
 var ErrSweepExists = errors.New("the folder holds the rows of a sweep")
 
+// ErrBadRunsFile says that a runs file in the output folder cannot be read (a checkpoint cut
+// short by a full disk): bad input, which the user settles by removing it or another --out.
+var ErrBadRunsFile = errors.New("remove it to start the sweep over, or give another --out")
+
 // Manifest is DIR/manifest.json: what was swept, with which tool, and how far it got.
 type Manifest struct {
 	Tool      string        `json:"tool"`
@@ -141,7 +145,7 @@ func (s *Sweep) foreignRows(mine []SweepRun) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", s.Dir, err)
+			return 0, fmt.Errorf("%w: %w", err, ErrBadRunsFile)
 		}
 		for _, row := range rows {
 			if !keys[row.Key] {

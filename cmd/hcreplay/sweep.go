@@ -105,7 +105,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	st, err := sw.Run(ctx)
 	bar.stop()
 	switch {
-	case errors.Is(err, report.ErrSweepExists):
+	case errors.Is(err, report.ErrSweepExists), errors.Is(err, report.ErrBadRunsFile):
 		return badInput(err)
 	case err != nil && ctx.Err() != nil:
 		con.Logf("%d of %d runs are saved in %s; run the same command with --resume to finish",

@@ -269,6 +269,7 @@ func TestSweepBadInput(t *testing.T) {
 		{name: "unknown flag key", args: []string{"--set", "colour=red"}, want: []string{`unknown grid key "colour"`}},
 		{name: "trials without levels", args: []string{"--trials", "3"}, want: []string{"--trials"}},
 		{name: "missing grid file", args: []string{"nothing.yaml"}, want: []string{"nothing.yaml"}},
+		{name: "billion-point grid", args: hugeGrid(), want: []string{"more than 10000000 grid points"}}, // issue 49 item 7: exit 2
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -352,4 +353,40 @@ func TestSweepResumeWithAnotherPET(t *testing.T) {
 		t.Errorf("exit %d, want %d and a refusal naming the PET:\n%s", code, exitUsage, stderr)
 	}
 	sameRuns(t, "runs after the refusal", readRuns(t, out), before)
+}
+
+// TestSweepResumeCorruptCheckpoint (issue 49 item 7): a checkpoint that cannot be read is bad
+// input, not an internal error: exit 2, naming the file, and the file is left for the user.
+func TestSweepResumeCorruptCheckpoint(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "runs")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(out, report.PartialRunsFile)
+	writeFile(t, partial, "not parquet")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, partial) {
+		t.Errorf("exit %d, want %d and a message naming %s:\n%s", code, exitUsage, partial, stderr)
+	}
+	if b, err := os.ReadFile(partial); err != nil || string(b) != "not parquet" {
+		t.Errorf("the checkpoint was changed: %q, %v", b, err)
+	}
+}
+
+// hugeGrid is --set flags for nine lists of ten values each: 10⁹ grid points.
+func hugeGrid() []string {
+	var args []string
+	for _, key := range []string{"lambda", "drop_threshold", "fairness", "moc_cull", "rho", "kpb_percent", "seed", "queue_size", "trim"} {
+		var xs []string
+		for v := 1; v <= 10; v++ {
+			x := fmt.Sprintf("%g", float64(v)/20) // in [0, 0.5]: valid for each key up to rho, and no degenerate pruning
+			if key == "kpb_percent" || key == "seed" || key == "queue_size" || key == "trim" {
+				x = fmt.Sprint(v)
+			}
+			xs = append(xs, x)
+		}
+		args = append(args, "--set", key+"="+strings.Join(xs, ","))
+	}
+	return args
 }
