@@ -51,7 +51,7 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	}
 	if missing := report.MissingRuns(paths, held); len(missing) > 0 {
 		if !c.Partial {
-			return nil, badInput(fmt.Errorf("%s: means over some trials of a grid point and all of another's are not comparable; give the missing folders, or add --partial to report the runs there are",
+			return nil, badInput(fmt.Errorf("%s; give the missing folders too, or add --partial to report the runs there are (some grid points' means then cover fewer trials than others')",
 				strings.Join(missing, "; ")))
 		}
 		for _, m := range missing {
