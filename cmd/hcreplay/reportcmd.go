@@ -170,14 +170,20 @@ func replayOut(dir string) bool {
 
 // mergeRuns reads runs files and merges them by key, as the shards of one sweep are. A key met
 // twice with the same results is read once (a shard given twice, or rerun); with different
-// results, the files come from different sweeps, and aggregating them would mix trials. held
-// counts, per file, the runs it added.
+// results, the files come from different sweeps, and aggregating them would mix trials; so would
+// rows of one level and trial that replayed different trace files. held counts, per file, the runs
+// it added.
 func mergeRuns(paths []string) (_ []report.RunRow, held map[string]int, _ error) {
 	type seen struct {
 		row  report.RunRow
 		file string
 	}
 	byKey := map[string]seen{}
+	type trial struct {
+		level string
+		n     int32
+	}
+	trials := map[trial]seen{} // the first row of each level and trial
 	var rows []report.RunRow
 	held = map[string]int{}
 	for _, p := range paths {
@@ -195,6 +201,16 @@ func mergeRuns(paths []string) (_ []report.RunRow, held map[string]int, _ error)
 			byKey[r.Key] = seen{r, p}
 			rows = append(rows, r)
 			held[p]++
+			// Every heuristic of a level replays the same trials, and pairing goes by the trial's
+			// number: rows of one level and trial from different files are not comparable. Paths
+			// differ between machines, so the file's name decides.
+			t := trial{r.Level, r.Trial}
+			if first, ok := trials[t]; !ok {
+				trials[t] = seen{r, p}
+			} else if filepath.Base(first.row.Trace) != filepath.Base(r.Trace) {
+				return nil, nil, badInput(fmt.Errorf("level %s, trial %d: %s replays %s, but %s replays %s: the runs files hold different trials under one level; report them apart",
+					r.Level, r.Trial, first.file, filepath.Base(first.row.Trace), p, filepath.Base(r.Trace)))
+			}
 		}
 	}
 	slices.SortFunc(rows, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) })

@@ -186,3 +186,31 @@ func TestReportMissingShard(t *testing.T) {
 		t.Errorf("all shards: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestReportRefusesMixedTrials: two runs files whose rows name one level and trial but came
+// from different trace files (two sweeps that called different trials 19k) would be compared as
+// if on the same trials, paired differences included: refused, naming both files. The same file
+// name under another folder (a shard run on another machine) is the same trial.
+func TestReportRefusesMixedTrials(t *testing.T) {
+	dir := t.TempDir()
+	var a, b []report.RunRow
+	for _, r := range sweepRows() {
+		r.Trace = fmt.Sprintf("/data/one/arr%s_%d.dat", r.Level, r.Trial)
+		if r.Name == "MM" {
+			a = append(a, r)
+			continue
+		}
+		r.Trace = fmt.Sprintf("/elsewhere/arr%s_%d.dat", r.Level, r.Trial)
+		b = append(b, r)
+	}
+	fa, fb := writeRuns(t, filepath.Join(dir, "a"), a), writeRuns(t, filepath.Join(dir, "b"), b)
+	mustCLI(t, "report", fa, fb, "--out", filepath.Join(dir, "same"), "--formats", "svg")
+	for i := range b {
+		b[i].Trace = fmt.Sprintf("/data/one/spk%s_%d.dat", b[i].Level, b[i].Trial)
+	}
+	fb = writeRuns(t, filepath.Join(dir, "c"), b)
+	code, _, stderr := cli(t, "report", fa, fb, "--out", filepath.Join(dir, "mixed"), "--formats", "svg")
+	if code != exitUsage || !strings.Contains(stderr, "arr19k_1.dat") || !strings.Contains(stderr, "spk19k_1.dat") {
+		t.Errorf("exit %d, want %d and both trace names:\n%s", code, exitUsage, stderr)
+	}
+}
