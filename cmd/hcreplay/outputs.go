@@ -127,7 +127,8 @@ func isTrialFile(name string) bool {
 	if !trace.HasTraceExtension(name) {
 		return false
 	}
-	stem, _, _ := strings.Cut(name, ".")
+	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	stem = strings.TrimSuffix(stem, filepath.Ext(stem)) // load1.5_3.dat: load1.5_3
 	i := strings.LastIndexByte(stem, '_')
 	return i >= 0 && i+1 < len(stem) && strings.Trim(stem[i+1:], "0123456789") == ""
 }

@@ -99,6 +99,13 @@ func TestOverwriteRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(trials, "arr2k_2.csv")); err == nil {
 		t.Error("trace gen --force with 1 trial left arr2k_2.csv of the earlier set")
 	}
+	// trials named by a load (load1.5_1.dat) are an earlier set too.
+	loads := filepath.Join(dir, "loads")
+	byLoad := []string{"trace", "gen", "--pet", pet, "--out", loads, "--tasks", "60", "--load", "1.5", "--trials", "2", "-q"}
+	mustCLI(t, byLoad...)
+	if code, _, stderr := cli(t, byLoad...); code != exitUsage || !strings.Contains(stderr, "load1.5_1.dat") {
+		t.Errorf("trace gen --load into its own earlier set: exit %d:\n%s", code, stderr)
+	}
 	// A new folder, or one without trials (a PET in it), needs no --force.
 	empty := filepath.Join(dir, "empty")
 	if err := os.Mkdir(empty, 0o755); err != nil {
