@@ -188,7 +188,7 @@ type replayMapper struct {
 	name, label string
 	pruning     prune.Config
 	sameAs      string   // the label of an earlier mapper of the same kind (prune.KindOf), or ""
-	warnings    []string // what makes its pruning do nothing (prune.Config.Problems)
+	warnings    []string // what makes its pruning do nothing, or too much (prune.MapperProblems)
 }
 
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
@@ -479,7 +479,7 @@ func (c *ReplayCmd) checkTuning() error {
 	}
 	for _, f := range flags {
 		p, q := heuristic.DefaultParams(), prune.DefaultConfig()
-		q.Variant = prune.None // each value alone: combinations are mappers' (prune.Config.Problems)
+		q.Variant = prune.None // each value alone: combinations are the mappers' (prune.MapperProblems)
 		f.set(&p, &q)
 		if _, err := prune.New("MM", p, q); err != nil {
 			return badInput(fmt.Errorf("%s %v: %w", f.name, f.value, err))
