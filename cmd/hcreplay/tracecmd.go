@@ -39,6 +39,7 @@ type TraceGenCmd struct {
 	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
 	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
 	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
+	Force    bool     `help:"Replace the trace files an earlier set left in --out (or the --out file) instead of refusing."`
 }
 
 func (c *TraceGenCmd) Run(con *Console) error {
@@ -72,6 +73,14 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		return badInput(err)
 	}
 	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
+	if file {
+		err = claimFile("--out", c.Out, c.Force)
+	} else {
+		err = claimDir(con, "--out", c.Out, c.Force, traceGenResults)
+	}
+	if err != nil {
+		return err
+	}
 	if file {
 		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
 			return badInput(err)
@@ -234,6 +243,7 @@ type TraceConvertCmd struct {
 	Out      string `arg:"" help:"Trace to write; the extension picks the format." placeholder:"OUT"`
 	PET      string `name:"pet" type:"existingfile" help:"PET whose task types a .dat file indexes, in the input or the output (default: the types are indexes already)." placeholder:"PET"`
 	TimeUnit string `help:"Unit of the input's times when the file does not say (default ms)." placeholder:"UNIT"`
+	Force    bool   `help:"Overwrite OUT if it exists."`
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
@@ -260,6 +270,9 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	}
 	if err := checkOutputFolder(c.Out); err != nil {
 		return badInput(err)
+	}
+	if err := claimFile("OUT", c.Out, c.Force); err != nil {
+		return err
 	}
 	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
 		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
