@@ -177,7 +177,7 @@ func TestStaleTempsCleaned(t *testing.T) {
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the stale temporary file is still there (%v)", err)
 	}
-	if !strings.Contains(stderr, "removed 1 stale temporary files") || !strings.Contains(stderr, filepath.Base(stale)) {
+	if !strings.Contains(stderr, "removed 1 temporary file an interrupted run left in "+out) {
 		t.Errorf("the replay did not say what it removed:\n%s", stderr)
 	}
 	for _, keep := range []string{other, live.Name()} {

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/trace"
@@ -520,31 +519,4 @@ func checkOutputFolder(path string) error {
 		return fmt.Errorf("%s: %s is not a folder", path, dir)
 	}
 	return nil
-}
-
-// cleanStale removes the temporary files of our own naming that an earlier, killed command left
-// in the output folder dir and in its subfolders one level down (a replay's per-trial folders),
-// and says so: a kill -9 mid-write leaves them, up to the size of the largest output.
-func cleanStale(con *Console, dir string) {
-	if dir == "" {
-		return
-	}
-	dirs := []string{dir}
-	if entries, err := os.ReadDir(dir); err == nil {
-		for _, e := range entries {
-			if e.IsDir() {
-				dirs = append(dirs, filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	for _, d := range dirs {
-		removed, err := atomicfile.CleanStale(d)
-		if err != nil {
-			con.Logf("warning: cannot look for stale temporary files in %s: %v", d, err)
-			continue
-		}
-		if len(removed) > 0 {
-			con.Logf("removed %d stale temporary files an interrupted run left in %s: %s", len(removed), d, strings.Join(removed, ", "))
-		}
-	}
 }

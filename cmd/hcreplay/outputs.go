@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -57,15 +58,24 @@ func claimDir(con *Console, flag, dir string, force bool, results func(dir strin
 
 // removeStale removes the temporary files of our naming in dir and two levels of subfolders
 // below it (replay --out's, one per mapper and per trial), and says how many it removed.
+// A temporary file another command is writing right now (it holds a lock on it) is left alone
+// (atomicfile.CleanStale), so that two commands writing into one folder do not harm each other.
 func removeStale(con *Console, dir string) error {
 	n := 0
-	for _, pattern := range []string{".*.tmp-*", "*/.*.tmp-*", "*/*/.*.tmp-*"} {
-		stale, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, f := range stale {
-			if err := os.Remove(f); err != nil {
+	for _, pattern := range []string{"", "*", "*/*"} {
+		dirs := []string{dir}
+		if pattern != "" {
+			dirs, _ = filepath.Glob(filepath.Join(dir, pattern))
+		}
+		for _, d := range dirs {
+			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+				continue
+			}
+			removed, err := atomicfile.CleanStale(d)
+			if err != nil {
 				return err
 			}
-			n++
+			n += len(removed)
 		}
 	}
 	if n > 0 {

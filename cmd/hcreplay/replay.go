@@ -68,7 +68,6 @@ type ReplayCmd struct {
 }
 
 func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
-	cleanStale(con, c.Out)
 	pet, err := loadPET(c.PET)
 	if err != nil {
 		return err

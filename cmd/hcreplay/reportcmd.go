@@ -75,7 +75,6 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, err
 	}
-	cleanStale(con, c.Out)
 	summary := report.SummaryTable(agg)
 	if err := summary.WriteTerminal(con.Stdout); err != nil {
 		return nil, err

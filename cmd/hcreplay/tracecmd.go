@@ -92,7 +92,6 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return badInput(fmt.Errorf("--out: %w", err))
 	}
-	cleanStale(con, c.Out)
 	for t, tr := 1, first; t <= c.Trials; t++ {
 		if t > 1 {
 			if tr, err = trace.Generate(cfg, t); err != nil {

@@ -99,7 +99,6 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return badInput(fmt.Errorf("--out: %w", err))
 	}
-	cleanStale(con, c.Out)
 	opt.Progress = func(rows int64) { con.Logf("read %d rows", rows) }
 	logPath, tracePath := filepath.Join(c.Out, "log."+c.Format), filepath.Join(c.Out, "trace."+c.Format)
 	res, err := trace.Import(ctx, srcs, logPath, tracePath, opt)
