@@ -99,16 +99,17 @@ func (b *arrivalBatch) add(t float64) error {
 
 // trial is one arrival trace of a spec, read only when it is replayed.
 type trial struct {
-	src      trace.Source
-	index    int    // in the spec's expansion: seeds its deadline rule
-	seed     uint64 // traceInput.Seed
-	pet      *petbuild.PET
-	opt      trace.ReadOptions
-	rule     *trace.DeadlineRule
-	means    trace.TypeMeans
-	warn     func(string)
-	units    *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
-	maxBatch int          // traceInput.MaxBatch
+	src   trace.Source
+	index int    // in the spec's expansion: seeds its deadline rule
+	seed  uint64 // traceInput.Seed
+	pet   *petbuild.PET
+	opt   trace.ReadOptions
+	rule  *trace.DeadlineRule
+	means trace.TypeMeans
+	warn  func(string)
+	units *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
+
+	maxBatch int // traceInput.MaxBatch
 }
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
