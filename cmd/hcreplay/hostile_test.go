@@ -251,6 +251,7 @@ func TestHostileInputs(t *testing.T) {
 		{"gzip bomb cap", []string{"trace", "stats", in("bomb.csv.gz"), "--max-inflate", "1MiB"}, "bomb.csv.gz", "--max-inflate"},
 		{"simultaneous", []string{"replay", "--pet", pet, "--trace", in("sim.csv"), "-H", "MM"}, "sim.csv", "more than 10000 tasks arrive at time 5"},
 		{"simultaneous sweep", []string{"sweep", "--pet", pet, "--trace", "5k=" + in("sim.csv"), "-H", "MM", "--out", "OUT/s"}, "sim.csv", "--max-batch"},
+		{"gzip bomb sweep cap", []string{"sweep", "--pet", pet, "--trace", "b=" + in("bomb.csv.gz"), "-H", "MM", "--out", "OUT/s", "--max-inflate", "1MiB"}, "bomb.csv.gz", "(--max-inflate raises it)"},
 		{"fifo pet", []string{"pet", "show", in("pfifo.json")}, "pfifo.json", "not a regular file"},
 		{"fifo in folder", []string{"replay", "--pet", pet, "--trace", in("fifo"), "-H", "MM"}, "b.csv", "not a regular file"},
 	}

@@ -251,7 +251,7 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 			}
 		} else {
 			w := &warnings{con: con, level: lv.Name}
-			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add)
+			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add, con)
 			w.flush()
 		}
 		if err != nil {
@@ -312,8 +312,9 @@ func (w *warnings) flush() {
 }
 
 // traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
-func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string)) (report.LevelTrials, error) {
-	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed}, pet, warn)
+// con gives the limits of --max-inflate, --max-inflate-ratio and --max-batch.
+func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (report.LevelTrials, error) {
+	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
 	if err != nil {
 		return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 	}
