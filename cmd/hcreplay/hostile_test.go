@@ -212,6 +212,7 @@ func hostileFixture(t *testing.T) (dir, pet string) {
 	}
 	gz("line.csv.gz", "# time_unit=ms\ntask_id,task_type,arrival,deadline\n1,", "0", 70<<20)
 	gz("bomb.csv.gz", "# time_unit=ms\ntask_type,arrival,deadline\n", "0,1,100\n", 16<<20)
+	gz("logbomb.csv.gz", "# time_unit=ms\ntask_type,machine_type,exec_time\n", "0,0,5\n", 16<<20)
 	var sim strings.Builder // 12,000 tasks at time 5
 	sim.WriteString("# time_unit=ms\ntask_id,task_type,arrival,deadline\n")
 	for i := range 12_000 {
@@ -252,6 +253,7 @@ func TestHostileInputs(t *testing.T) {
 		{"simultaneous", []string{"replay", "--pet", pet, "--trace", in("sim.csv"), "-H", "MM"}, "sim.csv", "more than 10000 tasks arrive at time 5"},
 		{"simultaneous sweep", []string{"sweep", "--pet", pet, "--trace", "5k=" + in("sim.csv"), "-H", "MM", "--out", "OUT/s"}, "sim.csv", "--max-batch"},
 		{"gzip bomb sweep cap", []string{"sweep", "--pet", pet, "--trace", "b=" + in("bomb.csv.gz"), "-H", "MM", "--out", "OUT/s", "--max-inflate", "1MiB"}, "bomb.csv.gz", "(--max-inflate raises it)"},
+		{"gzip bomb pet build", []string{"pet", "build", in("logbomb.csv.gz"), "--out", "OUT/p.json"}, "logbomb.csv.gz", "--max-inflate-ratio"},
 		{"fifo pet", []string{"pet", "show", in("pfifo.json")}, "pfifo.json", "not a regular file"},
 		{"fifo in folder", []string{"replay", "--pet", pet, "--trace", in("fifo"), "-H", "MM"}, "b.csv", "not a regular file"},
 	}
