@@ -65,6 +65,13 @@ type RunRow struct {
 	Multiplications  int64   `parquet:"impulse_multiplications"`
 	SuccessEvals     int64   `parquet:"success_evaluations"`
 
+	// The reliability table's counts (replay.Summary.Reliability), one entry per bin of
+	// predicted chance: tasks, tasks on time, sum of their predicted chances. Empty in runs
+	// files written before they were recorded.
+	ReliabilityTasks     []int32   `parquet:"reliability_tasks,list"`
+	ReliabilityOnTime    []int32   `parquet:"reliability_on_time,list"`
+	ReliabilityPredicted []float64 `parquet:"reliability_predicted_sum,list"`
+
 	// Wall time; the only fields that differ between two runs of the same grid.
 	MapperSeconds float64 `parquet:"mapper_seconds"`
 	PrunerSeconds float64 `parquet:"pruner_seconds"`
@@ -86,6 +93,12 @@ func (r *RunRow) SetMetrics(s replay.Summary, t replay.Timing) {
 	r.WastedBusyTime, r.Utilisation, r.BrierScore = float64(s.WastedBusyTime), float64(s.Utilisation), float64(s.BrierScore)
 	r.MappingEvents, r.Convolutions, r.Multiplications, r.SuccessEvals = s.MappingEvents, s.Convolutions, s.Multiplications, s.SuccessEvals
 	r.MapperSeconds, r.PrunerSeconds = t.MapperSeconds, t.PrunerSeconds
+	r.ReliabilityTasks, r.ReliabilityOnTime, r.ReliabilityPredicted = nil, nil, nil
+	for _, b := range s.Reliability {
+		r.ReliabilityTasks = append(r.ReliabilityTasks, int32(b.Tasks))
+		r.ReliabilityOnTime = append(r.ReliabilityOnTime, int32(b.OnTime))
+		r.ReliabilityPredicted = append(r.ReliabilityPredicted, b.PredictedSum)
+	}
 }
 
 // WriteRuns writes rows as Parquet (zstd).

@@ -69,6 +69,24 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, err
 	}
+	if rels := report.Reliabilities(rows); len(rels) > 0 { // calibration (issue 51)
+		rt := report.ReliabilityTable(rels)
+		if err := rt.WriteTerminal(con.Stdout); err != nil {
+			return nil, err
+		}
+		path := filepath.Join(c.Out, "reliability.csv")
+		if err := atomicfile.Write(path, rt.WriteCSV); err != nil {
+			return nil, err
+		}
+		tableFiles = append(tableFiles, path)
+		f, ok, err := report.WriteReliabilityFigure(rels, c.Out, formats)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			figs = append(figs, f)
+		}
+	}
 	page := report.Page{Title: "hcreplay report", Sources: paths, Runs: len(rows), Points: len(agg.Groups),
 		Table: summary, TableFiles: tableFiles, Figures: figs}
 	for _, p := range paths {
