@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/color"
 
@@ -29,22 +30,13 @@ func Reliabilities(rows []RunRow) []Reliability {
 	index := map[string]int{}
 	tables := map[string][][]replay.ReliabilityBin{}
 	for _, r := range rows {
-		if len(r.ReliabilityTasks) == 0 {
+		t, ok := parseReliability(r.Reliability)
+		if !ok {
 			continue
 		}
 		if _, ok := index[r.Name]; !ok {
 			index[r.Name] = len(out)
 			out = append(out, Reliability{Name: r.Name})
-		}
-		t := make([]replay.ReliabilityBin, len(r.ReliabilityTasks))
-		for i := range t {
-			t[i].Tasks = int(r.ReliabilityTasks[i])
-			if i < len(r.ReliabilityOnTime) {
-				t[i].OnTime = int(r.ReliabilityOnTime[i])
-			}
-			if i < len(r.ReliabilityPredicted) {
-				t[i].PredictedSum = r.ReliabilityPredicted[i]
-			}
 		}
 		tables[r.Name] = append(tables[r.Name], t)
 		out[index[r.Name]].Runs++
@@ -53,6 +45,36 @@ func Reliabilities(rows []RunRow) []Reliability {
 		out[i].Bins = replay.PoolReliability(tables[out[i].Name]...)
 	}
 	return out
+}
+
+// reliabilityJSON is RunRow.Reliability of a run's table: [tasks, on_time, predicted_sum] per bin.
+func reliabilityJSON(bins []replay.ReliabilityBin) string {
+	if len(bins) == 0 {
+		return ""
+	}
+	rows := make([][3]float64, len(bins))
+	for i, b := range bins {
+		rows[i] = [3]float64{float64(b.Tasks), float64(b.OnTime), b.PredictedSum}
+	}
+	out, err := json.Marshal(rows)
+	if err != nil {
+		panic("report: " + err.Error()) // finite numbers always encode
+	}
+	return string(out)
+}
+
+// parseReliability reads RunRow.Reliability back; ok is false when it is empty or not what
+// reliabilityJSON writes.
+func parseReliability(s string) ([]replay.ReliabilityBin, bool) {
+	var rows [][3]float64
+	if s == "" || json.Unmarshal([]byte(s), &rows) != nil || len(rows) == 0 {
+		return nil, false
+	}
+	bins := make([]replay.ReliabilityBin, len(rows))
+	for i, r := range rows {
+		bins[i] = replay.ReliabilityBin{Tasks: int(r[0]), OnTime: int(r[1]), PredictedSum: r[2]}
+	}
+	return bins, true
 }
 
 // ReliabilityTable is the reliability tables as one Table: per mapper and bin of predicted

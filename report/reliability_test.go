@@ -4,6 +4,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/replay"
 )
 
 // TestReliabilities pools hand-made reliability counts: two MM runs with 10 tasks (4 on time,
@@ -11,20 +13,20 @@ import (
 // tasks, a mean prediction of 14/40 = 0.35 and an on-time share of 16/40 = 0.4; a run of
 // another mapper stays apart, and a run without a table (an older runs file) is left out.
 func TestReliabilities(t *testing.T) {
-	bins := func(k int, tasks, on int32, sum float64) ([]int32, []int32, []float64) {
-		a, b, c := make([]int32, 10), make([]int32, 10), make([]float64, 10)
-		a[k], b[k], c[k] = tasks, on, sum
-		return a, b, c
+	bins := func(k int, tasks, on int, sum float64) string {
+		t := make([]replay.ReliabilityBin, 10)
+		t[k] = replay.ReliabilityBin{Tasks: tasks, OnTime: on, PredictedSum: sum}
+		return reliabilityJSON(t)
 	}
 	var rows []RunRow
 	for _, x := range []struct {
 		name      string
 		k         int
-		tasks, on int32
+		tasks, on int
 		sum       float64
 	}{{"MM", 3, 10, 4, 3.5}, {"PAM-P", 9, 5, 5, 4.9}, {"MM", 3, 30, 12, 10.5}} {
 		r := RunRow{Name: x.name}
-		r.ReliabilityTasks, r.ReliabilityOnTime, r.ReliabilityPredicted = bins(x.k, x.tasks, x.on, x.sum)
+		r.Reliability = bins(x.k, x.tasks, x.on, x.sum)
 		rows = append(rows, r)
 	}
 	rows = append(rows, RunRow{Name: "old"})

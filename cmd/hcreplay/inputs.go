@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -68,11 +69,12 @@ type trial struct {
 	rule  *trace.DeadlineRule
 	means trace.TypeMeans
 	warn  func(string)
+	units *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
 }
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
 func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, error) {
-	fileUnit, err := trace.ParseUnit(in.Unit)
+	fileUnit, err := flagUnit(in.Unit)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -83,11 +85,17 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	opt := trace.ReadOptions{
 		FileUnit: fileUnit, Unit: petUnit, Strict: in.Strict,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
-		Warn: func(e *trace.InputError) { warn(e.Error()) },
+		TypeIndex: pet.TaskTypes(), // a .dat trial's types are indexes into the PET's (as trace gen writes them)
+		Warn:      func(e *trace.InputError) { warn(e.Error()) },
 	}
 	srcs, err := trace.Expand(in.Spec)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if slices.ContainsFunc(srcs, isDat) {
+		if w := datIndexNote(pet.TaskTypes()); w != "" {
+			warn(w)
+		}
 	}
 	var rule *trace.DeadlineRule
 	var means trace.TypeMeans
@@ -99,8 +107,9 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 		rule, means = &r, m
 	}
 	ts := make([]trial, len(srcs))
+	units := new(atomic.Bool)
 	for i, src := range srcs {
-		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn}
+		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn, units: units}
 	}
 	return ts, nil
 }
@@ -108,15 +117,18 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 // load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t trial) load() (*trace.Trace, []replay.Task, error) {
-	tr, err := trace.ReadTrace(t.src, t.opt)
+	tr, repaired, err := readRepaired(t.src, t.opt)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	// The published HCW19 trials lost the first characters of their first arrival to a
-	// generator bug (see trace.RepairHCW19FirstArrival); .dat files get it repaired.
-	if t.isDat() && trace.RepairHCW19FirstArrival(tr) {
+	if repaired {
 		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
 	}
+	var slacks slackSample
+	for _, task := range tr.Tasks {
+		slacks.add(task)
+	}
+	t.checkUnit(slacks)
 	if t.rule != nil {
 		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
 			return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
@@ -131,7 +143,82 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	return tr, tasks, nil
 }
 
-func (t trial) isDat() bool { return strings.HasSuffix(strings.ToLower(t.src.Name), ".dat") }
+func (t trial) isDat() bool { return isDat(t.src) }
+
+func isDat(src trace.Source) bool { return strings.HasSuffix(strings.ToLower(src.Name), ".dat") }
+
+// datIndexNote warns when a .dat file's type indexes and the PET's type names could be read two
+// ways: the PET names some task type by a number that is not its position ("1" at index 0), so
+// the .dat's "1" means the PET's second type here, not the type named "1". Empty otherwise.
+func datIndexNote(types []string) string {
+	for i, name := range types {
+		if _, err := strconv.Atoi(name); err == nil && name != strconv.Itoa(i) {
+			return fmt.Sprintf(".dat task types are read as indexes into the PET's task types (0 is %q, 1 is %q, ...), "+
+				"but the PET names type %q at index %d: if the .dat files mean the names, convert the PET so that "+
+				"type k is named k, or give the trials as CSV with the names", types[0], types[min(1, len(types)-1)], name, i)
+		}
+	}
+	return ""
+}
+
+// readRepaired is the one place a trace read from a file becomes the trial every command sees:
+// the published HCW19 trials lost the first characters of their first arrival to a generator
+// bug (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, sweep, trace
+// convert and trace stats all read through it, so that a trial gives the same result in any
+// format it is converted to. It reports whether it repaired the trial, and passes on the
+// reader's warnings but the one the repair explains.
+func readRepaired(src trace.Source, opt trace.ReadOptions) (*trace.Trace, bool, error) {
+	var held []*trace.InputError
+	warn := opt.Warn
+	opt.Warn = func(e *trace.InputError) { held = append(held, e) }
+	tr, err := trace.ReadTrace(src, opt)
+	if err != nil {
+		return nil, false, err
+	}
+	repaired := isDat(src) && trace.RepairHCW19FirstArrival(tr)
+	for _, e := range held {
+		if !(repaired && isRepairedOrder(e)) && warn != nil {
+			warn(e)
+		}
+	}
+	return tr, repaired, nil
+}
+
+// isRepairedOrder reports whether a reader's warning is the one the HCW19 defect causes and
+// its repair removes: the damaged first task (line 2) is the only one out of order, found at
+// line 3.
+func isRepairedOrder(e *trace.InputError) bool {
+	return e.Line == 3 && e.Column == "arrival" && strings.Contains(e.Msg, "(arrivals out of order); 1 of ")
+}
+
+// readTraces reads every trace a spec names through readRepaired: the reading path of the
+// commands that read whole traces without replaying them (trace convert, trace stats). The
+// repairs of a set of trials are told in one line, not one per file.
+func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
+	srcs, err := trace.Expand(spec)
+	if err != nil {
+		return nil, err
+	}
+	trs := make([]*trace.Trace, 0, len(srcs))
+	var repaired []string
+	for _, src := range srcs {
+		tr, fixed, err := readRepaired(src, opt)
+		if err != nil {
+			return nil, err
+		}
+		if fixed {
+			repaired = append(repaired, tr.Name)
+		}
+		trs = append(trs, tr)
+	}
+	switch {
+	case len(repaired) == 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", repaired[0]))
+	case len(repaired) > 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
+	}
+	return trs, nil
+}
 
 func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.seed, uint64(t.index))) }
 
@@ -171,6 +258,7 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 	}
 	defer r.Close()
 	n, lastID := 0, int64(0)
+	var slacks slackSample
 	for task, err := range r.All() {
 		if err != nil {
 			return 0, false, badInput(err)
@@ -179,6 +267,7 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 			return 0, false, nil // load sorts, checks ids for duplicates, and says which task lacks a deadline
 		}
 		n, lastID = n+1, task.ID
+		slacks.add(task)
 		if n%streamableCheck == 0 && ctx.Err() != nil {
 			return 0, false, ctx.Err()
 		}
@@ -186,7 +275,37 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 	if k, _ := r.OutOfOrder(); k > 0 {
 		return 0, false, nil
 	}
+	t.checkUnit(slacks)
 	return n, true, nil
+}
+
+// slackSample holds the slack (deadline − arrival) of a trial's first tasks with a deadline in
+// the file, enough to tell its time unit from the PET's (checkUnit).
+type slackSample []float64
+
+func (s *slackSample) add(t trace.Task) {
+	if len(*s) < 1000 && t.HasDeadline() {
+		*s = append(*s, t.Deadline-t.Arrival)
+	}
+}
+
+// checkUnit warns, once per spec, when a trial's deadlines are implausible for the PET: a
+// median slack under a twentieth of the PET's mean execution time leaves no task a chance, one
+// over a thousand times it makes every deadline trivial. Either is what a trace in seconds read
+// as milliseconds (or the reverse) looks like; deadlines a rule gave are left out, since the
+// rule takes them from the PET.
+func (t trial) checkUnit(slacks slackSample) {
+	if len(slacks) == 0 {
+		return
+	}
+	slices.Sort(slacks)
+	med, mean := slacks[len(slacks)/2], t.pet.GlobalMean()
+	if !(mean > 0) || (med >= mean/20 && med <= mean*1000) || t.units.Swap(true) {
+		return
+	}
+	unit := t.pet.TimeUnit()
+	t.warn(fmt.Sprintf("%s: deadlines are a median %.3g %s after arrival, against a mean execution time of %.3g %s in the PET: "+
+		"is the trace in another time unit than the PET? --time-unit gives the trace's (e.g. --time-unit s)", t.src.Name, med, unit, mean, unit))
 }
 
 // streamableCheck is how many rows streamable reads between looks at its context: a few
@@ -304,6 +423,17 @@ func replayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, 
 		rt.Observed = obs
 	}
 	return rt, nil
+}
+
+// flagUnit parses a --time-unit flag for ReadOptions.FileUnit: empty when the flag is not
+// given, so that a file that declares its unit (# time_unit=s, Parquet metadata) is read in
+// it, and one that does not is read in ms. Passing ms for an absent flag made a file in
+// seconds that says so fail with "the caller says ms".
+func flagUnit(flag string) (trace.Unit, error) {
+	if flag == "" {
+		return "", nil
+	}
+	return trace.ParseUnit(flag)
 }
 
 // unitSeconds is the length of one PET time unit in seconds, for cost and energy.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // writeReliability writes a run's reliability table (replay.Summary.Reliability) as CSV: one row
@@ -15,6 +16,10 @@ import (
 // that rate's 95% interval; empty cells for a bin without tasks.
 func writeReliability(path string, rows []replay.ReliabilityBin) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
+		meta := report.FileMeta{Version: buildVersion()} // chances and counts: no times
+		if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
+			return err
+		}
 		c := csv.NewWriter(w)
 		if err := c.Write([]string{"bin_low", "bin_high", "tasks", "on_time", "predicted_mean", "observed_on_time", "ci_low", "ci_high"}); err != nil {
 			return err
