@@ -40,19 +40,95 @@ type Summary struct {
 	// Cost and energy are of the whole run, the trimmed tasks' busy time included, so their
 	// ratios per on-time task divide by every on-time task of the run, scored or not: not by
 	// OnTime, which counts scored tasks only.
-	Cost            Num   `json:"cost"` // Σ price × busy time
-	CostPerOnTime   Num   `json:"cost_per_on_time"`
-	Energy          Num   `json:"energy_joules"` // active and idle power × time
-	EnergyPerOnTime Num   `json:"energy_per_on_time"`
-	BusyTime        Num   `json:"busy_time"`
-	WastedBusyTime  Num   `json:"wasted_busy_time"` // busy time spent on tasks that did not succeed
-	Utilisation     Num   `json:"utilisation"`
-	Span            Num   `json:"span"`
-	BrierScore      Num   `json:"brier_score"` // predicted success at mapping vs outcome, scored mapped tasks
-	MappingEvents   int64 `json:"mapping_events"`
-	Convolutions    int64 `json:"convolutions"`
-	Multiplications int64 `json:"impulse_multiplications"`
-	SuccessEvals    int64 `json:"success_evaluations"`
+	Cost            Num `json:"cost"` // Σ price × busy time
+	CostPerOnTime   Num `json:"cost_per_on_time"`
+	Energy          Num `json:"energy_joules"` // active and idle power × time
+	EnergyPerOnTime Num `json:"energy_per_on_time"`
+	BusyTime        Num `json:"busy_time"`
+	WastedBusyTime  Num `json:"wasted_busy_time"` // busy time spent on tasks that did not succeed
+	Utilisation     Num `json:"utilisation"`
+	Span            Num `json:"span"`
+	BrierScore      Num `json:"brier_score"` // predicted success at mapping vs outcome, scored mapped tasks
+	// Reliability is the calibration of the predicted chances as a table: the scored mapped
+	// tasks (BrierScore's) in ReliabilityBins bins of predicted chance.
+	Reliability     []ReliabilityBin `json:"reliability"`
+	MappingEvents   int64            `json:"mapping_events"`
+	Convolutions    int64            `json:"convolutions"`
+	Multiplications int64            `json:"impulse_multiplications"`
+	SuccessEvals    int64            `json:"success_evaluations"`
+}
+
+// ReliabilityBins is how many bins of predicted chance Summary.Reliability has: [0, 0.1),
+// [0.1, 0.2), …, [0.9, 1].
+const ReliabilityBins = 10
+
+// ReliabilityBin is one row of a reliability table: the tasks whose chance predicted at mapping
+// lies in [BinLow, BinHigh) ([0.9, 1] for the last), their mean predicted chance and the share of them on
+// time, with its 95% interval (Wilson's score interval, which stays inside [0, 1] for small
+// counts and shares near 0 or 1). Predictions are calibrated when Observed lies near Predicted
+// in every bin; the sums let runs be pooled (PoolReliability).
+type ReliabilityBin struct {
+	BinLow       float64 `json:"bin_low"`
+	BinHigh      float64 `json:"bin_high"`
+	Tasks        int     `json:"tasks"`
+	OnTime       int     `json:"on_time"`
+	PredictedSum float64 `json:"predicted_sum"`
+	Predicted    Num     `json:"predicted_mean"`
+	Observed     Num     `json:"observed_on_time"`
+	IntervalLow  Num     `json:"ci_low"`
+	IntervalHigh Num     `json:"ci_high"`
+}
+
+// reliabilityBin is the bin of predicted chance p.
+func reliabilityBin(p float64) int {
+	return min(max(int(p*ReliabilityBins), 0), ReliabilityBins-1)
+}
+
+// PoolReliability adds the rows of several runs' tables bin by bin and fills in the means and
+// intervals of the pooled rows.
+func PoolReliability(tables ...[]ReliabilityBin) []ReliabilityBin {
+	out := make([]ReliabilityBin, ReliabilityBins)
+	for _, t := range tables {
+		for i := range min(len(t), ReliabilityBins) {
+			out[i].Tasks += t[i].Tasks
+			out[i].OnTime += t[i].OnTime
+			out[i].PredictedSum += t[i].PredictedSum
+		}
+	}
+	for i := range out {
+		out[i].fill(i)
+	}
+	return out
+}
+
+// fill sets bin i's bounds, means and interval from its counts.
+func (b *ReliabilityBin) fill(i int) {
+	b.BinLow, b.BinHigh = float64(i)/ReliabilityBins, float64(i+1)/ReliabilityBins
+	b.Predicted, b.Observed, b.IntervalLow, b.IntervalHigh = Num(math.NaN()), Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
+	if b.Tasks > 0 {
+		n := float64(b.Tasks)
+		b.Predicted = Num(b.PredictedSum / n)
+		b.Observed = Num(float64(b.OnTime) / n)
+		lo, hi := wilson(b.OnTime, b.Tasks)
+		b.IntervalLow, b.IntervalHigh = Num(lo), Num(hi)
+	}
+}
+
+// wilson is the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.959963984540054
+	p, nf := float64(k)/float64(n), float64(n)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	lo, hi = max(0, mid-half), min(1, mid+half)
+	if k == 0 {
+		lo = 0 // mid = half exactly; rounding leaves a few ulps
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // Timing is the wall time a run spent deciding, and in all; it varies from run to run.
@@ -101,6 +177,7 @@ type runStats struct {
 	typeOnTime   []int
 	brierSum     float64
 	brierN       int
+	reliability  [ReliabilityBins]ReliabilityBin // the counts and sums only
 	wasted       float64
 	lastExit     float64
 
@@ -146,6 +223,10 @@ func (s *runStats) onExit(o *Outcome) {
 		}
 		s.brierSum += (o.Predicted - y) * (o.Predicted - y)
 		s.brierN++
+		b := &s.reliability[reliabilityBin(o.Predicted)]
+		b.Tasks++
+		b.OnTime += int(y)
+		b.PredictedSum += o.Predicted
 	}
 }
 
@@ -234,6 +315,7 @@ func (e *engine) result() *Result {
 	} else {
 		sum.BrierScore = Num(math.NaN())
 	}
+	sum.Reliability = PoolReliability(st.reliability[:])
 	// A pruning mapper reports its own share of the time spent in Map.
 	pruner := 0.0
 	if p, ok := e.mapper.(interface{ PrunerSeconds() float64 }); ok {

@@ -64,6 +64,11 @@ type RunRow struct {
 	Multiplications  int64   `parquet:"impulse_multiplications"`
 	SuccessEvals     int64   `parquet:"success_evaluations"`
 
+	// Reliability is the reliability table's counts (replay.Summary.Reliability) as JSON, one
+	// [tasks, on_time, predicted_sum] per bin of predicted chance, lowest first:
+	// "[[120,3,1.2],[40,6,5.9],…]". Empty in runs files written before it was recorded.
+	Reliability string `parquet:"reliability"`
+
 	// Wall time; the only fields that differ between two runs of the same grid.
 	MapperSeconds float64 `parquet:"mapper_seconds"`
 	PrunerSeconds float64 `parquet:"pruner_seconds"`
@@ -85,6 +90,7 @@ func (r *RunRow) SetMetrics(s replay.Summary, t replay.Timing) {
 	r.WastedBusyTime, r.Utilisation, r.BrierScore = float64(s.WastedBusyTime), float64(s.Utilisation), float64(s.BrierScore)
 	r.MappingEvents, r.Convolutions, r.Multiplications, r.SuccessEvals = s.MappingEvents, s.Convolutions, s.Multiplications, s.SuccessEvals
 	r.MapperSeconds, r.PrunerSeconds = t.MapperSeconds, t.PrunerSeconds
+	r.Reliability = reliabilityJSON(s.Reliability)
 }
 
 // runsSchema is runs.parquet's: RunRow's columns, its float metrics optional, so that a metric

@@ -62,7 +62,7 @@ type ReplayCmd struct {
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
 	JSON  bool   `help:"Print each run's summary as one JSON object per line."`
-	Out   string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
+	Out   string `help:"Write summary.json (which names the trace), timing.json, reliability.csv (calibration of the predicted chances) and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
 	CSV   bool   `help:"With --out, also write tasks.csv."`
 	Force bool   `help:"Replace the runs an earlier replay left in --out instead of refusing."`
 }
@@ -611,6 +611,9 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 		return nil, err
 	}
 	if err := writeJSON(filepath.Join(dir, "summary.json"), newRunJSON(res, trace, pet.TimeUnit())); err != nil {
+		return nil, err
+	}
+	if err := writeReliability(filepath.Join(dir, "reliability.csv"), res.Summary.Reliability); err != nil {
 		return nil, err
 	}
 	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {

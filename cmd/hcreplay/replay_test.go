@@ -295,7 +295,7 @@ func TestReplayOneAccept(t *testing.T) {
 			for _, e := range entries {
 				names = append(names, e.Name())
 			}
-			want := []string{"summary.json", "tasks.csv", "tasks.parquet", "timing.json"}
+			want := []string{"reliability.csv", "summary.json", "tasks.csv", "tasks.parquet", "timing.json"}
 			if !keep {
 				want = nil
 			}

@@ -87,6 +87,30 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, err
 	}
+	if rels := report.Reliabilities(rows); len(rels) > 0 { // calibration (issue 51)
+		rt := report.ReliabilityTable(rels)
+		if err := rt.WriteTerminal(con.Stdout); err != nil {
+			return nil, err
+		}
+		path := filepath.Join(c.Out, "calibration.csv")
+		meta := report.FileMeta{Version: buildVersion()} // chances and counts: no times
+		if err := atomicfile.Write(path, func(w io.Writer) error {
+			if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
+				return err
+			}
+			return rt.WriteCSV(w)
+		}); err != nil {
+			return nil, err
+		}
+		tableFiles = append(tableFiles, path)
+		f, ok, err := report.WriteReliabilityFigure(rels, c.Out, formats)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			figs = append(figs, f)
+		}
+	}
 	page := report.Page{Title: "hcreplay report", Sources: paths, Runs: len(rows), Points: len(agg.Groups),
 		Table: summary, TableFiles: tableFiles, Figures: figs}
 	for _, p := range paths {

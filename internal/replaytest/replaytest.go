@@ -30,6 +30,10 @@ func CheckInvariants(t testing.TB, label string, cfg replay.Config, res *replay.
 	if len(res.Outcomes) != len(cfg.Tasks) {
 		t.Fatalf("%s: %d outcomes for %d tasks", label, len(res.Outcomes), len(cfg.Tasks))
 	}
+	tol := 0.0
+	if len(cfg.Tasks) > 0 && len(cfg.Machines) > 0 {
+		tol = pmf.Tolerance(cfg.PET.Cell(cfg.Tasks[0].Type, cfg.Machines[0].Type).Step())
+	}
 	seen := map[int64]bool{}
 	perMachine := map[int][]replay.Outcome{}
 	counts := map[replay.Status]int{}
@@ -41,7 +45,7 @@ func CheckInvariants(t testing.TB, label string, cfg replay.Config, res *replay.
 		if o.Scored {
 			counts[o.Status]++
 		}
-		if err := outcomeError(o, cfg.Options.DropModel, pruned); err != "" {
+		if err := outcomeError(o, cfg.Options, pruned, tol); err != "" {
 			t.Fatalf("%s: task %d (arrival %v, deadline %v, machine %d, mapped %v, %v–%v, %v): %s", label,
 				o.Task.ID, o.Task.Arrival, o.Task.Deadline, o.Machine, o.MapTime, o.Start, o.End, o.Status, err)
 		}
@@ -63,31 +67,37 @@ func CheckInvariants(t testing.TB, label string, cfg replay.Config, res *replay.
 		t.Fatalf("%s: counts add to %d, scored %d, %d tasks, trim %d", label, sum, s.Scored, len(cfg.Tasks), cfg.Options.Trim)
 	}
 	for m, os := range perMachine {
-		checkMachine(t, fmt.Sprintf("%s: machine %d", label, m), os, queueSize)
+		checkMachine(t, fmt.Sprintf("%s: machine %d", label, m), os, queueSize, tol)
 	}
 }
 
-// outcomeError says what is wrong with one task's outcome, or "".
-func outcomeError(o replay.Outcome, model pmf.Model, pruned bool) string {
-	started, mapped := !math.IsNaN(o.Start), o.Machine >= 0
+// outcomeError says what is wrong with one task's outcome, or "". Times within tol of each other
+// are the same time, as the engine reads them (its clock: the PET's grid tolerance).
+func outcomeError(o replay.Outcome, opt replay.Options, pruned bool, tol float64) string {
+	started, mapped, model := !math.IsNaN(o.Start), o.Machine >= 0, opt.DropModel
+	before := func(a, b float64) bool { return a < b-tol } // a is before b, not the same time
+	meets := !before(o.Task.Deadline, o.End)               // at or before the deadline
+	if opt.Strict {
+		meets = before(o.End, o.Task.Deadline)
+	}
 	switch {
 	case started && !mapped:
 		return "started without a machine"
-	case mapped && o.MapTime < o.Task.Arrival:
+	case mapped && before(o.MapTime, o.Task.Arrival):
 		return "mapped before it arrived"
-	case mapped && o.MapTime >= o.Task.Deadline:
+	case mapped && !before(o.MapTime, o.Task.Deadline):
 		return "mapped at or after its deadline" // it expires at the start of that event
-	case started && (o.Start < o.MapTime || o.End < o.Start):
+	case started && (before(o.Start, o.MapTime) || before(o.End, o.Start)):
 		return "starts before it is mapped or ends before it starts"
-	case o.Status == replay.OnTime && (!started || o.End > o.Task.Deadline):
+	case o.Status == replay.OnTime && (!started || !meets):
 		return "on time without running by its deadline"
-	case o.Status == replay.Late && (!started || o.End <= o.Task.Deadline || model == pmf.Evict):
+	case o.Status == replay.Late && (!started || meets || model == pmf.Evict):
 		return "late, but not run past its deadline, or under evict"
-	case o.Status == replay.DroppedDeadline && (!mapped || o.End < o.Task.Deadline || model == pmf.None):
+	case o.Status == replay.DroppedDeadline && (!mapped || before(o.End, o.Task.Deadline) || model == pmf.None):
 		return "dropped at its deadline before it, unmapped, or under none"
-	case o.Status == replay.ExpiredUnmapped && (mapped || o.End < o.Task.Deadline):
+	case o.Status == replay.ExpiredUnmapped && (mapped || before(o.End, o.Task.Deadline)):
 		return "expired unmapped, but mapped or before its deadline"
-	case o.Status == replay.DroppedPruned && (!pruned || !mapped || o.End < o.MapTime):
+	case o.Status == replay.DroppedPruned && (!pruned || !mapped || before(o.End, o.MapTime)):
 		return "dropped by a pruner that is not there, or before it was mapped"
 	case o.Status == replay.Unfinished:
 		return "unfinished"
@@ -97,7 +107,7 @@ func outcomeError(o replay.Outcome, model pmf.Model, pruned bool) string {
 
 // checkMachine: the runs on one machine never overlap, and when a task is mapped at most
 // queueSize tasks (itself included) are on the machine.
-func checkMachine(t testing.TB, label string, os []replay.Outcome, queueSize int) {
+func checkMachine(t testing.TB, label string, os []replay.Outcome, queueSize int, tol float64) {
 	t.Helper()
 	var runs []replay.Outcome
 	for _, o := range os {
@@ -107,14 +117,14 @@ func checkMachine(t testing.TB, label string, os []replay.Outcome, queueSize int
 	}
 	slices.SortFunc(runs, func(a, b replay.Outcome) int { return cmp.Compare(a.Start, b.Start) })
 	for i := 1; i < len(runs); i++ {
-		if a, b := runs[i-1], runs[i]; b.Start < a.End {
+		if a, b := runs[i-1], runs[i]; b.Start < a.End-tol {
 			t.Fatalf("%s runs task %d (%v–%v) and task %d (%v–%v) at once", label, a.Task.ID, a.Start, a.End, b.Task.ID, b.Start, b.End)
 		}
 	}
 	for _, o := range os {
 		n := 0
 		for _, q := range os {
-			if q.MapTime <= o.MapTime && q.End > o.MapTime {
+			if q.MapTime <= o.MapTime+tol && q.End > o.MapTime+tol {
 				n++
 			}
 		}
