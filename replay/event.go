@@ -106,8 +106,10 @@ type Event interface {
 	// approx engines, some states under the pending drop model). The slice is the engine's: read
 	// it before asking again.
 	QueueFloors(m int) []float64
-	// Exits lists the tasks that left the system since the previous mapping event, with the
-	// status they left with, in the order they left (the pruner counts deadline misses here).
+	// Exits lists the tasks that left the system since the previous mapping event's Map was
+	// called, with the status they left with, in the order they left (the pruner counts
+	// deadline misses here): the exits during that Map and its commit (the pruner's drops)
+	// included.
 	Exits() []Exit
 	// DropModel and Strict say how deadlines work in this replay.
 	DropModel() pmf.Model
@@ -135,6 +137,7 @@ type mapping struct {
 	batch    []int      // Batch's answer, rewritten at each call
 	keyed    []BatchKey // BatchKeys's, once a task is marked
 	marks    int        // tasks assigned or deferred in this event
+	reported int        // the exits Exits reports: those before this event's Map
 	queues   [][]int    // Queue's answers, per machine, rewritten at each call
 }
 
@@ -257,7 +260,7 @@ func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
-func (v *mapping) Exits() []Exit                    { return v.e.exited }
+func (v *mapping) Exits() []Exit                    { return v.e.exited[:v.reported] }
 
 func (v *mapping) Assign(h, m int) {
 	t := &v.e.tasks[h]
