@@ -316,6 +316,28 @@ func (e *engine) freeFrom(m int) float64 {
 	return s
 }
 
+// Retract takes back task h's assignment of this event and defers it instead: h leaves its
+// machine's queue, the tasks assigned behind it move up, and it stays in the batch until the
+// next event. A pruner that defers after the heuristic has chosen (thesis §4.5) calls it once
+// the heuristic is done. It panics if h was not assigned in this event: a bug in the caller.
+func (v *mapping) Retract(h int) {
+	for i, m := range v.e.assigned {
+		k := slices.Index(v.e.virtual[m], h)
+		if k < 0 {
+			continue
+		}
+		v.e.virtual[m] = slices.Delete(v.e.virtual[m], k, k+1)
+		if len(v.e.virtual[m]) == 0 {
+			v.e.assigned = slices.Delete(v.e.assigned, i, i+1)
+		}
+		v.e.tasks[h].Predicted = math.NaN()
+		v.e.chances.changed(m)
+		v.deferred = append(v.deferred, h)
+		return
+	}
+	panic(fmt.Sprintf("replay: retracting task %d, which was not assigned in this mapping event", v.e.tasks[h].Task.ID))
+}
+
 func (v *mapping) Defer(h int) {
 	if !v.e.keys[h].inBatch || v.marked(h) {
 		return
