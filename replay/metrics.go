@@ -25,7 +25,6 @@ type Summary struct {
 	// not prune (PruningReadings).
 	Readings
 
-
 	Tasks           int `json:"tasks"`
 	Scored          int `json:"scored"`
 	OnTime          int `json:"on_time"`
