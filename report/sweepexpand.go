@@ -39,6 +39,9 @@ type SweepRun struct {
 	Fairness         float64
 	KPBPercent       float64
 	MOCCull          float64
+	DeferAt          prune.DeferPlace
+	DropRunning      prune.RunningDrop
+	SufferageExpired bool
 }
 
 // axis is one list of the grid: its key, its values in canonical form (the same value written
@@ -182,6 +185,15 @@ func (g *Grid) axes() ([]axis, error) {
 	add(floatAxis(g, "fairness", g.Fairness, c.Fairness, 0, 1, func(r *SweepRun, v float64) { r.Fairness = v }))
 	add(floatAxis(g, "kpb_percent", g.KPBPercent, p.KPBPercent, 0, 100, func(r *SweepRun, v float64) { r.KPBPercent = v }))
 	add(floatAxis(g, "moc_cull", g.MOCCull, p.MOCCull, 0, 1, func(r *SweepRun, v float64) { r.MOCCull = v }))
+	add(makeAxis(g, "defer_at", "defer_at", g.DeferAt, c.DeferAt.String(), func(s string) (string, func(*SweepRun), error) {
+		d, err := prune.ParseDeferPlace(s)
+		return d.String(), func(r *SweepRun) { r.DeferAt = d }, err
+	}))
+	add(makeAxis(g, "drop_running", "drop_running", g.DropRunning, c.DropRunning.String(), func(s string) (string, func(*SweepRun), error) {
+		d, err := prune.ParseRunningDrop(s)
+		return d.String(), func(r *SweepRun) { r.DropRunning = d }, err
+	}))
+	add(boolAxis(g, "sufferage_expired", g.SufferageExpired, c.SufferExpired, func(r *SweepRun, v bool) { r.SufferageExpired = v }))
 	return axes, errors.Join(errs...)
 }
 
@@ -343,6 +355,7 @@ func (r *SweepRun) mapperSpec() (heuristic.Params, prune.Config) {
 	p.KPBPercent, p.MOCCull = r.KPBPercent, r.MOCCull
 	c := prune.DefaultConfig()
 	c.Variant, c.Toggle, c.Lambda, c.DropThreshold, c.Rho, c.Defer, c.Fairness = r.Prune, r.Toggle, r.Lambda, r.DropThreshold, r.Rho, r.Defer, r.Fairness
+	c.DeferAt, c.DropRunning, c.SufferExpired = r.DeferAt, r.DropRunning, r.SufferageExpired
 	return p, c
 }
 
@@ -362,6 +375,7 @@ func (r *SweepRun) row() RunRow {
 		QueueSize: int32(r.QueueSize), DropModel: r.DropModel.String(), Strict: r.Strict, ConditionElapsed: r.ConditionElapsed,
 		Trim: int32(r.Trim), Seed: int64(r.Seed), Engine: r.Engine, Toggle: r.Toggle.String(), Lambda: r.Lambda,
 		DropThreshold: r.DropThreshold, Rho: r.Rho, Defer: r.Defer.String(), Fairness: r.Fairness,
+		DeferAt: r.DeferAt.String(), DropRunning: r.DropRunning.String(), SufferageExpired: r.SufferageExpired,
 	}
 }
 
