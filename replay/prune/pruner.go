@@ -314,8 +314,11 @@ func instantRobustness(ev replay.Event) float64 {
 
 // deferring is the Event the wrapped heuristic sees (000 §5.3; thesis §3.1 and §5.2: after
 // phase 1, pairs whose chance on the chosen machine is at or below the deferring threshold are
-// deferred). The heuristic's phase 1 is its own, so the rule is applied at the two places the
-// wrapper can see: a task that no machine with a free slot gives a chance above the threshold
+// deferred). The heuristic's phase 1 is its own, so the rule is applied where the wrapper can
+// see it. Under DeferAfter (thesis §4.5) the heuristic sees the whole batch and makes its
+// assignments; those at or below the threshold are noted (Assign) and taken back once it is
+// done (deferChosen). Under DeferBefore, at two places: a task that no machine with a free slot
+// gives a chance above the threshold
 // is deferred before the heuristic sees the batch (whatever machine it would choose, the pair
 // would be deferred), and an assignment whose chance on the chosen machine is at or below the
 // threshold becomes a deferral. The first saves the heuristic a round per hopeless task. Batch
