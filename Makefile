@@ -12,7 +12,7 @@ COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build test bench bench-targets bench-compare fuzz lint demo clean
+.PHONY: all build test test-exact bench bench-targets bench-compare fuzz lint demo clean
 
 all: build
 
@@ -23,6 +23,13 @@ build:
 test:
 	$(GO) test ./...
 	$(GO) test -race -short $(RACE_PKGS)
+
+# Fast ≡ reference on the real HCW19 trials, exhaustively: every heuristic and preset × pruning
+# variant × drop model on all 60 trials of the 19k and 34k levels, in full (make test replays a
+# rotating sample of them, cut short). Needs ../shared/data/hcw19 (or HCW19_DIR); skips without.
+# Tens of minutes on two cores.
+test-exact:
+	HCW19_EXHAUSTIVE=1 $(GO) test -run '^TestHCW19' -timeout 3h ./replay/prune
 
 # Benchmarks print the speed targets of the issues (rows/s, tasks/s, Gmul/s, ...), then
 # BenchmarkReplay's tasks/s as a table per engine and issue 6's targets beside the measured

@@ -186,6 +186,11 @@ func niceWidth(w float64) float64 {
 	case f < math.Sqrt(50):
 		m = 5
 	}
+	return niceNumber(m, e, w)
+}
+
+// niceNumber is m × 10^e parsed from its decimal form, or w when that fails.
+func niceNumber(m int, e, w float64) float64 {
 	x, err := strconv.ParseFloat(fmt.Sprintf("%de%d", m, int(e)), 64)
 	if err != nil || !(x > 0) {
 		return w
@@ -193,7 +198,33 @@ func niceWidth(w float64) float64 {
 	return x
 }
 
-// binIndex is the bin of time t: bins are ((k−1)·step, k·step] for k ≥ 1, and each bin's
+// niceFloor rounds w > 0 down to the nearest of 1, 2, 5 × 10^k.
+func niceFloor(w float64) float64 {
+	e := math.Floor(math.Log10(w))
+	f := w / math.Pow(10, e)
+	m := 1
+	switch {
+	case f >= 5:
+		m = 5
+	case f >= 2:
+		m = 2
+	}
+	return niceNumber(m, e, w)
+}
+
+// niceCeil rounds w > 0 up to the nearest of 1, 2, 5 × 10^k.
+func niceCeil(w float64) float64 {
+	c := niceFloor(w)
+	for _, m := range []float64{2, 2.5, 2} { // 1 → 2 → 5 → 10
+		if c >= w {
+			break
+		}
+		c = niceFloor(c * m * 1.0000001)
+	}
+	return c
+}
+
+// binIndex is the bin of time t for Synthesize (Fit uses linearIndex): bins are ((k−1)·step, k·step] for k ≥ 1, and each bin's
 // impulse sits at its upper edge k·step. The upper edge is conservative (a task in the bin has
 // finished by then), keeps every origin a whole number of steps (the pmf grid rule) and matches
 // HCW19, whose times are 2, 4, 6, ... with step 2. A time of 0 goes to bin 1. The 1e-9 guard
@@ -206,6 +237,50 @@ func binIndex(t, step float64) (int, error) {
 	return max(1, int(x)), nil
 }
 
+// linearIndex places time t between the grid points k·step and (k+1)·step for linear binning:
+// it returns k and the share f of the sample that goes to k+1 (1−f goes to k), so that the
+// sample's contribution to the mean, (1−f)·k·step + f·(k+1)·step, is t itself. A time within
+// 1e-9 steps of a grid point goes to that point whole, so data already on the grid (HCW19's 2,
+// 4, 6, ... with step 2) keeps its impulses.
+func linearIndex(t, step float64) (int, float64, error) {
+	x := t / step
+	if x > maxBinIndex {
+		return 0, 0, fmt.Errorf("time %g is more than %d bins of width %g from 0", t, maxBinIndex, step)
+	}
+	if r := math.Round(x); math.Abs(x-r) < 1e-9 {
+		return int(r), 0, nil
+	}
+	k := math.Floor(x)
+	return int(k), x - k, nil
+}
+
+// addLinear adds one sample at time t by linear binning (linearIndex).
+func (h *hist) addLinear(t, step float64) error {
+	k, f, err := linearIndex(t, step)
+	if err != nil {
+		return err
+	}
+	if f == 0 {
+		return h.addWeight(k, 1)
+	}
+	if err := h.addWeight(k, 1-f); err != nil {
+		return err
+	}
+	return h.addWeight(k+1, f)
+}
+
+// linearHistogram bins the times on the grid of step by linear binning and normalises the
+// weights into a PMF whose mean is the times' mean (up to rounding).
+func linearHistogram(times []float64, step float64) (pmf.PMF, error) {
+	var h hist
+	for _, t := range times {
+		if err := h.addLinear(t, step); err != nil {
+			return pmf.PMF{}, err
+		}
+	}
+	return h.pmf(step)
+}
+
 // maxBinIndex keeps bin indices far from integer overflow; a cell still has to fit within
 // maxCellImpulses bins.
 const maxBinIndex = 1 << 50
@@ -216,7 +291,10 @@ type hist struct {
 	counts []float64
 }
 
-func (h *hist) add(k int) error {
+func (h *hist) add(k int) error { return h.addWeight(k, 1) }
+
+// addWeight adds weight w to bin k.
+func (h *hist) addWeight(k int, w float64) error {
 	switch {
 	case len(h.counts) == 0:
 		h.kmin, h.counts = k, []float64{0}
@@ -232,7 +310,7 @@ func (h *hist) add(k int) error {
 		}
 		h.counts = append(h.counts, make([]float64, k-h.kmin+1-len(h.counts))...)
 	}
-	h.counts[k-h.kmin]++
+	h.counts[k-h.kmin] += w
 	return nil
 }
 
@@ -243,7 +321,8 @@ func (h *hist) pmf(step float64) (pmf.PMF, error) {
 	return d, err
 }
 
-// histogram bins the times on the grid of step and normalises the counts into a PMF.
+// histogram bins the times on the grid of step, impulses at bin upper edges, and normalises the
+// counts into a PMF: the journal paper's synthetic PETs (Synthesize).
 func histogram(times []float64, step float64) (pmf.PMF, error) {
 	var h hist
 	for _, t := range times {

@@ -85,7 +85,7 @@ type CellCount struct {
 
 func (e *ThinCellsError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d cell(s) have fewer than %d samples (use a lower minimum or fill-from):", len(e.Cells), e.Min)
+	fmt.Fprintf(&b, "%d cell(s) have fewer than %d samples:", len(e.Cells), e.Min)
 	for i, c := range e.Cells {
 		if i > 0 {
 			b.WriteString(",")

@@ -301,6 +301,33 @@ func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	return 0, nil, nil
 }
 
+// ETCLosses says what writing p as .etc loses that a reader would need: type names other than
+// the indexes the format writes, and a time unit other than DefaultTimeUnit, which a reader of
+// the .etc assumes. Empty when the .etc reads back as the same matrix.
+func ETCLosses(p *PET) string {
+	var lost []string
+	for _, kind := range []struct {
+		what  string
+		names []string
+	}{{"task", p.taskTypes}, {"machine", p.machineTypes}} {
+		if !slices.Equal(kind.names, indexNamesList(len(kind.names))) {
+			lost = append(lost, fmt.Sprintf("%s type names (%s become 0 to %d)", kind.what, clipNames(kind.names), len(kind.names)-1))
+		}
+	}
+	if p.timeUnit != DefaultTimeUnit {
+		lost = append(lost, fmt.Sprintf("the time unit %s (an .etc file reads as %s)", p.timeUnit, DefaultTimeUnit))
+	}
+	return strings.Join(lost, "; ")
+}
+
+// clipNames lists names, cut after a few.
+func clipNames(names []string) string {
+	if len(names) > 6 {
+		return strings.Join(names[:6], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}
+
 // WriteETC writes the PET in the HCW19 .etc format: types are written as their indices in
 // matrix order (the format has no names), cells task-major as in the HCW19 files, and only
 // the non-zero impulses, each time and probability in the shortest form that reads back to

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 
@@ -49,10 +50,19 @@ type cellKey struct{ task, machine string }
 // cellAcc accumulates one cell: either the samples themselves (when the bin width depends on
 // them) or a streaming histogram (when the width is fixed).
 type cellAcc struct {
-	n     int
-	sum   float64 // of the times, for the mean that bounds a chosen step (checkChosenStep)
-	times []float64
-	hist  hist
+	n        int
+	sum      float64 // of the times, for the mean that bounds a chosen step (checkChosenStep)
+	mean, m2 float64 // Welford's running mean and sum of squared deviations, for the provenance
+	times    []float64
+	hist     hist
+}
+
+// sd is the sample standard deviation of the cell's times; 0 for fewer than two.
+func (a *cellAcc) sd() float64 {
+	if a.n < 2 {
+		return 0
+	}
+	return math.Sqrt(a.m2 / float64(a.n-1))
 }
 
 // Fitter builds a PET from samples added one at a time, so a caller can stream a log of any
@@ -138,15 +148,14 @@ func (f *Fitter) Add(s Sample) error {
 	}
 	acc.n++
 	acc.sum += s.Time
+	d := s.Time - acc.mean
+	acc.mean += d / float64(acc.n)
+	acc.m2 += d * (s.Time - acc.mean)
 	if f.binning.needsSamples() {
 		acc.times = append(acc.times, s.Time)
 		return nil
 	}
-	k, err := binIndex(s.Time, f.binning.Width)
-	if err == nil {
-		err = acc.hist.add(k)
-	}
-	if err != nil {
+	if err := acc.hist.addLinear(s.Time, f.binning.Width); err != nil {
 		return fail("%v", err)
 	}
 	return nil
@@ -204,7 +213,8 @@ func (f *Fitter) PET() (*PET, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fit: cell %s: %w", cellName(tasks[i/len(machines)], machines[i%len(machines)]), err)
 		}
-		cells[i] = Cell{PMF: d, Provenance: Provenance{Samples: src.acc.n, Binning: desc, FilledFrom: src.donor}}
+		cells[i] = Cell{PMF: d, Provenance: Provenance{Samples: src.acc.n, Binning: desc, FilledFrom: src.donor,
+			SampleMean: src.acc.sum / float64(src.acc.n), SampleSD: src.acc.sd()}}
 	}
 	p, err := New(tasks, machines, f.opt.TimeUnit, cells)
 	if err != nil {
@@ -218,7 +228,7 @@ func (s source) pmf(step float64) (pmf.PMF, error) {
 		return s.acc.hist.pmf(step)
 	}
 	slices.Sort(s.acc.times) // ascending, so the histogram only ever grows at its end
-	return histogram(s.acc.times, step)
+	return linearHistogram(s.acc.times, step)
 }
 
 // types returns the task and machine type lists: the given ones, or those seen, naturally
@@ -329,7 +339,7 @@ func (f *Fitter) checkChosenStep(srcs []source, step float64) error {
 func (f *Fitter) step(srcs []source) (float64, string, error) {
 	unit := cmp.Or(f.opt.TimeUnit, DefaultTimeUnit)
 	if w := f.binning.Width; w > 0 {
-		return w, fmt.Sprintf("histogram, fixed bin width %s %s, impulses at bin upper edges", num(w), unit), nil
+		return w, fmt.Sprintf("histogram, fixed bin width %s %s, %s", num(w), unit, linearNote), nil
 	}
 	var widths []float64
 	for _, s := range srcs {
@@ -346,7 +356,49 @@ func (f *Fitter) step(srcs []source) (float64, string, error) {
 	}
 	med := median(widths)
 	step := niceWidth(med)
-	desc := fmt.Sprintf("histogram, bin width %s %s (%s: median cell width %.4g over %d cells, rounded to 1/2/5×10^k), impulses at bin upper edges",
-		num(step), unit, f.binning, med, len(widths))
-	return step, desc, nil
+	desc := fmt.Sprintf("histogram, bin width %s %s (%s: median cell width %.4g over %d cells, rounded to 1/2/5×10^k", num(step), unit, f.binning, med, len(widths))
+	if capped, why := spreadCap(srcs, step); capped < step {
+		step = capped
+		desc = fmt.Sprintf("histogram, bin width %s %s (%s: median cell width %.4g over %d cells, %s", num(step), unit, f.binning, med, len(widths), why)
+	}
+	return step, desc + "), " + linearNote, nil
+}
+
+// linearNote describes the placement of samples on the grid, for the provenance.
+const linearNote = "linear binning (each sample split between its two nearest grid points, which keeps the cell's mean)"
+
+// maxFitImpulses bounds the impulses the spread cap may give the widest cell: 16,384 keeps a
+// convolution of two cells under a few milliseconds, and a matrix whose cells differ by more
+// than that in range gets a note of what the coarser step costs instead (pet build).
+const maxFitImpulses = 1 << 14
+
+// spreadCap is the step the rule's step is capped at: half the smallest standard deviation of a
+// cell's own samples, rounded down to 1, 2 or 5 × 10^k. One common step from the median of the
+// cells' widths is coarse for the fast, narrow cells of a matrix that also holds slow ones (a
+// 50 ms cell under a 200 ms step is two impulses), and a histogram coarser than its cell's
+// spread misplaces the mass that success chances are read from; at half a standard deviation
+// linear binning widens a cell's spread by about 2%. The cap is not taken below the step that
+// gives the widest cell maxFitImpulses impulses. It returns the step and why, or step itself.
+func spreadCap(srcs []source, step float64) (float64, string) {
+	minSD, widest := math.Inf(1), 0.0
+	for _, s := range srcs {
+		if s.donor != "" || len(s.acc.times) < 2 {
+			continue
+		}
+		if sd := s.acc.sd(); sd > 0 {
+			minSD = math.Min(minSD, sd)
+		}
+		widest = math.Max(widest, s.acc.times[len(s.acc.times)-1]) // sorted by step()
+	}
+	if math.IsInf(minSD, 1) {
+		return step, ""
+	}
+	c := niceFloor(minSD / 2)
+	if floor := widest / maxFitImpulses; c < floor {
+		c = niceCeil(floor)
+	}
+	if !(c < step) {
+		return step, ""
+	}
+	return c, fmt.Sprintf("capped at %s, half the smallest cell standard deviation %.4g rounded down to 1/2/5×10^k", num(c), minSD)
 }

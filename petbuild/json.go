@@ -18,10 +18,11 @@ import (
 //	{"format": "hcreplay-pet", "version": 1, "time_unit": "ms", "step": 2,
 //	 "task_types": ["0", ...], "machine_types": ["0", ...],
 //	 "cells": [{"task_type": "0", "machine_type": "0", "origin": 2, "probs": [...],
-//	            "samples": 500, "deficit": 0, "cut_mass": 0, "filled_from": "", "binning": "..."}]}
+//	            "samples": 500, "deficit": 0, "cut_mass": 0, "filled_from": "", "sample_mean": 51.2,
+//	            "sample_sd": 30.1, "binning": "..."}]}
 //
-// Cells are matched to the type lists by name, in any order. cut_mass and filled_from may be
-// left out (zero). Unknown fields are ignored, so a later minor addition does not break old
+// Cells are matched to the type lists by name, in any order. cut_mass, filled_from,
+// sample_mean and sample_sd (those of the fitted samples) may be left out (zero). Unknown fields are ignored, so a later minor addition does not break old
 // readers; anything that changes the meaning of a field bumps the version.
 const (
 	jsonFormat  = "hcreplay-pet"
@@ -50,6 +51,8 @@ type jsonCell struct {
 	Deficit     float64   `json:"deficit"`
 	CutMass     float64   `json:"cut_mass,omitempty"`
 	FilledFrom  string    `json:"filled_from,omitempty"`
+	SampleMean  float64   `json:"sample_mean,omitempty"`
+	SampleSD    float64   `json:"sample_sd,omitempty"`
 	Binning     string    `json:"binning"`
 }
 
@@ -201,6 +204,10 @@ func (c *jsonCell) raw(step float64, field string) (*rawCell, *ReadError) {
 		return nil, fail(".deficit", num(c.Deficit), "is not in (-1, 1)")
 	case !(c.CutMass >= 0 && c.CutMass <= 1):
 		return nil, fail(".cut_mass", num(c.CutMass), "is not in [0, 1]")
+	case !(c.SampleMean >= 0) || !finite(c.SampleMean):
+		return nil, fail(".sample_mean", num(c.SampleMean), "is not a finite non-negative number")
+	case !(c.SampleSD >= 0) || !finite(c.SampleSD):
+		return nil, fail(".sample_sd", num(c.SampleSD), "is not a finite non-negative number")
 	}
 	for j, x := range c.Probs {
 		if x < 0 {
@@ -212,7 +219,7 @@ func (c *jsonCell) raw(step float64, field string) (*rawCell, *ReadError) {
 		weights: c.Probs,
 		field:   field,
 		prov: Provenance{Samples: c.Samples, Binning: c.Binning, Deficit: c.Deficit,
-			CutMass: c.CutMass, FilledFrom: c.FilledFrom},
+			CutMass: c.CutMass, FilledFrom: c.FilledFrom, SampleMean: c.SampleMean, SampleSD: c.SampleSD},
 	}, nil
 }
 
@@ -258,6 +265,8 @@ func WriteJSON(w io.Writer, p *PET) error {
 			Deficit:     c.Provenance.Deficit,
 			CutMass:     c.Provenance.CutMass,
 			FilledFrom:  c.Provenance.FilledFrom,
+			SampleMean:  c.Provenance.SampleMean,
+			SampleSD:    c.Provenance.SampleSD,
 			Binning:     c.Provenance.Binning,
 		}
 		b, err := json.Marshal(jc)

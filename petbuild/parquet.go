@@ -58,6 +58,8 @@ type parquetProv struct {
 	Deficit     float64 `json:"deficit"`
 	CutMass     float64 `json:"cut_mass"`
 	FilledFrom  string  `json:"filled_from,omitempty"`
+	SampleMean  float64 `json:"sample_mean,omitempty"`
+	SampleSD    float64 `json:"sample_sd,omitempty"`
 	Binning     string  `json:"binning"`
 }
 
@@ -91,7 +93,8 @@ func parquetMetadata(p *PET) ([]parquet.WriterOption, error) {
 	for i, c := range p.cells {
 		pr := c.Provenance
 		prov[i] = parquetProv{TaskType: p.taskTypes[i/len(p.machineTypes)], MachineType: p.machineTypes[i%len(p.machineTypes)],
-			Samples: pr.Samples, Deficit: pr.Deficit, CutMass: pr.CutMass, FilledFrom: pr.FilledFrom, Binning: pr.Binning}
+			Samples: pr.Samples, Deficit: pr.Deficit, CutMass: pr.CutMass, FilledFrom: pr.FilledFrom, Binning: pr.Binning,
+			SampleMean: pr.SampleMean, SampleSD: pr.SampleSD}
 	}
 	kv := map[string]any{pqKeyTaskTypes: p.taskTypes, pqKeyMachineTypes: p.machineTypes, pqKeyProvenance: prov}
 	opts := []parquet.WriterOption{
@@ -472,10 +475,12 @@ func (pr *parquetReader) finish(opt ReadOptions) (*PET, error) {
 		rc := &rawCell{origin: origin, weights: w, row: c.rows[0]}
 		if pr.prov != nil {
 			pv := pr.prov[i]
-			if pv.Samples < 0 || !finite(pv.Deficit) || !finite(pv.CutMass) {
-				return nil, &ReadError{File: pr.file, Field: fmt.Sprintf("metadata %s[%d]", pqKeyProvenance, i), Msg: "has a negative count or a non-finite mass"}
+			if pv.Samples < 0 || !finite(pv.Deficit) || !finite(pv.CutMass) || !(pv.SampleMean >= 0) || !(pv.SampleSD >= 0) ||
+				!finite(pv.SampleMean) || !finite(pv.SampleSD) {
+				return nil, &ReadError{File: pr.file, Field: fmt.Sprintf("metadata %s[%d]", pqKeyProvenance, i), Msg: "has a negative count or a non-finite mass or sample moment"}
 			}
-			rc.prov = Provenance{Samples: pv.Samples, Binning: pv.Binning, Deficit: pv.Deficit, CutMass: pv.CutMass, FilledFrom: pv.FilledFrom}
+			rc.prov = Provenance{Samples: pv.Samples, Binning: pv.Binning, Deficit: pv.Deficit, CutMass: pv.CutMass, FilledFrom: pv.FilledFrom,
+				SampleMean: pv.SampleMean, SampleSD: pv.SampleSD}
 		} else {
 			rc.prov.Binning = "read from long-form Parquet"
 		}

@@ -35,6 +35,10 @@ type Provenance struct {
 	// FilledFrom names the machine type whose samples stand in for this cell; empty when the
 	// cell was fitted from its own samples.
 	FilledFrom string
+	// SampleMean and SampleSD are the mean and standard deviation of the samples the cell was
+	// fitted from (the donor's when filled), so that `pet show` can set the PMF's beside them;
+	// 0 when unknown (.etc input, synthetic cells).
+	SampleMean, SampleSD float64
 }
 
 // Cell is one entry of the matrix: the execution-time PMF and its provenance.

@@ -14,6 +14,12 @@ const MassTolerance = 1e-9
 // 176.4 − 2·3 would fall just below or above a grid point depending on rounding.
 const gridEps = 1e-9
 
+// Tolerance is gridEps in time units for a grid of the given step: how far apart two times may
+// be and still be the same time to the chains (a time that close to a grid point is that point).
+// The replay engine's event loop and deadline checks use it too, so that the loop, the chains
+// and the caches share one notion of "the same time".
+func Tolerance(step float64) float64 { return gridEps * step }
+
 // ErrInvalid is wrapped by every error that reports a malformed PMF or a bad argument.
 var ErrInvalid = errors.New("invalid pmf")
 
@@ -310,12 +316,26 @@ func (d PMF) ConditionWeights(t float64) (kept, norm float64, ok bool) {
 	return kept, kept, kept > 0
 }
 
-// NextAfter returns the first grid point of d after t. Condition(u) is Condition(t) for every u
-// in [t, NextAfter(t)), since conditioning cuts whole impulses (and, past the support, moves to
-// the next grid point): a cache of a conditioned PMF stays valid until NextAfter of the time it
-// was built.
+// NextAfter returns the earliest time after t at which conditioning changes: Condition(u) is
+// Condition(t) for every u in [t, NextAfter(t)), and differs from it at NextAfter(t). Conditioning
+// cuts whole impulses (and, past the support, moves to the next grid point), and it counts a time
+// within the grid tolerance below a grid point as that point; so NextAfter is the first grid point
+// after t less that tolerance, to the exact float64 at which Condition's index changes, and a
+// cache of a conditioned PMF built at t stays valid exactly while now < NextAfter(t). (The first
+// grid point itself would leave a window of a billionth of a step in which the cache is stale:
+// issue 51, a head started at 284.96000000000004 and an arrival at 326.96.)
 func (d PMF) NextAfter(t float64) float64 {
-	return d.Time(max(d.lastAtOrBefore(t)+1, 0))
+	k := max(d.lastAtOrBefore(t), -1) // every time before the support conditions alike
+	u := d.Time(k+1) - gridEps*d.step
+	// Step to the exact float64 where lastAtOrBefore passes k: it is monotone in u, and the
+	// rounding of the line above puts u within a few ulps of it.
+	for d.lastAtOrBefore(u) > k {
+		u = math.Nextafter(u, math.Inf(-1))
+	}
+	for d.lastAtOrBefore(u) <= k {
+		u = math.Nextafter(u, math.Inf(1))
+	}
+	return u
 }
 
 // String prints a short summary, for debugging and examples.

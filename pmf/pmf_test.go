@@ -401,12 +401,19 @@ func TestAppendStatsMatchesAppend(t *testing.T) {
 }
 
 // TestNextAfter checks NextAfter against its promise by brute force: for a grid of times t,
-// Condition is unchanged on [t, NextAfter(t)) and changes at NextAfter(t).
+// Condition is unchanged on [t, NextAfter(t)) and changes at NextAfter(t). The answer is the
+// next grid point less the grid tolerance (1e-9 steps of 2, so 2e-9), to the float64 where
+// Condition changes: one float64 below it, Condition is still the old one (issue 51: a cache
+// kept past the old answer, the grid point itself, held a stale chain in that window).
 func TestNextAfter(t *testing.T) {
 	d := mustNew(t, 2, 2, []float64{0.1, 0.2, 0.3, 0.4}).Shift(10) // impulses at 12, 14, 16, 18
-	for _, c := range []struct{ at, want float64 }{{0, 12}, {11.9, 12}, {12, 14}, {13, 14}, {17.99, 18}, {18, 20}, {21, 22}} {
-		if got := d.NextAfter(c.at); got != c.want {
-			t.Errorf("NextAfter(%g) = %g, want %g", c.at, got, c.want)
+	for _, c := range []struct{ at, want float64 }{{0, 12}, {11.9, 12}, {12, 14}, {13, 14}, {17.99, 18}, {18, 20}, {21, 22}, {11.9999999995, 14}} {
+		got := d.NextAfter(c.at)
+		if math.Abs(got-(c.want-2e-9)) > 1e-14 {
+			t.Errorf("NextAfter(%g) = %.17g, want %g less 2e-9", c.at, got, c.want)
+		}
+		if below := math.Nextafter(got, 0); !same(d.Condition(below), d.Condition(c.at)) || same(d.Condition(got), d.Condition(c.at)) {
+			t.Errorf("NextAfter(%g) = %.17g: Condition does not change exactly there", c.at, got)
 		}
 	}
 	for at := 5.0; at < 25; at += 0.25 {

@@ -291,16 +291,28 @@ func (r reference) completion(h, m int) float64 {
 // Chances and expected times are reported rounded (12 decimals; 1e-9 time units), so that
 // engines that compute them in a different order agree exactly, and the ties a heuristic sees
 // (chances of exactly 0 or 1 on several machines) are ties under every engine.
+// A heuristic that derives a value of its own from engine output that is not rounded (a PMF's
+// mean, MOC's Algorithm-1 value) rounds it with RoundChance or RoundTime before it compares, so
+// that its ties too are ties under every engine.
 func roundChance(p float64) float64 { return math.Round(p*1e12) / 1e12 }
 func roundTime(t float64) float64   { return math.Round(t*1e9) / 1e9 }
 
+// RoundChance rounds a chance (or any value on its scale) as the engines round the chances they
+// report: to 12 decimals.
+func RoundChance(p float64) float64 { return roundChance(p) }
+
+// RoundTime rounds a time as the engines round the expected completions they report: to 1e-9
+// time units.
+func RoundTime(t float64) float64 { return roundTime(t) }
+
 // skewness is QueueChance.Skewness of a task whose completion PMF is d: its bounded skewness,
-// or NaN when the mapper does not read it.
+// rounded as chances are (the pruner's dropping threshold is built on it and compared with a
+// chance), or NaN when the mapper does not read it.
 func (e *engine) skewness(d pmf.PMF) float64 {
 	if !e.skew {
 		return math.NaN()
 	}
-	return d.BoundedSkewness()
+	return roundChance(d.BoundedSkewness()) // a dropping threshold is compared with rounded chances
 }
 
 func (r reference) queueChances(m int) []QueueChance {
@@ -509,7 +521,7 @@ func (f *fast) record(m int, until float64) {
 // rebuilding it would give the same chain and chances. Callers have checked sameQueue.
 func (f *fast) unmoved(m int) bool {
 	b := &f.built[m]
-	return f.e.now == b.at || f.e.now < b.until
+	return f.e.now == b.at || f.e.now < b.until // exact: b.at is this event's time, and until the float at which conditioning changes (pmf.PMF.NextAfter)
 }
 
 // sameQueue reports whether machine m's queue holds the tasks its cached chain was built from,
@@ -656,7 +668,7 @@ func (f *fast) completionBound(h, m int) float64 {
 	if f.valid[m] {
 		return f.currentBound(h, m)
 	}
-	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) {
+	if f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !f.sameQueue(m) || !(f.built[m].running || f.e.now == f.built[m].at) { // exact: a table of this very event
 		return math.Inf(-1)
 	}
 	return f.currentBound(h, m)
@@ -731,7 +743,7 @@ func (f *fast) queueFloors(m int) []float64 {
 		return nil
 	}
 	fc := &f.floors[m]
-	if !(fc.epoch == f.epochs[m] && f.e.now <= fc.until) {
+	if !(fc.epoch == f.epochs[m] && f.e.now <= fc.until) { // exact: the floors bound every time up to until
 		if ok {
 			return drift // a chain ahead costs as much as the exact one
 		}

@@ -21,6 +21,24 @@
 // completion, so a later conditioning, which drops some of its impulses and renormalises the
 // rest, can take from a queued task's chance at most the mass it drops (driftFloors).
 //
+// Time: one notion of "the same time" for the event loop, the chains and the caches (issue 51).
+// Times stay float64 in the trace's unit; two times within pmf.Tolerance(step) (a billionth of
+// the PET's step) are the same time. The chains already read times so (a time that close to a
+// grid point is that point); the engine reads them so through one helper type, clock, whose
+// methods (atOrBefore, before) are the only way the engine compares two times:
+// TestTimesCompareThroughClock fails on any comparison of a time in the package's source that
+// does not go through clock or say on its line ("exact:") why float order is meant (sorting a
+// trace, ordering the event heap). We chose this over integer ticks on a lattice the step
+// divides: arrivals and deadlines of real traces (0.01 apart in HCW19, arbitrary in a user's)
+// are not on the PET's grid, and ticks fine enough to hold them would round the times the
+// outputs report. So: everything within the tolerance of the earliest pending time is one mapping
+// event, at the latest of those times, finishes first; a deadline has passed when now is at or
+// after it on the clock; a run meets its deadline when it ends at or before it on the clock (as
+// its chance counted it). The fast engine's cache of a conditioned chain is valid while now is
+// before pmf.PMF.NextAfter, the exact float64 at which conditioning changes. Every decision
+// compares rounded values (chances to 12 decimals, times to 1e-9, RoundChance and RoundTime for
+// values a heuristic derives itself), so a tie is a tie under every engine.
+//
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,
 // and hands outcomes on as they become final (Options.OnTask), keeping back only the last Trim
@@ -34,7 +52,7 @@
 //
 // Decisions where the papers leave room, each an Option (defaults from SPEC §5.1):
 //   - A mapping event happens at every time at which a task arrives, finishes, or is killed at its
-//     deadline; everything that happens at one time forms one event. Inside an event: expire
+//     deadline; everything that happens at one time (on the clock: see Time) forms one event. Inside an event: expire
 //     unmapped tasks whose deadline has passed, drop queued tasks whose deadline has passed
 //     (evict and pending), then the mapper, then commit.
 //   - A deadline has passed for a task that has not started when now ≥ deadline: a task with a

@@ -152,6 +152,8 @@ type engine struct {
 	chances   chancer
 	samplers  []truthSampler // by cell index, as cells: made when a task of the cell first starts
 	step      float64
+	clock     clock   // how times compare: as the chains compare them
+	ending    []int   // the machines whose runs end at the current event
 	gridLimit float64 // maxGridSteps steps: the farthest from 0 a task's times may lie
 	exits     exitLog
 	stats     runStats
@@ -231,6 +233,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 	if e.hasNext {
 		e.step = cfg.PET.Cell(e.next.Type, cfg.Machines[0].Type).Step()
 		e.gridLimit = maxGridSteps * e.step
+		e.clock = newClock(e.step)
 	}
 	e.exits = newExitLog(e.opt.Trim, e.opt.OnTask, e.exits.pending)
 	e.onExit = e.stats.onExit
@@ -341,7 +344,7 @@ func (e *engine) gridError(t Task) error {
 // arrive puts the next arrival in the batch under a fresh or recycled handle.
 func (e *engine) arrive() error {
 	t := e.next
-	if math.Abs(t.Arrival) > e.gridLimit || math.Abs(t.Deadline) > e.gridLimit && !math.IsInf(t.Deadline, 1) {
+	if math.Abs(t.Arrival) > e.gridLimit || math.Abs(t.Deadline) > e.gridLimit && !math.IsInf(t.Deadline, 1) { // exact: a bound on magnitudes
 		return e.gridError(t) // a deadline of +Inf (none) is allowed
 	}
 	h := len(e.tasks)
@@ -371,30 +374,42 @@ func (e *engine) arrive() error {
 }
 
 func less(a, b Task) bool {
-	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID)
+	return a.Arrival < b.Arrival || (a.Arrival == b.Arrival && a.ID < b.ID) // exact: trace order
 }
 
 // run processes events until none is left: machine finishes from the heap, arrivals from the
-// source, finishes first at equal times.
+// source. Everything that happens at the same time as the earliest of them (clock: within the
+// grid tolerance) is one mapping event, at the latest of their times, finishes first: the chains
+// would count a run that ends a hair after an arrival as ended at the arrival's time.
 func (e *engine) run(ctx context.Context) error {
 	for e.events.Len() > 0 || e.hasNext {
 		if e.stats.mappingEvents%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		e.now = math.Inf(1)
+		first := math.Inf(1)
 		if e.events.Len() > 0 {
-			e.now = e.events[0].time
+			first = e.events[0].time
 		}
-		if e.hasNext && e.next.Arrival < e.now {
-			e.now = e.next.Arrival
+		if e.hasNext && e.next.Arrival < first { // exact: the earliest pending time
+			first = e.next.Arrival
 		}
-		for e.events.Len() > 0 && e.events[0].time == e.now {
-			e.finish(e.events.pop().machine)
+		e.now, e.ending = first, e.ending[:0]
+		for e.events.Len() > 0 && e.clock.atOrBefore(e.events[0].time, first) {
+			ev := e.events.pop()
+			e.now = max(e.now, ev.time)
+			e.ending = append(e.ending, ev.machine)
 		}
-		for e.hasNext && e.next.Arrival == e.now {
-			if err := e.arrive(); err != nil {
+		for e.hasNext && e.clock.atOrBefore(e.next.Arrival, first) {
+			e.now = max(e.now, e.next.Arrival)
+			if err := e.arrive(); err != nil { // an arrival only joins the batch: it reads no time
 				return err
 			}
+		}
+		for _, m := range e.ending {
+			e.finish(m)
+		}
+		for e.events.Len() > 0 && e.clock.atOrBefore(e.events[0].time, e.now) {
+			e.finish(e.events.pop().machine) // a run of no length, started by a finish above
 		}
 		e.mappingEvent()
 	}
@@ -449,11 +464,11 @@ func (e *engine) anyFree() bool {
 // walked only when a deadline may have passed (batchDue, queueDue): in a crowded replay the
 // batch holds hundreds of tasks, and most events expire none of them.
 func (e *engine) expire() {
-	if e.now >= e.batchDue {
+	if e.clock.atOrBefore(e.batchDue, e.now) {
 		e.batchDue = math.Inf(1)
 		e.dropPastBatch()
 	}
-	if e.opt.DropModel == pmf.None || e.now < e.queueDue {
+	if e.opt.DropModel == pmf.None || e.clock.before(e.now, e.queueDue) {
 		return
 	}
 	e.queueDue = math.Inf(1)
@@ -474,7 +489,7 @@ func (e *engine) dropPastWaiting(hs []int) []int {
 	kept := hs[:0]
 	for _, h := range hs {
 		t := &e.tasks[h]
-		if d := t.Task.Deadline; e.now < d {
+		if d := t.Task.Deadline; e.clock.before(e.now, d) {
 			kept = append(kept, h)
 			e.queueDue = min(e.queueDue, d)
 			continue
@@ -490,7 +505,7 @@ func (e *engine) dropPastWaiting(hs []int) []int {
 func (e *engine) dropPastBatch() {
 	k := 0
 	for i, h := range e.batch {
-		if d := e.batchKey[i].Deadline; e.now < d {
+		if d := e.batchKey[i].Deadline; e.clock.before(e.now, d) {
 			e.batch[k], e.batchKey[k] = h, e.batchKey[i]
 			k++
 			e.batchDue = min(e.batchDue, d)
@@ -572,7 +587,7 @@ func (e *engine) startNext(m int) {
 	for len(ms.queue) > 0 {
 		h := ms.queue[0]
 		t := &e.tasks[h]
-		if e.opt.DropModel != pmf.None && e.now >= t.Task.Deadline {
+		if e.opt.DropModel != pmf.None && e.clock.atOrBefore(t.Task.Deadline, e.now) {
 			ms.popHead()
 			t.queued = false
 			e.exit(h, DroppedDeadline, e.now)
@@ -611,12 +626,13 @@ func (e *engine) finish(m int) {
 	e.startNext(m)
 }
 
-// meets reports whether finishing at end meets deadline d.
+// meets reports whether finishing at end meets deadline d: at or before it, or before it under
+// --strict, as the chains count success (clock).
 func (e *engine) meets(end, d float64) bool {
 	if e.opt.Strict {
-		return end < d
+		return e.clock.before(end, d)
 	}
-	return end <= d
+	return e.clock.atOrBefore(end, d)
 }
 
 // drop removes a queued task on the pruner's decision; a running task is stopped now.
@@ -694,8 +710,8 @@ type eventHeap []event
 func (h eventHeap) Len() int { return len(h) }
 func (h eventHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
-	if a.time != b.time {
-		return a.time < b.time
+	if a.time != b.time { // exact: heap order
+		return a.time < b.time // exact: heap order
 	}
 	if a.machine != b.machine {
 		return a.machine < b.machine

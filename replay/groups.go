@@ -50,7 +50,7 @@ func (e *engine) joinGroup(h int) {
 	}
 	gr := &g.byType[ty]
 	gr.Tasks = append(gr.Tasks, BatchTask{Handle: h, Order: e.tasks[h].serial, Deadline: k.deadline})
-	if len(gr.Tasks) == 1 || gr.Lead >= 0 && k.deadline < gr.Deadline {
+	if len(gr.Tasks) == 1 || gr.Lead >= 0 && k.deadline < gr.Deadline { // exact: deadline order
 		gr.Lead, gr.Deadline = len(gr.Tasks)-1, k.deadline
 	}
 }
@@ -85,7 +85,7 @@ func (e *engine) batchGroups() []BatchGroup {
 		}
 		l := 0
 		for i := 1; i < len(gr.Tasks); i++ {
-			if gr.Tasks[i].Deadline < gr.Tasks[l].Deadline {
+			if gr.Tasks[i].Deadline < gr.Tasks[l].Deadline { // exact: deadline order
 				l = i
 			}
 		}

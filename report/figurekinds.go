@@ -21,9 +21,9 @@ func figureKinds() []figureKind {
 	return []figureKind{
 		{"robustness", robustnessFigure},
 		{"fairness", fairnessFigure},
-		{"cost", func(a *Aggregate) *chart { return perOnTimeFigure(a, "cost_per_on_time", "cost per on-time task") }},
+		{"cost", func(a *Aggregate) *chart { return perOnTimeFigure(a, "cost_per_on_time", "cost per on-time task", "$") }},
 		{"energy", func(a *Aggregate) *chart {
-			return perOnTimeFigure(a, "energy_per_on_time", "energy per on-time task (J)")
+			return perOnTimeFigure(a, "energy_per_on_time", "energy per on-time task", "J")
 		}},
 		{"overhead", overheadFigure},
 		{"thresholds", thresholdFigure},
@@ -62,18 +62,26 @@ func fairnessFigure(a *Aggregate) *chart {
 }
 
 // perOnTimeFigure draws cost or energy per on-time task against the level, when the machines
-// had prices or power figures (some mean is neither zero nor undefined).
-func perOnTimeFigure(a *Aggregate, metric, yLabel string) *chart {
-	if !slices.ContainsFunc(a.Groups, func(g *Group) bool {
-		m := g.Stat(metric).Mean
-		return m != 0 && !math.IsNaN(m)
-	}) {
+// had prices or power figures (some mean is neither zero nor undefined). The axis is in unit,
+// with an SI prefix when the values are very small or large (µ$, kJ), at round ticks.
+func perOnTimeFigure(a *Aggregate, metric, label, unit string) *chart {
+	top := 0.0
+	for _, g := range a.Groups {
+		if m := g.Stat(metric).Mean; !math.IsNaN(m) && !math.IsInf(m, 0) {
+			top = math.Max(top, math.Abs(m))
+		}
+	}
+	if top == 0 {
 		return nil
 	}
+	scale, prefix := siScale(top)
+	yLabel := fmt.Sprintf("%s (%s%s)", label, prefix, unit)
 	f := lineFigure{groups: a.Groups, x: levelAxis(a.Groups, a.Levels), y: metric, yLabel: yLabel,
 		colourBy: "heuristic", dashPruned: true}
-	return f.chart(fmt.Sprintf("%s against the oversubscription level. %s",
+	ch := f.chart(fmt.Sprintf("%s against the oversubscription level. %s",
 		strings.ToUpper(yLabel[:1])+yLabel[1:], ciNote))
+	ch.panels[0].Y.Tick.Marker = roundTicks{scale: scale}
+	return ch
 }
 
 // overheadFigure needs at least two engines: wall time in the mapper and the deterministic

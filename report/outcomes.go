@@ -13,8 +13,8 @@ import (
 )
 
 // TaskRow is one task outcome as written to tasks.parquet and tasks.csv. Times are in the
-// trace's unit; times that do not apply (never mapped, never started) are NaN in Parquet and
-// empty in CSV.
+// trace's unit; values that do not apply (never mapped, never started, no prediction) are NaN
+// here, NULL in Parquet and an empty field in CSV.
 type TaskRow struct {
 	TaskID    int64   `parquet:"task_id"`
 	TaskType  string  `parquet:"task_type,dict"`
@@ -48,20 +48,21 @@ func TaskRowOf(o replay.Outcome, typeNames []string, machines []replay.Machine) 
 
 // TaskWriter streams task rows to Parquet and, optionally, CSV.
 type TaskWriter struct {
-	pq  *parquet.GenericWriter[TaskRow]
+	pq  *nullableWriter[TaskRow]
 	csv *csv.Writer
 	buf []TaskRow
 }
 
-// NewTaskWriter writes Parquet to pq and, when csvOut is not nil, CSV to csvOut.
-func NewTaskWriter(pq io.Writer, csvOut io.Writer, timeUnit string) (*TaskWriter, error) {
-	w := &TaskWriter{pq: parquet.NewGenericWriter[TaskRow](pq,
-		parquet.Compression(&parquet.Zstd),
-		parquet.KeyValueMetadata("time_unit", timeUnit),
-		parquet.MaxRowsPerRowGroup(64*1024))}
+// tasksSchema is tasks.parquet's: TaskRow's columns, its times and chances optional.
+var tasksSchema = newNullable[TaskRow]()
+
+// NewTaskWriter writes Parquet to pq and, when csvOut is not nil, CSV to csvOut; both record
+// meta (Parquet in its key-value metadata, CSV in a first comment line).
+func NewTaskWriter(pq io.Writer, csvOut io.Writer, meta FileMeta) (*TaskWriter, error) {
+	w := &TaskWriter{pq: tasksSchema.writer(pq, append(meta.options(), parquet.MaxRowsPerRowGroup(64*1024))...)}
 	if csvOut != nil {
 		w.csv = csv.NewWriter(csvOut)
-		if _, err := io.WriteString(csvOut, "# time_unit="+timeUnit+"\n"); err != nil {
+		if _, err := io.WriteString(csvOut, meta.CSVComment()); err != nil {
 			return nil, err
 		}
 		if err := w.csv.Write([]string{"task_id", "task_type", "arrival", "deadline", "status", "machine",
@@ -94,6 +95,15 @@ func (w *TaskWriter) flushRows() error {
 	}
 	w.buf = w.buf[:0]
 	return nil
+}
+
+// ReadTasks reads a tasks.parquet written by TaskWriter, a NULL as NaN.
+func ReadTasks(r io.ReaderAt, size int64) ([]TaskRow, error) {
+	pf, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return tasksSchema.read(pf)
 }
 
 // Close flushes everything; the Parquet footer is written here.

@@ -107,6 +107,15 @@ func pmfGrid(pet *petbuild.PET) plotGrid {
 			p.Title.TextStyle.Font.Size = vg.Points(7)
 			p.X.Min, p.X.Max = 0, maxT
 			p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(5), vg.Points(5)
+			// The panels share their axes: name them once, along the bottom and the left edge.
+			if r == len(g)-1 {
+				p.X.Label.Text = "execution time (" + pet.TimeUnit() + ")"
+				p.X.Label.TextStyle.Font.Size = vg.Points(6)
+			}
+			if c == 0 {
+				p.Y.Label.Text = "probability"
+				p.Y.Label.TextStyle.Font.Size = vg.Points(6)
+			}
 			if l, err := plotter.NewLine(pts); err == nil {
 				l.StepStyle = plotter.MidStep
 				l.Color = color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xff}

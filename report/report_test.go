@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -120,7 +119,7 @@ func TestTaskWriter(t *testing.T) {
 		{Task: replay.Task{ID: 8, Type: 0, Arrival: 2, Deadline: 3}, Status: replay.ExpiredUnmapped, Machine: -1, MapTime: nan, Start: nan, End: 3, Predicted: nan, Deferred: 2},
 	}
 	var pq, csvOut bytes.Buffer
-	w, err := NewTaskWriter(&pq, &csvOut, "ms")
+	w, err := NewTaskWriter(&pq, &csvOut, FileMeta{TimeUnit: "ms", Version: "v9.9.9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +132,7 @@ func TestTaskWriter(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := parquet.Read[TaskRow](bytes.NewReader(pq.Bytes()), int64(pq.Len()))
+	rows, err := ReadTasks(bytes.NewReader(pq.Bytes()), int64(pq.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +140,7 @@ func TestTaskWriter(t *testing.T) {
 		rows[1].Machine != "" || !math.IsNaN(rows[1].Start) || rows[1].Deferred != 2 || rows[1].Status != "expired_unmapped" {
 		t.Errorf("rows %+v", rows)
 	}
-	want := "# time_unit=ms\ntask_id,task_type,arrival,deadline,status,machine,map_time,start,end,predicted_success,deferred,scored\n" +
+	want := "# time_unit=ms tool=hcreplay tool_version=v9.9.9\ntask_id,task_type,arrival,deadline,status,machine,map_time,start,end,predicted_success,deferred,scored\n" +
 		"7,dec,1,9,on_time,m0,1,2,5,0.75,0,true\n8,enc,2,3,expired_unmapped,,,,3,,2,false\n"
 	if csvOut.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", csvOut.String(), want)

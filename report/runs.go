@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,17 +93,26 @@ func (r *RunRow) SetMetrics(s replay.Summary, t replay.Timing) {
 	r.MapperSeconds, r.PrunerSeconds = t.MapperSeconds, t.PrunerSeconds
 }
 
-// WriteRuns writes rows as Parquet (zstd).
-func WriteRuns(w io.Writer, rows []RunRow) error {
-	pw := parquet.NewGenericWriter[RunRow](w, parquet.Compression(&parquet.Zstd))
+// runsSchema is runs.parquet's: RunRow's columns, its float metrics optional, so that a metric
+// with nothing to measure (NaN in a RunRow) is NULL in the file.
+var runsSchema = newNullable[RunRow]()
+
+// WriteRuns writes rows as Parquet (zstd), a NaN as NULL, with meta (the first, if any) in the
+// file's key-value metadata.
+func WriteRuns(w io.Writer, rows []RunRow, meta ...FileMeta) error {
+	var m FileMeta
+	if len(meta) > 0 {
+		m = meta[0]
+	}
+	pw := runsSchema.writer(w, m.options()...)
 	if _, err := pw.Write(rows); err != nil {
 		return fmt.Errorf("write runs: %w", err)
 	}
 	return pw.Close()
 }
 
-// ReadRuns reads a runs.parquet written by WriteRuns. A file that is not Parquet, or lacks
-// the columns of RunRow, is an error rather than rows of zeros.
+// ReadRuns reads a runs.parquet written by WriteRuns, a NULL as NaN. A file that is not
+// Parquet, or lacks the columns of RunRow, is an error rather than rows of zeros.
 func ReadRuns(path string) ([]RunRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -124,18 +132,30 @@ func ReadRuns(path string) ([]RunRow, error) {
 			return nil, fmt.Errorf("read %s: no column %q: not a runs file of hcreplay sweep", path, col)
 		}
 	}
-	r := parquet.NewGenericReader[RunRow](pf)
-	defer r.Close()
-	rows := make([]RunRow, 0, pf.NumRows())
-	buf := make([]RunRow, 256)
-	for {
-		n, err := r.Read(buf)
-		rows = append(rows, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
+	rows, err := runsSchema.read(pf)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	return rows, nil
+}
+
+// ReadRunsMeta reads what a runs file records about itself: its time unit and the version that
+// wrote it (both empty for files of versions that did not record them).
+func ReadRunsMeta(path string) (FileMeta, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return FileMeta{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return FileMeta{}, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return FileMeta{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	unit, _ := pf.Lookup("time_unit")
+	version, _ := pf.Lookup("tool_version")
+	return FileMeta{TimeUnit: unit, Version: version}, nil
 }

@@ -18,6 +18,7 @@ type SweepInputs struct {
 	PET             replay.PET
 	Machines        []replay.Machine
 	TimeUnitSeconds float64 // length of the PET's time unit, for cost and energy
+	TimeUnit        string  // the PET's time unit by name (ms, s), which the files record
 	Levels          map[string]LevelTrials
 }
 

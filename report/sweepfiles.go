@@ -28,7 +28,8 @@ var ErrSweepExists = errors.New("the folder holds the rows of a sweep")
 type Manifest struct {
 	Tool      string        `json:"tool"`
 	Version   string        `json:"version"`
-	GridFile  string        `json:"grid_file,omitempty"`
+	TimeUnit  string        `json:"time_unit,omitempty"` // of the PET and the traces: level rates are per this unit
+	GridFile  string        `json:"grid_file,omitempty"` // relative to the manifest's folder, so the folder can move with it
 	Grid      *Grid         `json:"grid"`
 	Seeds     ManifestSeeds `json:"seeds"`
 	Shard     string        `json:"shard"` // i/n
@@ -123,14 +124,14 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 // writePartial saves the rows so far, atomically.
 func (s *Sweep) writePartial(rows []RunRow) error {
 	sortRows(rows)
-	return writeRunsFile(filepath.Join(s.Dir, PartialRunsFile), rows)
+	return writeRunsFile(filepath.Join(s.Dir, PartialRunsFile), rows, s.fileMeta())
 }
 
 // finish writes the complete runs.parquet, then removes the partial file: runs.parquet exists
 // before the partial rows disappear, so a crash in between loses nothing.
 func (s *Sweep) finish(rows []RunRow, st SweepStats, started time.Time) error {
 	sortRows(rows)
-	if err := writeRunsFile(filepath.Join(s.Dir, RunsFile), rows); err != nil {
+	if err := writeRunsFile(filepath.Join(s.Dir, RunsFile), rows, s.fileMeta()); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(s.Dir, PartialRunsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -139,14 +140,37 @@ func (s *Sweep) finish(rows []RunRow, st SweepStats, started time.Time) error {
 	return s.writeManifest(st, started, time.Now())
 }
 
-func writeRunsFile(path string, rows []RunRow) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteRuns(w, rows) })
+func writeRunsFile(path string, rows []RunRow, meta FileMeta) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteRuns(w, rows, meta) })
+}
+
+// fileMeta is what the sweep's files record about themselves.
+func (s *Sweep) fileMeta() FileMeta {
+	return FileMeta{TimeUnit: s.Inputs.TimeUnit, Version: s.Version}
+}
+
+// relativeTo is path relative to dir, so that a folder that records it can be moved together
+// with what it points at; path as it is when no relative path leads there (another drive).
+func relativeTo(dir, path string) string {
+	if path == "" {
+		return ""
+	}
+	ad, err1 := filepath.Abs(dir)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return path
+	}
+	rel, err := filepath.Rel(ad, ap)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(rel)
 }
 
 // writeManifest writes manifest.json; a zero ended means the sweep is under way.
 func (s *Sweep) writeManifest(st SweepStats, started, ended time.Time) error {
 	m := Manifest{
-		Tool: "hcreplay", Version: s.Version, GridFile: s.GridFile, Grid: s.Grid, Seeds: s.seeds(),
+		Tool: Tool, Version: s.Version, TimeUnit: s.Inputs.TimeUnit, GridFile: relativeTo(s.Dir, s.GridFile), Grid: s.Grid, Seeds: s.seeds(),
 		Shard: s.Shard.String(), Jobs: s.jobs(st.Shard - st.Resumed),
 		Runs: st.Runs, ShardRuns: st.Shard, Resumed: st.Resumed, Finished: st.Finished,
 		Complete: !ended.IsZero() && st.Resumed+st.Finished == st.Shard,

@@ -221,7 +221,7 @@ func SummaryTable(a *Aggregate) Table {
 		Column{Header: "n", Key: "n", Right: true},
 		estimateColumn("robustness (%)", "robustness"),
 		estimateColumn("fairness var.", "fairness_variance"),
-		estimateColumn("cost/on-time", "cost_per_on_time"),
+		estimateColumn("cost/on-time ($)", "cost_per_on_time"),
 		estimateColumn("energy/on-time (J)", "energy_per_on_time"))
 	if a.Baseline != "" {
 		t.Columns = append(t.Columns, Column{Header: "Δ robustness vs " + a.Baseline, Key: "diff_robustness", Right: true, Parts: []string{"mean", "ci95", "n"}})

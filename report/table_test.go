@@ -99,7 +99,7 @@ func TestSummaryTable(t *testing.T) {
 	// PAM at a: 2, 2, 5, 5, 90: mean 20.8, sd √(5994.8/4) = 38.7130, t(0.975, 4) = 2.77645,
 	// half 2.77645 × 38.7130 / √5 = 48.07.
 	for _, row := range []string{
-		"| name | level | n | robustness (%) | fairness var. | cost/on-time | energy/on-time (J) | Δ robustness vs MM |",
+		"| name | level | n | robustness (%) | fairness var. | cost/on-time ($) | energy/on-time (J) | Δ robustness vs MM |",
 		"| PAM | b | 1 | 50.0 | 0.0 | 9.00 | 0.0 | – |",
 		"| MM | a | 4 | 2.5 ± 2.1 | 0.0 | 10.0 | 0.0 | baseline |",
 		"| MM-P | a | 4 | 5.0 ± 3.4 | 0.0 | 12.0 (n=3) | 0.0 | +2.5 ± 2.1 |",

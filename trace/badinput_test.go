@@ -68,6 +68,8 @@ func TestBadInput(t *testing.T) {
 		{"csv missing mapped column", "b.csv", []byte("app,machine_type,exec_time\na,m,1\n"), logs,
 			ReadOptions{Columns: map[string]string{"task_type": "application"}},
 			[]string{"b.csv line 1 column application (task_type)", "missing required column"}},
+		{"csv missing every column, told at once", "a2.csv", []byte("app,node,rt\na,m,1\n"), logs, ReadOptions{},
+			[]string{"a2.csv line 1 column task_type, machine_type, exec_time (or start and end)", "missing required columns", "--col FIELD=COLUMN"}},
 		{"tasks missing arrival", "c.csv", []byte("# time_unit=ms\ntask_type,deadline\na,3\n"), tasks, ReadOptions{},
 			[]string{"c.csv line 2 column arrival", "missing required column"}},
 		{"jsonl missing value", "d.jsonl", []byte(`{"task_type":"a","machine_type":"m","exec_time":1}` + "\n" + `{"task_type":"a","exec_time":2}` + "\n"), logs, ReadOptions{},

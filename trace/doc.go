@@ -17,7 +17,10 @@
 // task_type and arrival, and optionally deadline, task_id (the row index
 // otherwise), job_id and observed durations in exec_<machine_type> columns.
 // Types are strings; the HCW19 files number them, and their numbers are kept
-// as strings ("0" ... "11").
+// as strings ("0" ... "11"), unless ReadOptions.TypeIndex names them: a .dat
+// file's type k then reads as TypeIndex[k], the inverse of
+// WriteOptions.TypeIndex, so that a trial written with a PET's task types
+// reads back with their names.
 //
 // # Files
 //

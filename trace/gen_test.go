@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -207,6 +208,20 @@ func TestGeneratorDeadlinesAndDat(t *testing.T) {
 		if want := map[string]string{"fft": "0", "sort": "1"}[tr.Tasks[i].Type]; task.Type != want || task.Arrival != tr.Tasks[i].Arrival {
 			t.Fatalf("task %d: %+v, want type %s", i, task, want)
 		}
+	}
+	// Read with the same TypeIndex, the .dat gives the names back; an index beyond it is an
+	// error naming the index.
+	named, err := ReadTrace(fileSource(p), ReadOptions{TypeIndex: cfg.Types, KnownTaskTypes: cfg.Types})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, task := range named.Tasks {
+		if task.Type != tr.Tasks[i].Type {
+			t.Fatalf("task %d read with the type index: type %q, want %q", i, task.Type, tr.Tasks[i].Type)
+		}
+	}
+	if _, err := ReadTrace(fileSource(p), ReadOptions{TypeIndex: cfg.Types[:1]}); err == nil || !strings.Contains(err.Error(), `"1" is not a task type index`) {
+		t.Errorf("index 1 with a one-name TypeIndex: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -94,12 +95,15 @@ func (lr *LogReader) bind() error {
 	}
 	if !lr.exec.present() {
 		if !lr.start.present() || !lr.end.present() {
-			return r.headerErr(lr.exec.label, "missing required column (and no start and end columns to derive it from)")
+			if !slices.Contains(r.missing, lr.exec.label) {
+				r.missing = append(r.missing, lr.exec.label+" (or start and end)")
+			}
+			return r.missingErr()
 		}
 		lr.derived = true
 		lr.exec.label = "end - start (exec_time)"
 	}
-	return nil
+	return r.missingErr()
 }
 
 // Unit returns the unit of the returned times.

@@ -34,6 +34,11 @@ type ReadOptions struct {
 	// machine types of logs and exec_<machine_type> columns of traces.
 	KnownTaskTypes    []string
 	KnownMachineTypes []string
+	// TypeIndex, when not nil, names the task type indexes of an HCW19 .dat file (whose task
+	// types are integer indexes): index k reads as TypeIndex[k], and an index beyond it is an
+	// error. It is WriteOptions.TypeIndex read back, so a trial written with a PET's task types
+	// reads with their names. Other formats, which keep names, ignore it.
+	TypeIndex []string
 	// Warn receives non-fatal problems; nil drops them.
 	Warn WarnFunc
 }
@@ -143,6 +148,7 @@ type reader struct {
 	atEOF   bool
 	used    []int
 	absent  []string // names looked for and not found
+	missing []string // labels of required columns not found, told together by missingErr
 	mapping map[string]string
 }
 
@@ -202,12 +208,26 @@ func (r *reader) bind(field string, required bool) (binding, error) {
 	if col < 0 {
 		r.absent = append(r.absent, name)
 		if required || name != field { // a column the caller named must exist
-			return b, r.headerErr(label, "missing required column (the file has: "+clip(strings.Join(cols, ", "), 200)+")")
+			r.missing = append(r.missing, label)
 		}
 		return b, nil
 	}
 	r.used = append(r.used, col)
 	return b, nil
+}
+
+// missingErr reports every required column bind did not find, in one message with the hint
+// that maps a field to a column of another name; nil when none is missing.
+func (r *reader) missingErr() error {
+	if len(r.missing) == 0 {
+		return nil
+	}
+	what := "missing required column"
+	if len(r.missing) > 1 {
+		what += "s"
+	}
+	return r.headerErr(strings.Join(r.missing, ", "), what+" (the file has: "+clip(strings.Join(r.t.columns(), ", "), 200)+
+		"); if the file names a field differently, map it with --col FIELD=COLUMN, e.g. --col task_type=app")
 }
 
 // bindTime binds a time field and sets its unit conversion.

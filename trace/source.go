@@ -228,20 +228,21 @@ func expandMembers(archive, pattern string) ([]Source, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
 		return nil, fmt.Errorf("bad glob %q: %w", pattern, err)
 	}
-	var names []string
+	var names, all []string
 	for _, f := range zr.File {
 		if f.FileInfo().IsDir() {
 			continue
 		}
+		all = append(all, f.Name)
 		if ok, _ := path.Match(pattern, f.Name); ok {
 			names = append(names, f.Name)
 		}
 	}
 	if len(names) == 0 {
 		if hasMeta(pattern) {
-			return nil, fmt.Errorf("%s#%s matches no member of the archive", archive, pattern)
+			return nil, fmt.Errorf("%s#%s matches no member of the archive%s", archive, pattern, nearestMember(pattern, all))
 		}
-		return nil, fmt.Errorf("%s has no member %q", archive, pattern)
+		return nil, fmt.Errorf("%s has no member %q%s", archive, pattern, nearestMember(pattern, all))
 	}
 	slices.SortFunc(names, naturalCompare)
 	out := make([]Source, len(names))
@@ -249,6 +250,59 @@ func expandMembers(archive, pattern string) ([]Source, error) {
 		out[i] = Source{Name: archive + "#" + n, Path: archive, Member: n}
 	}
 	return out, nil
+}
+
+// nearestMember suggests what a member path or glob that names nothing may have meant: the same
+// name in the folder that holds it ("arr19k_1.dat" is "arr/arr19k_1.dat"), else the member
+// nearest by edit distance, else a few of the members. It returns "" for an empty archive.
+func nearestMember(pattern string, members []string) string {
+	if len(members) == 0 {
+		return ""
+	}
+	members = slices.Clone(members)
+	slices.SortFunc(members, naturalCompare) // ties go to the first in natural order, whatever the zip's order
+	base := path.Base(pattern)
+	for _, m := range members {
+		if ok, _ := path.Match(base, path.Base(m)); ok && path.Dir(m) != path.Dir(pattern) {
+			return fmt.Sprintf("; did you mean %q?", path.Join(path.Dir(m), base))
+		}
+	}
+	if !hasMeta(pattern) {
+		best, bestD := "", len(pattern)/3+1 // farther than a third of the name is no suggestion
+		for _, m := range members {
+			if d := editDistance(pattern, m); d < bestD {
+				best, bestD = m, d
+			}
+		}
+		if best != "" {
+			return fmt.Sprintf("; did you mean %q?", best)
+		}
+	}
+	if n := len(members); n > 3 {
+		return fmt.Sprintf(" (members look like %s, %s, … %s: %d in all)", members[0], members[1], members[n-1], n)
+	}
+	return " (members: " + strings.Join(members, ", ") + ")"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // formatName is the name whose extension tells the format.

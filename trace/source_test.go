@@ -114,6 +114,10 @@ func TestZipMembersAndGlobs(t *testing.T) {
 	for spec, want := range map[string]string{
 		z + "#arr/z_*.dat":                      "matches no member",
 		z + "#arr/none.dat":                     `has no member "arr/none.dat"`,
+		z + "#x_2.dat":                          `has no member "x_2.dat"; did you mean "arr/x_2.dat"?`, // the folder left out
+		z + "#x_*.dat":                          `matches no member of the archive; did you mean "arr/x_*.dat"?`,
+		z + "#arr/x_3.dat":                      `; did you mean "arr/x_1.dat"?`, // nearest by edit distance (x_1 before x_2)
+		z + "#arr/q_*.dat":                      "(members look like arr/x_1.dat, arr/x_2.dat, … logs/b.jsonl: 6 in all)",
 		filepath.Join(dir, "missing.zip#a.dat"): "missing.zip",
 		filepath.Join(dir, "*.nothing"):         "matches no file",
 		z + "#arr/[":                            "bad glob",

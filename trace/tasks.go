@@ -28,6 +28,7 @@ type TaskReader struct {
 	exec                []binding
 	execTypes           []string
 	knownTask           map[string]bool
+	typeIndex           []string // ReadOptions.TypeIndex, for a .dat file; nil otherwise
 	prevArrival         float64
 	outOfOrder          int
 	firstOutOfOrder     *InputError
@@ -71,6 +72,9 @@ func newTaskReader(t table, c io.Closer, opt ReadOptions) (*TaskReader, error) {
 		return nil, err
 	}
 	tr := &TaskReader{r: r, knownTask: knownSet(opt.KnownTaskTypes), prevArrival: math.Inf(-1)}
+	if _, dat := t.(*datTable); dat {
+		tr.typeIndex = opt.TypeIndex
+	}
 	if err := tr.bind(); err != nil {
 		return nil, err
 	}
@@ -96,7 +100,10 @@ func (tr *TaskReader) bind() error {
 	if tr.jobID, err = r.bind("job_id", false); err != nil {
 		return err
 	}
-	return tr.bindExec()
+	if err := tr.bindExec(); err != nil {
+		return err
+	}
+	return r.missingErr()
 }
 
 // bindExec finds the exec_<machine_type> columns: those the mapping names
@@ -175,6 +182,14 @@ func (tr *TaskReader) task() (Task, error) {
 	var err error
 	if t.Type, err = r.text(tr.taskType, true); err != nil {
 		return t, err
+	}
+	if tr.typeIndex != nil {
+		k, _ := strconv.Atoi(t.Type) // the .dat reader passes only integer indexes
+		if k >= len(tr.typeIndex) {
+			return t, r.errAt(tr.taskType, true, fmt.Sprintf("is not a task type index of the PET, which has %d task types (0 to %d)",
+				len(tr.typeIndex), len(tr.typeIndex)-1))
+		}
+		t.Type = tr.typeIndex[k]
 	}
 	if err = r.checkKnown(tr.taskType, t.Type, tr.knownTask, "task type"); err != nil {
 		return t, err

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 )
 
 // WriteOptions controls how logs and traces are written.
@@ -78,7 +78,7 @@ type rowWriter interface {
 // compressor and the format's row writer.
 type output struct {
 	path   string
-	tmp    *os.File
+	tmp    *atomicfile.File
 	buf    *bufio.Writer
 	comp   io.WriteCloser // nil when not compressed
 	w      io.Writer      // where the format writes: comp, or buf
@@ -99,13 +99,9 @@ func createOutput(path string, opt WriteOptions) (*output, Format, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("write %s: %w", path, err)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("write %s: %w", path, err)
+		return nil, "", err
 	}
 	o := &output{path: path, tmp: tmp, rw: nopRowWriter{}}
 	o.buf = bufio.NewWriterSize(tmp, 256<<10)
@@ -162,31 +158,18 @@ func (o *output) commit() error {
 	if err == nil {
 		err = o.buf.Flush()
 	}
-	if err == nil {
-		err = o.tmp.Sync()
-	}
-	if err == nil {
-		err = o.tmp.Chmod(0o644)
-	}
-	if cerr := o.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(o.tmp.Name(), o.path)
-	}
 	if err != nil {
-		os.Remove(o.tmp.Name())
+		o.tmp.Abort()
 		return fmt.Errorf("write %s: %w", o.path, err)
 	}
-	return nil
+	return o.tmp.Commit()
 }
 
 // abort removes the temporary file.
 func (o *output) abort() {
 	o.failed = true
 	if o.tmp != nil {
-		o.tmp.Close()
-		os.Remove(o.tmp.Name())
+		o.tmp.Abort()
 		o.tmp = nil
 	}
 }

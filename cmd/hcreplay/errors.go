@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -67,12 +68,12 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		fmt.Fprintf(stderr, "hcreplay: internal error: %v\n", err)
 		return exitInternal
 	}
-	kctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(negativeValues(args))
 	if err == nil {
 		err = repeatedFlag(kctx)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
+		fmt.Fprintf(stderr, "hcreplay: %v\n", unsignedError(err))
 		// Help cannot fix a bad config file.
 		if !errors.As(err, new(inputError)) {
 			fmt.Fprintf(stderr, "Run %q for usage.\n", helpCommand(err))
@@ -100,6 +101,42 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		return exitInternal
 	}
 	return exitOK
+}
+
+// negativeValues joins "--flag -1" into "--flag=-1": kong reads a value that starts with a
+// dash as a short flag and answers "expected int value but got "-1" (short flag)", where the
+// user meant a number (and no short flag of ours is a digit). Everything after "--" is left.
+func negativeValues(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && negativeNumber.MatchString(args[i+1]) {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+var (
+	negativeNumber = regexp.MustCompile(`^-[0-9.]`)
+	// kong's refusal of a negative value for an unsigned flag (--seed=-1).
+	negativeUnsigned = regexp.MustCompile(`^--([a-z0-9-]+): expected a valid \d+ bit uint but got "(-[^"]*)"`)
+)
+
+// unsignedError rewrites kong's "--seed: expected a valid 64 bit uint but got "-1"" as what
+// the user can act on: "--seed -1: seed must be ≥ 0".
+func unsignedError(err error) error {
+	m := negativeUnsigned.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	return fmt.Errorf("--%s %s: %s must be ≥ 0", m[1], m[2], strings.ReplaceAll(m[1], "-", " "))
 }
 
 // badPath reports whether err is the operating system refusing a path (a missing folder, a

@@ -25,7 +25,7 @@ import (
 // through SweepCmd and ReportCmd, as the demo drives them, so a figure here is what a user would
 // get from the same grid by hand.
 type FiguresCmd struct {
-	Preset string `required:"" help:"The paper: journal (000), thesis (2018), conference (003), batch2010 (004) or speculative (002)." placeholder:"NAME"`
+	Preset string `required:"" help:"The paper: journal (Denninnart et al. 2020), thesis (Gentry 2018), conference (Gentry et al. 2019), batch2010 (Smith et al. 2010) or speculative (Xu & Lau 2015); docs/references.md lists them." placeholder:"NAME"`
 	Out    string `required:"" help:"Folder for the figures, notes.md and each experiment's runs and report." placeholder:"DIR"`
 	Trials string `help:"The HCW19 data: its folder (constant.zip, spiky.zip, classes_2.etc) or the path of constant.zip. Without it, a synthesized PET and generated trials." placeholder:"ZIP_OR_DIR"`
 	Jobs   int    `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
@@ -35,9 +35,10 @@ type FiguresCmd struct {
 
 // Help is the command's long help.
 func (c *FiguresCmd) Help() string {
-	return `Each preset is the experiment set of one paper: journal (000, Figs 8-13), thesis (Figs 4.3-6.6),
-conference (003, Figs 4-8), batch2010 (004, Fig 1) and speculative (002, Figs 2-6; see
-'hcreplay speculate'). Every experiment is a sweep and a report
+	return `Each preset is the experiment set of one paper: journal (Denninnart et al. 2020, Figs 8-13), thesis
+(Gentry 2018, Figs 4.3-6.6), conference (Gentry et al. 2019, Figs 4-8), batch2010 (Smith et al. 2010, Fig 1) and
+speculative (Xu & Lau 2015, Figs 2-6; see 'hcreplay speculate'); docs/references.md gives their titles.
+Every experiment is a sweep and a report
 in DIR/experiments/NAME; the paper's figures are copied or redrawn from it as DIR/figN-what.svg
 and .png, and DIR/notes.md gives, next to each figure, what the paper reported and our mean ±
 95% interval for the same points.

@@ -72,7 +72,7 @@ type trial struct {
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
 func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, error) {
-	fileUnit, err := trace.ParseUnit(in.Unit)
+	fileUnit, err := flagUnit(in.Unit)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -83,11 +83,17 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	opt := trace.ReadOptions{
 		FileUnit: fileUnit, Unit: petUnit, Strict: in.Strict,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
-		Warn: func(e *trace.InputError) { warn(e.Error()) },
+		TypeIndex: pet.TaskTypes(), // a .dat trial's types are indexes into the PET's (as trace gen writes them)
+		Warn:      func(e *trace.InputError) { warn(e.Error()) },
 	}
 	srcs, err := trace.Expand(in.Spec)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if slices.ContainsFunc(srcs, isDat) {
+		if w := datIndexNote(pet.TaskTypes()); w != "" {
+			warn(w)
+		}
 	}
 	var rule *trace.DeadlineRule
 	var means trace.TypeMeans
@@ -108,13 +114,11 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 // load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t trial) load() (*trace.Trace, []replay.Task, error) {
-	tr, err := trace.ReadTrace(t.src, t.opt)
+	tr, repaired, err := readRepaired(t.src, t.opt)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	// The published HCW19 trials lost the first characters of their first arrival to a
-	// generator bug (see trace.RepairHCW19FirstArrival); .dat files get it repaired.
-	if t.isDat() && trace.RepairHCW19FirstArrival(tr) {
+	if repaired {
 		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
 	}
 	if t.rule != nil {
@@ -131,7 +135,82 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	return tr, tasks, nil
 }
 
-func (t trial) isDat() bool { return strings.HasSuffix(strings.ToLower(t.src.Name), ".dat") }
+func (t trial) isDat() bool { return isDat(t.src) }
+
+func isDat(src trace.Source) bool { return strings.HasSuffix(strings.ToLower(src.Name), ".dat") }
+
+// datIndexNote warns when a .dat file's type indexes and the PET's type names could be read two
+// ways: the PET names some task type by a number that is not its position ("1" at index 0), so
+// the .dat's "1" means the PET's second type here, not the type named "1". Empty otherwise.
+func datIndexNote(types []string) string {
+	for i, name := range types {
+		if _, err := strconv.Atoi(name); err == nil && name != strconv.Itoa(i) {
+			return fmt.Sprintf(".dat task types are read as indexes into the PET's task types (0 is %q, 1 is %q, ...), "+
+				"but the PET names type %q at index %d: if the .dat files mean the names, convert the PET so that "+
+				"type k is named k, or give the trials as CSV with the names", types[0], types[min(1, len(types)-1)], name, i)
+		}
+	}
+	return ""
+}
+
+// readRepaired is the one place a trace read from a file becomes the trial every command sees:
+// the published HCW19 trials lost the first characters of their first arrival to a generator
+// bug (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, sweep, trace
+// convert and trace stats all read through it, so that a trial gives the same result in any
+// format it is converted to. It reports whether it repaired the trial, and passes on the
+// reader's warnings but the one the repair explains.
+func readRepaired(src trace.Source, opt trace.ReadOptions) (*trace.Trace, bool, error) {
+	var held []*trace.InputError
+	warn := opt.Warn
+	opt.Warn = func(e *trace.InputError) { held = append(held, e) }
+	tr, err := trace.ReadTrace(src, opt)
+	if err != nil {
+		return nil, false, err
+	}
+	repaired := isDat(src) && trace.RepairHCW19FirstArrival(tr)
+	for _, e := range held {
+		if !(repaired && isRepairedOrder(e)) && warn != nil {
+			warn(e)
+		}
+	}
+	return tr, repaired, nil
+}
+
+// isRepairedOrder reports whether a reader's warning is the one the HCW19 defect causes and
+// its repair removes: the damaged first task (line 2) is the only one out of order, found at
+// line 3.
+func isRepairedOrder(e *trace.InputError) bool {
+	return e.Line == 3 && e.Column == "arrival" && strings.Contains(e.Msg, "(arrivals out of order); 1 of ")
+}
+
+// readTraces reads every trace a spec names through readRepaired: the reading path of the
+// commands that read whole traces without replaying them (trace convert, trace stats). The
+// repairs of a set of trials are told in one line, not one per file.
+func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
+	srcs, err := trace.Expand(spec)
+	if err != nil {
+		return nil, err
+	}
+	trs := make([]*trace.Trace, 0, len(srcs))
+	var repaired []string
+	for _, src := range srcs {
+		tr, fixed, err := readRepaired(src, opt)
+		if err != nil {
+			return nil, err
+		}
+		if fixed {
+			repaired = append(repaired, tr.Name)
+		}
+		trs = append(trs, tr)
+	}
+	switch {
+	case len(repaired) == 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", repaired[0]))
+	case len(repaired) > 1:
+		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
+	}
+	return trs, nil
+}
 
 func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.seed, uint64(t.index))) }
 
@@ -304,6 +383,17 @@ func replayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, 
 		rt.Observed = obs
 	}
 	return rt, nil
+}
+
+// flagUnit parses a --time-unit flag for ReadOptions.FileUnit: empty when the flag is not
+// given, so that a file that declares its unit (# time_unit=s, Parquet metadata) is read in
+// it, and one that does not is read in ms. Passing ms for an absent flag made a file in
+// seconds that says so fail with "the caller says ms".
+func flagUnit(flag string) (trace.Unit, error) {
+	if flag == "" {
+		return "", nil
+	}
+	return trace.ParseUnit(flag)
 }
 
 // unitSeconds is the length of one PET time unit in seconds, for cost and energy.

@@ -383,3 +383,23 @@ func TestConsoleLogf(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeValues: a negative seed is refused in words a user can act on, whether written
+// "--seed -1" (which kong would read as a short flag) or "--seed=-1", and a negative value of
+// a signed flag reaches the command's own check instead of a parser complaint about short flags.
+func TestNegativeValues(t *testing.T) {
+	for _, args := range [][]string{
+		{"replay", "--seed", "-1"},
+		{"replay", "--seed=-1"},
+		{"speculate", "--seed", "-3"},
+		{"trace", "gen", "--seed", "-1"},
+	} {
+		code, _, errb := cli(t, args...)
+		if code != exitUsage || !strings.Contains(errb, "seed must be ≥ 0") || strings.Contains(errb, "short flag") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and \"seed must be ≥ 0\"", args, code, errb)
+		}
+	}
+	if got := negativeValues([]string{"--trim", "-1", "-q", "--", "--x", "-2"}); strings.Join(got, " ") != "--trim=-1 -q -- --x -2" {
+		t.Errorf("negativeValues: %q", got)
+	}
+}

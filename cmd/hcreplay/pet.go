@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -20,7 +21,7 @@ import (
 type PetCmd struct {
 	Build   PetBuildCmd   `cmd:"" help:"Fit a PET matrix to execution-time logs."`
 	Show    PetShowCmd    `cmd:"" help:"Table of each cell's mean, spread, p95 and samples; --plot draws them."`
-	Synth   petSynthCLI   `cmd:"" help:"Generate a gamma PET as in the journal paper (000 §8.1)."`
+	Synth   petSynthCLI   `cmd:"" help:"Generate a gamma PET as in the journal paper (Denninnart et al. 2020 §8.1)."`
 	Convert PetConvertCmd `cmd:"" help:"Convert a PET between .json, .parquet and .etc."`
 }
 
@@ -43,7 +44,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -56,7 +57,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	}
 	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
 	var readErr error
-	rows := 0
+	rows, subMs := 0, 0
 	samples := func(yield func(petbuild.Sample) bool) {
 		for _, spec := range c.Logs {
 			readErr = trace.EachLog(spec, read, func(r trace.LogRecord) error {
@@ -66,6 +67,9 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
+				}
+				if r.ExecTime < 1 {
+					subMs++
 				}
 				if !yield(petbuild.Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime}) {
 					return errStop
@@ -81,9 +85,21 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if readErr != nil && !errors.Is(readErr, errStop) {
 		return badInput(readErr)
 	}
+	var thin *petbuild.ThinCellsError
+	if errors.As(err, &thin) {
+		return badInput(thinCellsHint(thin))
+	}
 	if err != nil {
 		return badInput(err)
 	}
+	if c.TimeUnit == "" && subMs*2 > rows {
+		con.Logf("warning: %d of %d execution times are under 1 ms, read as milliseconds because the log does not say its unit: "+
+			"if it is in seconds, give --time-unit s (a PET 1000 times too fast makes every deadline look easy)", subMs, rows)
+	}
+	if note := biasNote(pet); note != "" {
+		con.Logf("note: %s", note)
+	}
+	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
 	}
@@ -93,6 +109,22 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 }
 
 var errStop = errors.New("stop")
+
+// thinCellsHint is the fit's list of thin cells with the flags that fix it: --min-samples down
+// to the thinnest cell's count, or --fill-from from a machine type that has the samples.
+func thinCellsHint(e *petbuild.ThinCellsError) error {
+	least := e.Min
+	for _, c := range e.Cells {
+		least = min(least, c.Samples)
+	}
+	fix := fmt.Sprintf("give --min-samples %d to fit them from what they have (a histogram of so few samples is rough)", max(least, 1))
+	if least == 0 {
+		fix = "a cell without samples cannot be fitted: give --fill-from MACHINE=DONOR to take its task type's samples on another machine type"
+	} else {
+		fix += ", or --fill-from MACHINE=DONOR to take them from another machine type"
+	}
+	return fmt.Errorf("%w; %s", e, fix)
+}
 
 func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
 	b, err := petbuild.ParseBinning(c.Binning)
@@ -135,14 +167,17 @@ func (c *PetShowCmd) Run(con *Console) error {
 		return err
 	}
 	t := tablewriter.NewTable(con.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
-	t.Header("task type", "machine type", "mean", "std dev", "p95", "impulses", "samples", "notes")
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
+	t.Header("task type", "machine type", "mean", "sample mean", "std dev", "p95", "impulses", "samples", "notes")
 	for _, s := range pet.Summaries() {
-		samples := "–"
+		samples, sampleMean := "–", "–"
 		if s.Samples > 0 {
 			samples = fmt.Sprint(s.Samples)
 		}
-		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), fmt.Sprintf("%.2f", s.StdDev),
+		if s.SampleMean > 0 {
+			sampleMean = fmt.Sprintf("%.2f", s.SampleMean)
+		}
+		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), sampleMean, fmt.Sprintf("%.2f", s.StdDev),
 			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, notes(s)); err != nil {
 			return err
 		}
@@ -174,7 +209,56 @@ func notes(s petbuild.Summary) string {
 	if s.FilledFrom != "" {
 		n = append(n, "filled from "+s.FilledFrom)
 	}
+	if b := meanBias(s); math.Abs(b) > biasTolerance {
+		n = append(n, fmt.Sprintf("mean %+.1f%% off the samples'", 100*b))
+	}
 	return strings.Join(n, "; ")
+}
+
+// biasTolerance is how far a fitted cell's mean may be from its samples' (relatively) before
+// pet show and pet build point it out: issue 46 asks fitted PETs to match within 1%.
+const biasTolerance = 0.01
+
+// meanBias is a cell's PMF mean relative to its samples' mean, minus 1; 0 when the sample mean
+// is unknown.
+func meanBias(s petbuild.Summary) float64 {
+	if !(s.SampleMean > 0) {
+		return 0
+	}
+	return s.Mean/s.SampleMean - 1
+}
+
+// biasNote says what a fitted PET's step and compaction cost, when they cost more than the
+// tolerance in some cell: the cell whose mean is furthest from its samples', and the cell whose
+// spread is widened most (linear binning adds up to a quarter of a step squared to a cell's
+// variance; a merge or crop moves mass). Empty when every cell is within tolerance.
+func biasNote(pet *petbuild.PET) string {
+	var worstMean, worstSD petbuild.Summary
+	bm, bs := 0.0, 0.0
+	for _, s := range pet.Summaries() {
+		if b := meanBias(s); math.Abs(b) > math.Abs(bm) {
+			bm, worstMean = b, s
+		}
+		if s.SampleSD > 0 {
+			if b := s.StdDev/s.SampleSD - 1; math.Abs(b) > math.Abs(bs) {
+				bs, worstSD = b, s
+			}
+		}
+	}
+	var parts []string
+	if math.Abs(bm) > biasTolerance {
+		parts = append(parts, fmt.Sprintf("cell %s×%s has mean %.4g against its samples' %.4g (%+.1f%%)",
+			worstMean.TaskType, worstMean.MachineType, worstMean.Mean, worstMean.SampleMean, 100*bm))
+	}
+	if math.Abs(bs) > 10*biasTolerance {
+		parts = append(parts, fmt.Sprintf("cell %s×%s has standard deviation %.4g against its samples' %.4g (%+.0f%%)",
+			worstSD.TaskType, worstSD.MachineType, worstSD.StdDev, worstSD.SampleSD, 100*bs))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("step %g %s is coarse for some cells: %s; a finer --binning width (or no --merge, --max-impulses, --crop) costs less",
+		pet.Step(), pet.TimeUnit(), strings.Join(parts, "; "))
 }
 
 // PetSynthCmd generates a synthetic PET.
@@ -240,11 +324,21 @@ func (c *PetConvertCmd) Run(con *Console) error {
 	if err := checkOutPath(c.Out); err != nil {
 		return err
 	}
+	warnETC(con, c.Out, pet)
 	if err := petbuild.WriteFile(c.Out, pet); err != nil {
 		return err
 	}
 	con.Logf("wrote %s", c.Out)
 	return nil
+}
+
+// warnETC warns when a PET is written as .etc and the file cannot carry its type names or unit.
+func warnETC(con *Console, path string, pet *petbuild.PET) {
+	if f, _ := petbuild.FormatOf(path); f == petbuild.FormatETC {
+		if lost := petbuild.ETCLosses(pet); lost != "" {
+			con.Logf("warning: %s: the .etc format keeps no names or unit, so it loses the %s", path, lost)
+		}
+	}
 }
 
 // checkOutPath refuses, as bad input naming path as the user gave it, a PET output that could

@@ -41,7 +41,7 @@ type ReplayCmd struct {
 	Trim             int    `default:"100" help:"Tasks not scored at each end, by exit time."`
 	Seed             uint64 `default:"1" help:"Seed for durations (common random numbers) and random deadlines."`
 	Engine           string `default:"fast" enum:"fast,reference,approx" help:"Probability engine (${enum}): fast answers from cached tables, reference recomputes every chain (both decide alike); approx uses the journal paper's approximations."`
-	ApproxBucket     int    `default:"2" help:"--engine approx: merge PMF impulses into buckets of this many steps (000 §7.2.1)."`
+	ApproxBucket     int    `default:"2" help:"--engine approx: merge PMF impulses into buckets of this many steps (Denninnart et al. 2020 §7.2.1)."`
 	ApproxCrop       bool   `default:"true" negatable:"" help:"--engine approx: crop queue completion PMFs at the latest deadline in the batch."`
 
 	Deadline string `help:"Deadline rule for tasks without one: tight, prop:ALPHA, urgency, slack:BETA, best:K." placeholder:"RULE"`
@@ -50,17 +50,17 @@ type ReplayCmd struct {
 	Toggle        string  `default:"threshold:1" help:"When dropping engages: always, never, threshold:T, schmitt:ON[:OFF], on the oversubscription level."`
 	Lambda        float64 `default:"1" help:"Weight of the current event's misses in the oversubscription level (1: no history)."`
 	DropThreshold float64 `default:"0.5" help:"Base dropping threshold (0 disables dropping)."`
-	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (000 Eq 7)."`
-	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C[:START] (000 Eqs 8-10; C and START are our reading [IMPL], START defaults to the dropping threshold + 0.25)."`
-	Fairness      float64 `default:"0" help:"Sufferage factor per task type (000 §6.3.2); PAMF uses 0.1 when unset."`
-	DeferAt       string  `name:"defer-at" default:"after" enum:"after,before" help:"Where a retrofitted heuristic's deferring sits (${enum}): after it has chosen its pairs, low-chance pairs are deferred instead of assigned (Gentry 2018 thesis §4.5); before, hopeless tasks are deferred before it sees the batch (PAM's ordering). PAM defers between its phases either way."`
-	DropRunning   string  `name:"drop-running" default:"evict" enum:"evict,always,never" help:"When the pruner may drop a running task (${enum}): evict, only under --drop-model evict; always, under every drop model (thesis Alg. 1)."`
+	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (Denninnart et al. 2020 Eq 7)."`
+	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C[:START] (Denninnart et al. 2020 Eqs 8-10; C and START are our reading [IMPL], START defaults to the dropping threshold + 0.25)."`
+	Fairness      float64 `default:"0" help:"Sufferage factor per task type (Denninnart et al. 2020 §6.3.2); PAMF uses 0.1 when unset."`
+	DeferAt       string  `name:"defer-at" default:"after" enum:"after,before" help:"Where a retrofitted heuristic's deferring sits (${enum}): after it has chosen its pairs, low-chance pairs are deferred instead of assigned (Gentry 2018 §4.5); before, hopeless tasks are deferred before it sees the batch (PAM's ordering). PAM defers between its phases either way."`
+	DropRunning   string  `name:"drop-running" default:"evict" enum:"evict,always,never" help:"When the pruner may drop a running task (${enum}): evict, only under --drop-model evict; always, under every drop model (Gentry 2018 Alg. 1)."`
 	SufferExpired bool    `name:"sufferage-expired" help:"Count tasks that expire unmapped as unsuccessful in the per-type sufferage (the papers are silent; off reproduces the journal's PAMF best)."`
 
 	KPBPercent    float64 `name:"kpb-percent" default:"50" help:"KPB and MR: percent of machines with the best expected execution time."`
 	MOCCull       float64 `name:"moc-cull" default:"0.30" help:"MOC: tasks whose best success chance is not above this stay in the batch."`
 	MOCCandidates int     `name:"moc-candidates" default:"3" help:"MOC: candidates permuted per machine."`
-	Phase1All     bool    `name:"phase1-all" help:"Batch heuristics: phase 1 looks at every machine, not only those with a free slot (004 Alg. 2)."`
+	Phase1All     bool    `name:"phase1-all" help:"Batch heuristics: phase 1 looks at every machine, not only those with a free slot (Smith et al. 2010 Alg. 2)."`
 	GlobalPhase2  bool    `name:"global-phase2" help:"MM, MSD, Sufferage: phase 2 is one global pick instead of one per machine."`
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
@@ -133,7 +133,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 					tr.src.Name, c.Trim, s.Tasks)
 			}
 			if c.JSON {
-				if err := printJSON(con.Stdout, tr.src.Name, res); err != nil {
+				if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
 					return err
 				}
 			}
@@ -494,17 +494,20 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 	var runErr error // the replay's own error, which is not one of writing the file
 	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
 		var csvOut io.Writer
-		var csvFile *os.File
+		var csvFile *atomicfile.File
 		if c.CSV {
-			f, err := os.CreateTemp(dir, ".tasks.csv.tmp-*")
+			f, err := atomicfile.Create(filepath.Join(dir, "tasks.csv"))
 			if err != nil {
 				return err
 			}
 			csvFile, csvOut = f, f
-			defer os.Remove(f.Name())
-			defer f.Close()
+			defer func() {
+				if csvFile != nil {
+					f.Abort()
+				}
+			}()
 		}
-		w, err := report.NewTaskWriter(pq, csvOut, pet.TimeUnit())
+		w, err := report.NewTaskWriter(pq, csvOut, report.FileMeta{TimeUnit: pet.TimeUnit(), Version: buildVersion()})
 		if err != nil {
 			return err
 		}
@@ -528,11 +531,9 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 		if err := w.Close(); err != nil {
 			return err
 		}
-		if csvFile != nil {
-			if err := csvFile.Close(); err != nil {
-				return err
-			}
-			return os.Rename(csvFile.Name(), filepath.Join(dir, "tasks.csv"))
+		if f := csvFile; f != nil {
+			csvFile = nil // committed or removed: not aborted again
+			return f.Commit()
 		}
 		return nil
 	})
@@ -542,10 +543,14 @@ func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg re
 	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), runJSON{res.Summary, trace}); err != nil {
+	if err := writeJSON(filepath.Join(dir, "summary.json"), newRunJSON(res, trace, pet.TimeUnit())); err != nil {
 		return nil, err
 	}
-	return res, writeJSON(filepath.Join(dir, "timing.json"), res.Timing)
+	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {
+		replay.Timing
+		Tool        string `json:"tool"`
+		ToolVersion string `json:"tool_version"`
+	}{res.Timing, report.Tool, buildVersion()})
 }
 
 func writeJSON(path string, v any) error {
@@ -557,19 +562,28 @@ func writeJSON(path string, v any) error {
 }
 
 // printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
-func printJSON(w io.Writer, name string, res *replay.Result) error {
+func printJSON(w io.Writer, name, unit string, res *replay.Result) error {
 	return json.NewEncoder(w).Encode(struct {
 		runJSON
 		Timing replay.Timing `json:"timing"`
-	}{runJSON{res.Summary, name}, res.Timing})
+	}{newRunJSON(res, name, unit), res.Timing})
 }
 
 // runJSON is a run's summary with the trace it replayed: summary.json, and the line --json
 // prints less its timing. The trace tells apart the run folders of several --trace sets, whose
 // trials are numbered through all of them. Embedding keeps the summary's keys in its order.
+// It records the unit of the trace's times, and the tool that wrote it.
 type runJSON struct {
 	replay.Summary
-	Trace string `json:"trace"`
+	Trace       string `json:"trace"`
+	TimeUnit    string `json:"time_unit"`
+	Tool        string `json:"tool"`
+	ToolVersion string `json:"tool_version"`
+}
+
+// newRunJSON is res's summary as summary.json and --json write it.
+func newRunJSON(res *replay.Result, trace, unit string) runJSON {
+	return runJSON{Summary: res.Summary, Trace: trace, TimeUnit: unit, Tool: report.Tool, ToolVersion: buildVersion()}
 }
 
 // meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
@@ -577,7 +591,7 @@ type runJSON struct {
 // its own set of trials, as if replayed alone: a level of oversubscription, say, whose means
 // would mean nothing pooled with another's.
 func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []replayRun) error {
-	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time"}
+	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
 	if len(c.Trace) > 1 {
 		header = append([]string{"trace"}, header...)
 	}
@@ -627,7 +641,7 @@ func withHalf(e report.Estimate, d int) string {
 func summaryTable(w io.Writer, runs []replayRun) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
-	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time", "events")
+	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
 	for _, r := range runs {
 		s := r.summary
 		if err := t.Append(filepath.Base(r.trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),

@@ -47,6 +47,10 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, err
 	}
+	unit, err := runsTimeUnit(paths)
+	if err != nil {
+		return nil, err
+	}
 	agg, err := report.AggregateRuns(rows, c.Baseline)
 	if err != nil {
 		return nil, badInput(err)
@@ -61,7 +65,7 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err := summary.WriteTerminal(con.Stdout); err != nil {
 		return nil, err
 	}
-	tableFiles, err := writeTables(c.Out, summary, agg, tables)
+	tableFiles, err := writeTables(c.Out, summary, agg, tables, report.FileMeta{TimeUnit: unit, Version: buildVersion()})
 	if err != nil {
 		return nil, err
 	}
@@ -190,9 +194,30 @@ func sameRun(a, b report.RunRow) bool {
 	return fmt.Sprintf("%#v", a.WithoutTimes()) == fmt.Sprintf("%#v", b.WithoutTimes())
 }
 
+// runsTimeUnit is the time unit the runs files record (empty when none does). Files in
+// different units would average times of different lengths: that is refused.
+func runsTimeUnit(paths []string) (string, error) {
+	unit, from := "", ""
+	for _, p := range paths {
+		m, err := report.ReadRunsMeta(p)
+		if err != nil {
+			return "", badInput(err)
+		}
+		switch {
+		case m.TimeUnit == "":
+		case unit == "":
+			unit, from = m.TimeUnit, p
+		case m.TimeUnit != unit:
+			return "", badInput(fmt.Errorf("%s is in %s but %s is in %s: replay both with PETs of one time unit", from, unit, p, m.TimeUnit))
+		}
+	}
+	return unit, nil
+}
+
 // writeTables writes the summary table in each format asked, and with CSV also aggregate.csv,
-// which has every metric with its standard deviation and interval.
-func writeTables(dir string, summary report.Table, agg *report.Aggregate, formats []string) ([]string, error) {
+// which has every metric with its standard deviation and interval. CSV files start with a
+// comment line of meta (time unit, version).
+func writeTables(dir string, summary report.Table, agg *report.Aggregate, formats []string, meta report.FileMeta) ([]string, error) {
 	var files []string
 	write := func(name string, fill func(io.Writer) error) error {
 		path := filepath.Join(dir, name)
@@ -207,8 +232,16 @@ func writeTables(dir string, summary report.Table, agg *report.Aggregate, format
 		case "tex":
 			err = write("summary.tex", summary.WriteLaTeX)
 		case "csv":
-			if err = write("summary.csv", summary.WriteCSV); err == nil {
-				err = write("aggregate.csv", report.MetricsTable(agg).WriteCSV)
+			withMeta := func(fill func(io.Writer) error) func(io.Writer) error {
+				return func(w io.Writer) error {
+					if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
+						return err
+					}
+					return fill(w)
+				}
+			}
+			if err = write("summary.csv", withMeta(summary.WriteCSV)); err == nil {
+				err = write("aggregate.csv", withMeta(report.MetricsTable(agg).WriteCSV))
 			}
 		}
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/speculate"
+	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -57,13 +58,13 @@ type SpeculateCmd struct {
 	Light          string  `default:"SCA" enum:"SCA,SDA" help:"auto: the light-regime strategy (${enum})."`
 
 	JSON bool   `help:"Print each run's summary and timing as one JSON object per line."`
-	Out  string `help:"Write summaries.json and one jobs-STRATEGY-SEED.csv per run here." placeholder:"DIR"`
+	Out  string `help:"Write summaries.json and one jobs-WORKLOAD-STRATEGY-SEED.csv per run here (WORKLOAD: synthetic, or the trace file's name without extension)." placeholder:"DIR"`
 }
 
 // Help is the command's long help.
 func (c *SpeculateCmd) Help() string {
 	return `Replays jobs (bags of independent tasks; a job finishes with its last task, a task with its
-first copy) through the speculative-execution strategies of Xu & Lau (seed 002): none, SCA
+first copy) through the speculative-execution strategies of Xu & Lau (2015): none, SCA
 (cloning by problem P2, solved exactly), SDA (one backup when the remaining time exceeds σ*·E[x]),
 ESE (backups first, then smallest jobs, small-job cloning), Mantri (backup when
 P(t_rem > 2·t_new) > δ) and auto (SCA or SDA below the cutoff load ω^U, ESE above). Prints
@@ -106,14 +107,16 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 			if err != nil {
 				return err
 			}
-			run := speculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing}
+			run := speculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing,
+				TimeUnit: wl.timeUnit, Tool: report.Tool, ToolVersion: buildVersion()}
 			if c.JSON {
 				if err := json.NewEncoder(con.Stdout).Encode(run); err != nil {
 					return err
 				}
 			}
 			if c.Out != "" {
-				if err := writeJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs); err != nil {
+				meta := report.FileMeta{TimeUnit: wl.timeUnit, Version: buildVersion()}
+				if err := writeJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs, meta); err != nil {
 					return err
 				}
 			}
@@ -133,9 +136,12 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 
 // speculateRun is one run as summaries.json and --json give it.
 type speculateRun struct {
-	Workload string            `json:"workload"`
-	Summary  speculate.Summary `json:"summary"`
-	Timing   speculate.Timing  `json:"timing"`
+	Workload    string            `json:"workload"`
+	Summary     speculate.Summary `json:"summary"`
+	Timing      speculate.Timing  `json:"timing"`
+	TimeUnit    string            `json:"time_unit"` // of the workload's times, and of the summary's
+	Tool        string            `json:"tool"`
+	ToolVersion string            `json:"tool_version"`
 }
 
 func (c *SpeculateCmd) options() ([]speculate.Strategy, speculate.Options, error) {
@@ -183,7 +189,19 @@ type specWorkload struct {
 	machines    []replay.Machine
 	seed        uint64
 	unitSeconds float64
+	timeUnit    string // unitSeconds by name, as the outputs record it
 	horizon     float64
+}
+
+// syntheticUnit names the synthetic workload's time unit of sec seconds.
+func syntheticUnit(sec float64) string {
+	switch sec {
+	case 1:
+		return "s"
+	case 0.001:
+		return "ms"
+	}
+	return strconv.FormatFloat(sec, 'g', -1, 64) + "s"
 }
 
 func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
@@ -229,7 +247,7 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 			return nil, badInput(err)
 		}
 		name := fmt.Sprintf("λ=%g M=%d α=%g seed %d", c.Rate, c.Machines, c.Alpha, seed)
-		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, horizon: c.Horizon})
+		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, timeUnit: syntheticUnit(c.Unit), horizon: c.Horizon})
 	}
 	return out, nil
 }
@@ -326,7 +344,7 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 		label := strings.TrimSuffix(filepath.Base(tr.Name), filepath.Ext(tr.Name))
 		for k := range c.Seeds {
 			out = append(out, specWorkload{name: filepath.Base(tr.Name), label: label, w: w, machines: machines,
-				seed: c.Seed + uint64(k), unitSeconds: sec})
+				seed: c.Seed + uint64(k), unitSeconds: sec, timeUnit: pet.TimeUnit()})
 		}
 	}
 	return out, nil
@@ -347,18 +365,27 @@ func rangeFlag(flag, s string) (lo, hi float64, err error) {
 	return lo, hi, nil
 }
 
-// writeJobs writes one row per job.
-func writeJobs(path string, jobs []speculate.JobOutcome) error {
+// writeJobs writes one row per job, after a comment line of meta; a time that does not apply
+// (NaN) is an empty field.
+func writeJobs(path string, jobs []speculate.JobOutcome, meta report.FileMeta) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
+			return err
+		}
 		cw := csv.NewWriter(w)
 		if err := cw.Write([]string{"job_id", "tasks", "mean_task", "arrival", "start", "finish", "flowtime",
 			"machine_time", "resource", "wasted", "cost", "copies", "extra_copies", "backups_won"}); err != nil {
 			return err
 		}
-		g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		g := func(x float64) string {
+			if math.IsNaN(x) {
+				return ""
+			}
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
 		for _, j := range jobs {
 			if err := cw.Write([]string{j.ID, strconv.Itoa(j.Tasks), g(j.MeanTask), g(j.Arrival), g(j.Start), g(j.Finish), g(j.Flowtime),
 				g(j.MachineTime), g(j.Resource), g(j.Wasted), g(j.Cost), strconv.Itoa(j.Copies), strconv.Itoa(j.ExtraCopies), strconv.Itoa(j.BackupsWon)}); err != nil {

@@ -235,12 +235,17 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 	if err != nil {
 		return in, err
 	}
-	in = report.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, Levels: map[string]report.LevelTrials{}}
+	in = report.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]report.LevelTrials{}}
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
 		var lt report.LevelTrials
 		if lv.Generate != nil {
 			lt, err = generateLevel(lv, pet, at)
+			if mean, merr := meanExec(pet, machines, nil); err == nil && merr == nil {
+				if w := loadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
+					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
+				}
+			}
 		} else {
 			w := &warnings{con: con, level: lv.Name}
 			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add)

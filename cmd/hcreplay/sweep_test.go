@@ -101,7 +101,9 @@ func TestSweepCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !m.Complete || m.Runs != 16 || m.GridFile != grid || m.Seeds.Levels["gen3k"] != 3 || m.Version == "" {
+	// The grid file is recorded relative to the folder, so that the folder can be moved.
+	if !m.Complete || m.Runs != 16 || filepath.Join(out, m.GridFile) != grid || filepath.IsAbs(m.GridFile) ||
+		m.Seeds.Levels["gen3k"] != 3 || m.Version == "" || m.TimeUnit != "ms" {
 		t.Errorf("manifest %+v", m)
 	}
 

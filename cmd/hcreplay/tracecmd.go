@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -24,14 +26,16 @@ type TraceCmd struct {
 type TraceGenCmd struct {
 	PET      string   `name:"pet" required:"" type:"existingfile" help:"PET whose task types and means shape the trials and deadlines." placeholder:"PET"`
 	Out      string   `required:"" help:"Folder for the trials; or, with --trials 1, a trace file (t.csv, t.dat.gz), whose extension sets the format." placeholder:"DIR"`
-	Level    string   `default:"19k" help:"Oversubscription level: tasks per period (19k = 19,000 per --period)."`
+	Level    string   `xor:"arrivals" help:"Oversubscription level (default 19k): tasks per --period, HCW19's labels (19k = 19,000 per 88,200 time units, 0.215 tasks per ms, whatever the PET); the offered load it gives on this PET is printed. --load sets a load instead." placeholder:"LEVEL"`
 	Period   float64  `default:"88200" help:"Period of the level, in time units (88,200 matches the HCW19 trials)."`
-	Rate     *float64 `help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
+	Rate     *float64 `xor:"arrivals" help:"Arrival rate in tasks per time unit, instead of --level." placeholder:"R"`
+	Load     *float64 `xor:"arrivals" help:"Offered load ρ = arrival rate × mean execution time ÷ machines (from the PET and --catalog), instead of --level: 1 keeps the machines just busy, 1.5 oversubscribes them by half." placeholder:"RHO"`
+	Catalog  string   `type:"existingfile" help:"Machine catalog (YAML or CSV) for the offered load; default: one machine per PET machine type, as replay uses." placeholder:"FILE"`
 	Tasks    int      `default:"800" help:"Tasks per trial."`
 	Trials   int      `default:"30" help:"Number of trials (at most 10,000)."`
 	Pattern  string   `default:"constant" enum:"constant,spiky" help:"Arrival pattern (${enum})."`
 	CV       float64  `help:"Coefficient of variation of inter-arrival times (default: variance = 10% of the mean; 1 resembles the HCW19 files)."`
-	Deadline string   `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is 004's rule)."`
+	Deadline string   `default:"prop:1" help:"Deadline rule: tight, prop:ALPHA, urgency, slack:BETA, best:K (prop:1 reproduces the HCW19 deadlines; best:4 is the rule of Smith et al. 2010)."`
 	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
 	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
 	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
@@ -42,10 +46,20 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	cfg, prefix, err := c.config(pet)
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return err
+	}
+	mean, err := meanExec(pet, machines, nil)
+	if err != nil {
+		return badInput(fmt.Errorf("--catalog: %w", err))
+	}
+	cfg, prefix, err := c.config(pet, mean/float64(len(machines)))
 	if err != nil {
 		return badInput(err)
 	}
+	rho := cfg.Rate * mean / float64(len(machines))
+	load := loadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
 	file, err := c.oneFile()
 	if err != nil {
 		return badInput(err)
@@ -62,7 +76,8 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
 			return badInput(err)
 		}
-		con.Logf("wrote 1 trial of %d tasks to %s, %s at %.4g tasks per %s", c.Tasks, c.Out, c.Pattern, cfg.Rate, pet.TimeUnit())
+		con.Logf("wrote 1 trial of %d tasks to %s, %s; %s", c.Tasks, c.Out, c.Pattern, load)
+		c.warnLoad(con, rho)
 		return nil
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
@@ -79,8 +94,20 @@ func (c *TraceGenCmd) Run(con *Console) error {
 			return badInput(err)
 		}
 	}
-	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s at %.4g tasks per %s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, cfg.Rate, pet.TimeUnit())
+	note := ""
+	if c.Format == "dat" {
+		note = typeIndexNote(pet.TaskTypes())
+	}
+	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s; %s%s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, load, note)
+	c.warnLoad(con, rho)
 	return nil
+}
+
+// warnLoad warns of a load far from any study's, unless the user asked for it with --load.
+func (c *TraceGenCmd) warnLoad(con *Console, rho float64) {
+	if w := loadWarning(rho); w != "" && c.Load == nil {
+		con.Logf("warning: %s", w)
+	}
 }
 
 // oneFile reports whether --out names one trace file rather than the folder of the trials: a
@@ -113,8 +140,9 @@ func (c *TraceGenCmd) oneFile() (bool, error) {
 const maxGenTotalTasks = 1_000_000_000
 
 // config checks the flags and returns the generator's settings and the
-// file-name prefix.
-func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error) {
+// file-name prefix; perRate is the offered load of a rate of one task per
+// time unit, which turns --load into a rate.
+func (c *TraceGenCmd) config(pet *petbuild.PET, perRate float64) (trace.GenConfig, string, error) {
 	if c.Tasks < 1 || c.Tasks > trace.MaxGenTasks {
 		return trace.GenConfig{}, "", fmt.Errorf("--tasks %d: want 1 to %d", c.Tasks, trace.MaxGenTasks)
 	}
@@ -122,7 +150,7 @@ func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error)
 		return trace.GenConfig{}, "", fmt.Errorf("--trials %d: want 1 to %d, and at most %d tasks in all (--trials × --tasks)",
 			c.Trials, trace.MaxGenTrials, maxGenTotalTasks)
 	}
-	rate, prefix, err := c.rate()
+	rate, prefix, err := c.rate(perRate)
 	if err != nil {
 		return trace.GenConfig{}, "", err
 	}
@@ -141,13 +169,25 @@ func (c *TraceGenCmd) config(pet *petbuild.PET) (trace.GenConfig, string, error)
 	return cfg, prefix, nil
 }
 
-// rate returns the arrival rate from --rate or else --level and --period, and
-// the default file-name prefix that names it.
-func (c *TraceGenCmd) rate() (float64, string, error) {
+// rate returns the arrival rate from --rate, --load or else --level and
+// --period, and the default file-name prefix that names it.
+func (c *TraceGenCmd) rate(perRate float64) (float64, string, error) {
 	// --period defaults to 88200, so 0 can only be given on purpose, and
 	// LevelRate would read it as "the default".
 	if !(c.Period > 0) || math.IsInf(c.Period, 0) {
 		return 0, "", fmt.Errorf("--period %v: want a positive number of time units", c.Period)
+	}
+	if c.Load != nil {
+		if c.Rate != nil {
+			return 0, "", fmt.Errorf("--load %v and --rate %v both set the arrival rate: give one", *c.Load, *c.Rate)
+		}
+		if !(*c.Load > 0) || math.IsInf(*c.Load, 0) {
+			return 0, "", fmt.Errorf("--load %v: want a positive utilisation (1 keeps the machines just busy)", *c.Load)
+		}
+		if !(perRate > 0) {
+			return 0, "", fmt.Errorf("--load %v: the PET's mean execution time is 0, so no rate gives a load", *c.Load)
+		}
+		return *c.Load / perRate, fmt.Sprintf("load%g", *c.Load), nil
 	}
 	if c.Rate != nil {
 		if !(*c.Rate > 0) || math.IsInf(*c.Rate, 0) {
@@ -155,47 +195,120 @@ func (c *TraceGenCmd) rate() (float64, string, error) {
 		}
 		return *c.Rate, fmt.Sprintf("rate%g", *c.Rate), nil
 	}
-	rate, err := trace.LevelRate(c.Level, c.Period)
-	return rate, "arr" + strings.ToLower(c.Level), err
+	level := cmp.Or(c.Level, "19k")
+	rate, err := trace.LevelRate(level, c.Period)
+	return rate, "arr" + strings.ToLower(level), err
+}
+
+// writeLoad prints the traces' offered load on the PET and catalog, and warns when it is far
+// from any study's.
+func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trace.Unit, pet *petbuild.PET) error {
+	machines, err := loadMachines(c.Catalog, pet)
+	if err != nil {
+		return err
+	}
+	rho, rate, mean, err := traceLoad(traces, unit, pet, machines)
+	if err != nil {
+		return badInput(err)
+	}
+	if math.IsNaN(rho) {
+		fmt.Fprintln(con.Stdout, "offered load: no trace has two arrivals apart, so no rate")
+		return nil
+	}
+	what := ""
+	if len(traces) > 1 {
+		what = fmt.Sprintf(", mean of %d traces", len(traces))
+	}
+	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
+		loadLine(rho, rate, mean, len(machines), string(unit)), what)
+	if w := loadWarning(rho); w != "" {
+		con.Logf("warning: %s", w)
+	}
+	return nil
 }
 
 // TraceConvertCmd converts one trace.
 type TraceConvertCmd struct {
 	In       string `arg:"" help:"Trace to read (a file or a zip member)." placeholder:"IN"`
 	Out      string `arg:"" help:"Trace to write; the extension picks the format." placeholder:"OUT"`
-	PET      string `name:"pet" type:"existingfile" help:"PET whose task type names index the .dat output (default: the names are indexes already)." placeholder:"PET"`
+	PET      string `name:"pet" type:"existingfile" help:"PET whose task types a .dat file indexes, in the input or the output (default: the types are indexes already)." placeholder:"PET"`
 	TimeUnit string `help:"Unit of the input's times when the file does not say (default ms)." placeholder:"UNIT"`
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
-	traces, err := trace.ReadTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: unit,
-		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e) }})
+	var types []string // the PET's task types, which .dat files index
+	if c.PET != "" {
+		pet, err := loadPET(c.PET)
+		if err != nil {
+			return err
+		}
+		types = pet.TaskTypes()
+	}
+	warn := func(s string) { con.Logf("warning: %s", s) }
+	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
+		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 	if err != nil {
 		return badInput(err)
 	}
 	if len(traces) != 1 {
 		return badInput(fmt.Errorf("%s names %d traces; convert one at a time", c.In, len(traces)))
 	}
-	opt := trace.WriteOptions{}
-	if c.PET != "" {
-		pet, err := loadPET(c.PET)
-		if err != nil {
-			return err
-		}
-		opt.TypeIndex = pet.TaskTypes()
-	}
 	if err := checkOutputFolder(c.Out); err != nil {
 		return badInput(err)
 	}
-	if err := trace.WriteTrace(c.Out, traces[0], opt); err != nil {
+	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
+		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
+			return badInput(err)
+		}
+	}
+	if err := trace.WriteTrace(c.Out, traces[0], trace.WriteOptions{TypeIndex: types}); err != nil {
 		return badInput(err)
 	}
 	con.Logf("wrote %s (%d tasks)", c.Out, len(traces[0].Tasks))
 	return nil
+}
+
+// datTypes checks that a trace's task types can be written to a .dat file, whose types are
+// integer indexes, and warns when the names are lost: with the PET's types, a name becomes its
+// index (replay and trace convert read it back through the same PET); without them, every type
+// must be an index already.
+func datTypes(tr *trace.Trace, types []string, out string, warn func(string)) error {
+	if types == nil {
+		for _, t := range tr.Tasks {
+			if _, err := strconv.Atoi(t.Type); err != nil || t.Type != strings.TrimLeft(t.Type, "+-") {
+				return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, t.Type)
+			}
+		}
+		return nil
+	}
+	for i, name := range types {
+		if name != strconv.Itoa(i) {
+			warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
+				"replay it, or convert it back, with the same --pet", out, indexList(types)))
+			return nil
+		}
+	}
+	return nil
+}
+
+// indexList shows how names map to indexes: "0=fft, 1=sort, 2=zip", cut after a few.
+func indexList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i == 6 {
+			fmt.Fprintf(&b, ", … (%d in all)", len(names))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d=%s", i, n)
+	}
+	return b.String()
 }
 
 // maxStatsBins bounds trace stats --bins: a plot is a few thousand pixels
@@ -209,17 +322,30 @@ type TraceStatsCmd struct {
 	Plot     string   `help:"Draw the arrival rate over time and the slack distribution to FILE (.png, .svg or .pdf)." placeholder:"FILE"`
 	Bins     int      `default:"40" help:"Time bins for the arrival rate (1 to 10,000)."`
 	TimeUnit string   `help:"Unit of the traces' times when the files do not say (default ms)." placeholder:"UNIT"`
+	PET      string   `name:"pet" type:"existingfile" help:"PET to compute the offered load with (ρ = arrival rate × mean execution time ÷ machines); it also names a .dat file's type indexes." placeholder:"PET"`
+	Catalog  string   `type:"existingfile" help:"Machine catalog (YAML or CSV) for the offered load; default: one machine per PET machine type." placeholder:"FILE"`
 }
 
 func (c *TraceStatsCmd) Run(con *Console) error {
-	unit, err := trace.ParseUnit(c.TimeUnit)
+	unit, err := flagUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
+	var pet *petbuild.PET
+	var types []string
+	if c.PET != "" {
+		if pet, err = loadPET(c.PET); err != nil {
+			return err
+		}
+		types = pet.TaskTypes()
+	} else if c.Catalog != "" {
+		return badInput(fmt.Errorf("--catalog %s: the offered load needs the PET too: give --pet", c.Catalog))
+	}
+	warn := func(s string) { con.Logf("warning: %s", s) }
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
-		trs, err := trace.ReadTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: unit,
-			Warn: func(e *trace.InputError) { con.Logf("warning: %s", e) }})
+		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
+			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
 		if err != nil {
 			return badInput(err)
 		}
@@ -236,6 +362,11 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	st := report.TraceStatistics(all, c.Bins)
 	if err := st.WriteTable(con.Stdout); err != nil {
 		return err
+	}
+	if pet != nil {
+		if err := c.writeLoad(con, all, cmp.Or(unit, trace.DefaultUnit), pet); err != nil {
+			return err
+		}
 	}
 	if c.Plot != "" {
 		if err := st.Plot(c.Plot); err != nil {

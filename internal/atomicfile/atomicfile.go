@@ -15,8 +15,40 @@ import (
 	"path/filepath"
 )
 
-// Write creates path with the contents fill writes, atomically. The file gets mode 0644.
+// Mode is the permission of every file the tool writes, whatever the umask: 0644.
+const Mode fs.FileMode = 0o644
+
+// Write creates path with the contents fill writes, atomically. The file gets Mode.
 func Write(path string, fill func(w io.Writer) error) (err error) {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Abort()
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err = fill(bw); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+// File is an output being written: a temporary file in the target's directory that Commit
+// renames over the target and Abort removes. For writers that stream into a file they hold
+// (Write is simpler when one function fills the file).
+type File struct {
+	*os.File
+	path string
+}
+
+// Create starts writing path.
+func Create(path string) (*File, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -28,32 +60,33 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		if perr := new(fs.PathError); errors.As(err, &perr) {
 			err = perr.Err
 		}
-		return fmt.Errorf("create %s: %w", path, err)
+		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	if err = fill(bw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	return &File{File: tmp, path: path}, nil
+}
+
+// Commit makes the file visible under its path, with Mode, once its data are on disk. On an
+// error the temporary file is removed.
+func (f *File) Commit() error {
+	err := f.Sync() // on disk before the rename makes it visible
+	if err == nil {
+		err = f.Chmod(Mode)
 	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err = tmp.Sync(); err != nil { // on disk before the rename makes it visible
-		return fmt.Errorf("write %s: %w", path, err)
+	if err == nil {
+		err = os.Rename(f.Name(), f.path)
 	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
 	}
 	return nil
+}
+
+// Abort removes the temporary file; the target is left as it was.
+func (f *File) Abort() {
+	f.Close()
+	os.Remove(f.Name())
 }

@@ -99,7 +99,10 @@ func bestFirst(ev replay.Event, m int, cand []int, b *buffers) int {
 		for _, t := range order {
 			s = s.next(&b.chains, ev.Exec(t, m), ev.Task(t).Deadline, ev.DropModel(), ev.Strict())
 		}
-		if v := s.value(); v > bestValue {
+		// Rounded as the engine rounds chances: Ready(m), which the chains start from, differs
+		// in its last bits between engines, and an exact tie (two tasks of one type, chance 1)
+		// must break by the ordering rule on both.
+		if v := replay.RoundChance(s.value()); v > bestValue {
 			best, bestValue = order[0], v
 		}
 	})
@@ -209,7 +212,7 @@ func (s onTime) next(b *chainBuffers, exec pmf.PMF, deadline float64, model pmf.
 	if err != nil {
 		panic("heuristic: " + err.Error()) // PET cells share one step: a bug, not bad input
 	}
-	p := c.Success(deadline, strict)
+	p := replay.RoundChance(c.Success(deadline, strict)) // doomed means 0 as the engine reports it
 	doomedCarry := c
 	if p == 0 && model != pmf.None {
 		if doomedCarry, _, err = pmf.AppendInto(&at.doomed, model, s.carry, exec, deadline, strict); err != nil {

@@ -130,11 +130,12 @@ func (b *buffers) completionIn(ev replay.Event, p Params, t, m int) float64 {
 	if math.IsNaN(b.etc[m]) {
 		b.etc[m] = etcFree(ev, m)
 	}
-	return b.etc[m] + ev.ExecTable(t, m).Mean()
+	return replay.RoundTime(b.etc[m] + ev.ExecTable(t, m).Mean())
 }
 
 // etcFree is when machine m finishes its queue in the ETC style: Ready(m)'s mean plus the mean
-// execution time of every waiting task.
+// execution time of every waiting task. Ready(m)'s mean differs in its last bits between engines,
+// so callers round what they compare (completionIn, freeAt).
 func etcFree(ev replay.Event, m int) float64 {
 	free := ev.Ready(m).Mean()
 	for _, h := range waiting(ev, m) {
@@ -148,9 +149,9 @@ func etcFree(ev replay.Event, m int) float64 {
 // with Params.ETC.
 func freeAt(ev replay.Event, p Params, m int) float64 {
 	if p.ETC {
-		return etcFree(ev, m)
+		return replay.RoundTime(etcFree(ev, m))
 	}
-	return ev.Tail(m).Mean()
+	return replay.RoundTime(ev.Tail(m).Mean()) // rounded as completions are: a tie is a tie on every engine
 }
 
 // minCompletion is the common phase 1 of the completion-based heuristics: for each task, the

@@ -18,7 +18,7 @@ type Preset struct {
 // Presets lists the named variants of the thesis and the journal paper.
 func Presets() []Preset {
 	return []Preset{
-		{Name: "PAMF", Base: "PAM", Source: "000 §6.3.2",
+		{Name: "PAMF", Base: "PAM", Source: "Denninnart et al. 2020 §6.3.2",
 			Doc: "PAM with fairness: sufferage factor ϑ = 10% (the journal's choice) unless --fairness is set; pruning both unless given",
 			tune: func(_ *heuristic.Params, c *Config) {
 				if c.Fairness == 0 {
@@ -28,15 +28,15 @@ func Presets() []Preset {
 					c.Variant = Both
 				}
 			}},
-		{Name: "MOCA", Base: "MOC", Source: "thesis §4.4.3.1",
+		{Name: "MOCA", Base: "MOC", Source: "Gentry 2018 §4.4.3.1",
 			Doc:  "MOC made aware of the pruning threshold: cull at 75%",
 			tune: func(p *heuristic.Params, _ *Config) { p.MOCCull = 0.75 }},
-		{Name: "PUM", Base: "PAM", Source: "thesis §4.4.3.1",
+		{Name: "PUM", Base: "PAM", Source: "Gentry 2018 §4.4.3.1",
 			Doc: "Pruning-Unaware Mapper: PAM deferring at MOC's 30%, dropping at 75%",
 			tune: func(_ *heuristic.Params, c *Config) {
 				c.Variant, c.Defer, c.DropThreshold = Both, DeferRule{Kind: "static", Value: 0.30}, 0.75
 			}},
-		{Name: "PAMND", Base: "PAM", Source: "thesis §4.4.5, Fig 4.6",
+		{Name: "PAMND", Base: "PAM", Source: "Gentry 2018 §4.4.5, Fig 4.6",
 			Doc:  "PAM with deferring and no dropping",
 			tune: func(_ *heuristic.Params, c *Config) { c.Variant = Defer }},
 	}

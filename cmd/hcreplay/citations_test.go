@@ -1,0 +1,53 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+// internalReference matches what a user cannot look up: the source papers' seed numbers ("000
+// §6.3.1", "(seed 002)", "004's rule"), the reference notes' file names and sections
+// ("reference/thesis-2018.md", "reference §6.9") and the specification's sections ("SPEC §5").
+// Papers are cited by authors and year (docs/references.md), e.g. "Gentry et al. 2019 §V".
+var internalReference = regexp.MustCompile(`(^|[^0-9.,-])00[0-4]([^0-9]|$)|reference/|seeds/|(thesis-2018|batch-mode-2010|speculative-execution|go-dependencies|anchors)\.md|\breference §|\bthesis §|\bSPEC §`)
+
+// TestHelpCitesPapers renders the help of every command and the heuristics listing, and fails
+// on an internal reference in them.
+func TestHelpCitesPapers(t *testing.T) {
+	k, err := newParser(&CLI{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths [][]string
+	var walk func(n *kong.Node, path []string)
+	walk = func(n *kong.Node, path []string) {
+		paths = append(paths, path)
+		for _, c := range n.Children {
+			if c.Type == kong.CommandNode && !c.Hidden {
+				walk(c, append(append([]string(nil), path...), c.Name))
+			}
+		}
+	}
+	walk(k.Model.Node, nil)
+	if len(paths) < 15 {
+		t.Fatalf("only %d commands found", len(paths))
+	}
+	texts := map[string]string{"hcreplay heuristics": mustCLI(t, "heuristics")}
+	for _, p := range paths {
+		code, out, errb := cli(t, append(append([]string(nil), p...), "--help")...)
+		if code != 0 {
+			t.Fatalf("%v --help: exit %d: %s", p, code, errb)
+		}
+		texts["hcreplay "+strings.Join(p, " ")+" --help"] = out
+	}
+	for name, text := range texts {
+		for i, line := range strings.Split(text, "\n") {
+			if m := internalReference.FindString(line); m != "" {
+				t.Errorf("%s, line %d: internal reference %q (cite the paper by authors and year, see docs/references.md):\n    %s", name, i+1, strings.TrimSpace(m), strings.TrimSpace(line))
+			}
+		}
+	}
+}
