@@ -43,7 +43,8 @@ run() {
 # NAME's aggregate.csv that matches every COLUMN=VALUE.
 num() {
   awk -F, -v metric="$2" -v conds="${*:3}" '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    /^#/ { next } # the provenance line: time unit, version
+    !header { for (i = 1; i <= NF; i++) col[$i] = i; header = 1; next }
     {
       n = split(conds, c, " ")
       for (k = 1; k <= n; k++) { split(c[k], kv, "="); if ($(col[kv[1]]) != kv[2]) next }
@@ -55,7 +56,8 @@ num() {
 # ratio NAME METRIC A B LEVEL: the ratio of the means of names A and B at LEVEL.
 ratio() {
   awk -F, -v metric="$2" -v a="$3" -v b="$4" -v lv="$5" '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    /^#/ { next }
+    !header { for (i = 1; i <= NF; i++) col[$i] = i; header = 1; next }
     $(col["level"]) == lv && $(col["name"]) == a { x = $(col[metric "_mean"]) }
     $(col["level"]) == lv && $(col["name"]) == b { y = $(col[metric "_mean"]) }
     END { if (y > 0) printf "%.2f\n", x / y; else print "missing" }' "$out/$1/report/aggregate.csv"
@@ -117,14 +119,18 @@ if want conference; then
     common=("${trials[@]}" "${set_[@]}" --set defer=static:0.9)
     run "conference-lambda-$sem" --trace "$(level 34k)" -H PAM --prune both --set lambda=0.1,0.9,1 "${common[@]}"
     run "conference-fairness-$sem" --trace "$(level 34k)" -H PAM --prune both --set lambda=0.9 --set fairness=0,0.05 "${common[@]}"
-    run "conference-robustness-$sem" --trace "$(level 19k)" --trace "$(level 34k)" -H MM,MSD,MMU,MOC,PAM,PAMF --prune none,both --set lambda=0.9 --set fairness=0.05 "${common[@]}"
+    run "conference-robustness-$sem" --trace "$(level 19k)" --trace "$(level 34k)" -H MM,MSD,MMU,MOC --prune none "${common[@]}"
+    run "conference-pam-$sem" --trace "$(level 19k)" --trace "$(level 34k)" -H PAM --prune both --set lambda=0.9 "${common[@]}"
+    run "conference-pamf-$sem" --trace "$(level 19k)" --trace "$(level 34k)" -H PAMF --prune both --set lambda=0.9 --set fairness=0.05 "${common[@]}"
     for l in 0.1 0.9 1; do say "conference.lambda-$l.34k.$sem" "$(num "conference-lambda-$sem" robustness lambda=$l)"; done
     for f in 0 0.05; do
       say "conference.fairness-$f.robustness.34k.$sem" "$(num "conference-fairness-$sem" robustness fairness=$f)"
       say "conference.fairness-$f.variance.34k.$sem" "$(num "conference-fairness-$sem" fairness_variance fairness=$f)"
     done
     for lv in 19k 34k; do
-      for h in PAM-P PAMF-P MOC MM MSD MMU; do say "conference.$h.$lv.$sem" "$(num "conference-robustness-$sem" robustness name=$h level=$lv)"; done
+      say "conference.PAM-P.$lv.$sem" "$(num "conference-pam-$sem" robustness name=PAM-P level=$lv)"
+      say "conference.PAMF-P.$lv.$sem" "$(num "conference-pamf-$sem" robustness name=PAMF-P level=$lv)"
+      for h in MOC MM MSD MMU; do say "conference.$h.$lv.$sem" "$(num "conference-robustness-$sem" robustness name=$h level=$lv)"; done
     done
   done
 fi

@@ -698,8 +698,8 @@ func groupSemantics(paper string) semantics {
 	return semantics{dropModel: "pending", deferAt: "after", dropRunning: "always",
 		why: "Why, for " + paper + ": the papers of this group never say which drop model their simulator used; on the HCW19 trials, pending (a running task runs to its end, late or not) " +
 			"gives the thesis's single-digit robustness of MM, MSD and MMU at 19k, where evict (a running task is killed at its deadline) gives 18 %; " +
-			"the thesis's dropping loop starts \"at the executing task\" (Alg. 1), so the pruner may drop it under pending too; " +
-			"a retrofitted heuristic chooses its pairs and the low-chance ones are deferred before assignment (thesis §4.5); " +
+			"the thesis's dropping loop starts \"at the executing task\" (Gentry 2018 Alg. 1), so the pruner may drop it under pending too; " +
+			"a retrofitted heuristic chooses its pairs and the low-chance ones are deferred before assignment (Gentry 2018 §4.5); " +
 			"unmapped expiries do not count in the sufferage, which reproduces the journal's \"a few points\" for PAMF (docs/fidelity.md has the measurements)."}
 }
 
