@@ -12,17 +12,27 @@ COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build test test-exact bench bench-targets bench-compare fuzz lint demo clean
+.PHONY: all build install test test-quick test-exact bench bench-targets bench-compare fuzz lint demo clean
 
 all: build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hcreplay
 
+# Installs the binary into $(go env GOBIN), or $(go env GOPATH)/bin when GOBIN is unset: put
+# that folder on PATH.
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/hcreplay
+
 # The whole suite. Tests that need ../shared/data/hcw19 skip themselves when it is absent.
 test:
 	$(GO) test ./...
 	$(GO) test -race -short $(RACE_PKGS)
+
+# The quick check while working: every test in -short mode (the figure presets end to end, the
+# demo and the allocation counts are skipped), without the race detector.
+test-quick:
+	$(GO) test -short ./...
 
 # Fast ≡ reference on the real HCW19 trials, exhaustively: every heuristic and preset × pruning
 # variant × drop model on all 60 trials of the 19k and 34k levels, in full (make test replays a

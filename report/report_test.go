@@ -106,8 +106,13 @@ func TestPETPlots(t *testing.T) {
 			t.Errorf("heat map lacks %q", label)
 		}
 	}
-	if g, _ := os.ReadFile(grid); !bytes.Contains(g, []byte("b on z")) {
-		t.Errorf("PMF grid %s lacks the panel title \"b on z\"", grid)
+	g, _ := os.ReadFile(grid)
+	// Panel titles, and the axes named once with the PET's unit: 3 columns share "execution
+	// time (ms)" along the bottom, 2 rows "probability" along the left.
+	for label, want := range map[string]int{"b on z": 1, "execution time (ms)": 3, "probability": 2} {
+		if n := bytes.Count(g, []byte(">"+label+"<")); n != want {
+			t.Errorf("PMF grid %s has %q %d times, want %d", grid, label, n, want)
+		}
 	}
 }
 

@@ -157,7 +157,7 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console) error {
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, notes.String()); return err }); err != nil {
 		return err
 	}
-	fmt.Fprintf(con.Stdout, "Done in %.0f s: 5 figures of the speculative-execution paper (002) in %s; read %s.\n",
+	fmt.Fprintf(con.Stdout, "Done in %.0f s: 5 figures of the speculative-execution paper (Xu & Lau 2015) in %s; read %s.\n",
 		time.Since(start).Seconds(), c.Out, path)
 	return nil
 }
@@ -216,16 +216,16 @@ func runSpecRuns(ctx context.Context, runs []*specRun, jobs int, done func()) er
 }
 
 func (c *FiguresCmd) specHeader(b *strings.Builder, set specSetup) {
-	fmt.Fprintf(b, "# Figures of the speculative-execution paper (002), rerun by hcreplay\n\n")
-	fmt.Fprintf(b, "Made by `%s` (hcreplay %s). Notes on the paper: `reference/speculative-execution.md`.\n\n", c.commandLine(), buildVersion())
+	fmt.Fprintf(b, "# Figures of the speculative-execution paper (Xu & Lau 2015), rerun by hcreplay\n\n")
+	fmt.Fprintf(b, "Made by `%s` (hcreplay %s). The paper: Xu & Lau, *Optimization for Speculative Execution of Multiple Jobs in a MapReduce-like Cluster*, IEEE INFOCOM 2015 (docs/references.md).\n\n", c.commandLine(), buildVersion())
 	if c.Quick {
 		b.WriteString("**--quick: a tenth of the cluster at the same offered loads, 150 time units, one seed, few σ. A smoke test, not a result.**\n\n")
 	}
-	fmt.Fprintf(b, "Setup (002 §IV-C): Poisson job arrivals, 1..100 tasks per job, per-job mean task time U(1, 4), "+
+	fmt.Fprintf(b, "Setup (Xu & Lau 2015 §IV-C): Poisson job arrivals, 1..100 tasks per job, per-job mean task time U(1, 4), "+
 		"Pareto α = 2 task times, γ = 0.01, Mantri δ = 0.25. Here: M = %d machines, λ = %g (light) and %s (heavy), "+
 		"arrivals over %g time units, %d seed(s); every run drains (all jobs finish). Our choices where the paper is silent: "+
 		"decisions at every arrival and completion; oracle remaining times; r = 8; SDA judges at s = 0.1; σ = σ* per job "+
-		"(1.7071 for α = 2) unless swept; ESE's ξ is compared with E[x] (so no job is small at ξ = 1, reference §6.9); "+
+		"(1.7071 for α = 2) unless swept; ESE's ξ is compared with E[x] (so no job is small at ξ = 1); "+
 		"Mantri = ESE's levels with Mantri's test and no cloning.\n\n",
 		set.machines, set.light, joinFloats(set.heavy), set.horizon, set.seeds)
 }
@@ -322,7 +322,7 @@ func specFig2(b *strings.Builder, out string, set specSetup, by map[speculate.St
 	plotted := []speculate.Strategy{speculate.SCA, speculate.SDA, speculate.Mantri, speculate.None}
 	flow, fx := cdfCurves(by, plotted, flowOf)
 	res, rx := cdfCurves(by, plotted, resourceOf)
-	_, err := report.WriteCurves(out, "fig2-light", "002 Fig 2", figureFormats(), []report.CurvePanel{
+	_, err := report.WriteCurves(out, "fig2-light", "Xu & Lau 2015, Fig 2", figureFormats(), []report.CurvePanel{
 		{XLabel: "job flowtime", YLabel: "fraction of jobs", Curves: flow, XMax: fx},
 		{XLabel: "resource per job (γ × machine time)", YLabel: "fraction of jobs", Curves: res, XMax: rx}})
 	if err != nil {
@@ -342,10 +342,10 @@ func specFig2(b *strings.Builder, out string, set specSetup, by map[speculate.St
 		return m
 	}
 	fmt.Fprintf(b, "Small jobs (≤ 10 tasks): SCA %.3g, SDA %.3g (paper: SCA better for small jobs).\n\n", small(speculate.SCA), small(speculate.SDA))
-	b.WriteString("Where the notes find the paper inconsistent (reference §4, §6.21): without speculation the per-job resource p80 is already ≈ 2.0 " +
+	b.WriteString("Where the paper's numbers are inconsistent: without speculation the per-job resource p80 is already ≈ 2.0 " +
 		"(our `none` row), so the paper's Mantri p80 < 1.5 and SCA p80 < 2 (cloning ×2 adds ≥ 33 %) cannot both hold with γ = 0.01 and killed copies counted. " +
 		"Compare the ordering and the flowtimes, not the absolute resource. The paper's Mantri percentiles (17 / 25) are close to our *no-speculation* ones: " +
-		"with oracle remaining times our Mantri backs stragglers up at the next decision, which makes it far stronger than the paper's (how Mantri estimated t_rem is unstated, §6.4).\n\n")
+		"with oracle remaining times our Mantri backs stragglers up at the next decision, which makes it far stronger than the paper's (the paper does not say how Mantri estimated t_rem).\n\n")
 	return nil
 }
 
@@ -356,7 +356,7 @@ func specFig3(b *strings.Builder, out string, set specSetup, runs [][]*specRun) 
 		r, _ := meanCI(rs, func(s speculate.Summary) float64 { return float64(s.ResourceMean) })
 		flows, res = append(flows, m), append(res, r)
 	}
-	_, err := report.WriteCurves(out, "fig3-sda-sigma", "002 Fig 3", figureFormats(), []report.CurvePanel{
+	_, err := report.WriteCurves(out, "fig3-sda-sigma", "Xu & Lau 2015, Fig 3", figureFormats(), []report.CurvePanel{
 		{XLabel: "σ", YLabel: "mean job flowtime", Curves: []report.Curve{{Label: "SDA", X: set.sigmas, Y: flows, Points: true}}},
 		{XLabel: "σ", YLabel: "mean resource per job", Curves: []report.Curve{{Label: "SDA", X: set.sigmas, Y: res, Points: true}}}})
 	if err != nil {
@@ -399,7 +399,7 @@ func specFig4(b *strings.Builder, out string) error {
 		curves = append(curves, report.Curve{Label: fmt.Sprintf("α = %g", alpha), X: xs, Y: ys})
 		lines = append(lines, fmt.Sprintf("| %g | %.2f | %.4f | %.4f |", alpha, xs[k], ys[k], speculate.BreakEvenSigma(p)))
 	}
-	_, err := report.WriteCurves(out, "fig4-ese-analysis", "002 Fig 4", figureFormats(), []report.CurvePanel{
+	_, err := report.WriteCurves(out, "fig4-ese-analysis", "Xu & Lau 2015, Fig 4", figureFormats(), []report.CurvePanel{
 		{XLabel: "σ", YLabel: "E[R] / E[x]", Curves: curves}})
 	if err != nil {
 		return err
@@ -424,7 +424,7 @@ func specFig5(b *strings.Builder, out string, set specSetup, runs [][]*specRun) 
 		res, flow, none, noneFlow = append(res, r), append(flow, f), append(none, nr), append(noneFlow, nf)
 		analysis = append(analysis, 0.01*float64(set.f5Tasks)*speculate.ESEResource(p, s))
 	}
-	_, err := report.WriteCurves(out, "fig5-single-job", "002 Fig 5", figureFormats(), []report.CurvePanel{
+	_, err := report.WriteCurves(out, "fig5-single-job", "Xu & Lau 2015, Fig 5", figureFormats(), []report.CurvePanel{
 		{XLabel: "σ", YLabel: "resource of the job", Curves: []report.Curve{
 			{Label: "ESE (simulation)", X: set.f5Sigmas, Y: res, Points: true},
 			{Label: "analysis (Eqs 30–33)", X: set.f5Sigmas, Y: analysis},
@@ -452,7 +452,7 @@ func specFig6(b *strings.Builder, out string, set specSetup, by map[float64]map[
 	plotted := []speculate.Strategy{speculate.ESE, speculate.Mantri}
 	flow, fx := cdfCurves(by[rate], plotted, flowOf)
 	res, rx := cdfCurves(by[rate], plotted, resourceOf)
-	_, err := report.WriteCurves(out, "fig6-heavy", "002 Fig 6", figureFormats(), []report.CurvePanel{
+	_, err := report.WriteCurves(out, "fig6-heavy", "Xu & Lau 2015, Fig 6", figureFormats(), []report.CurvePanel{
 		{XLabel: "job flowtime", YLabel: "fraction of jobs", Curves: flow, XMax: fx},
 		{XLabel: "resource per job (γ × machine time)", YLabel: "fraction of jobs", Curves: res, XMax: rx}})
 	if err != nil {
@@ -472,7 +472,7 @@ func specFig6(b *strings.Builder, out string, set specSetup, by map[float64]map[
 		fmt.Fprintf(b, "Check at λ = %g: ESE against Mantri, mean flowtime %s (paper at λ = 40: −18 %%), p80 %.3g against %.3g (paper: 10 against 18), resource per job %s.\n\n",
 			r, change(meanFlow(man), meanFlow(ese)), pct(pooled(ese, flowOf), 80), pct(pooled(man, flowOf), 80), change(mr, er))
 	}
-	b.WriteString("Where the notes find the paper inconsistent (reference §6.9–6.10): with M = 3000, 50.5 tasks of mean 2.5 per job, λ = 30 and 40 offer ω = 1.26 and 1.68, " +
+	b.WriteString("Where the paper's numbers are inconsistent: with M = 3000, 50.5 tasks of mean 2.5 per job, λ = 30 and 40 offer ω = 1.26 and 1.68, " +
 		"over capacity even without speculation, so queues grow for the whole horizon and the numbers depend on it and on how unfinished jobs are counted (ours drain). " +
 		"And with ξ = 1 against E[x] ~ U(1, 4) no job passes ESE's small-job test, so small-job cloning cannot be what keeps ESE's resource level with Mantri's.\n\n")
 	return nil
@@ -492,5 +492,5 @@ func specFig1(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "N = 100, m = (10, 20, 5, 10), mu = (1, 2, 1, 2), α = 2, r = 8, γ = 0.01: our exact integer solver gives c = %v "+
 		"(%d knapsack cells); the notes' brute force gives (2, 2, 2, 3). The paper plots the dual gradient iterates only and gives no numbers; "+
-		"with its step η₁ = 0.2 the iteration does not converge (reference §2.3), which is why we solve P2 exactly.\n", c, cells)
+		"with its step η₁ = 0.2 the iteration does not converge, which is why we solve P2 exactly.\n", c, cells)
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -68,6 +69,7 @@ type trial struct {
 	rule  *trace.DeadlineRule
 	means trace.TypeMeans
 	warn  func(string)
+	units *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
 }
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
@@ -105,8 +107,9 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 		rule, means = &r, m
 	}
 	ts := make([]trial, len(srcs))
+	units := new(atomic.Bool)
 	for i, src := range srcs {
-		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn}
+		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn, units: units}
 	}
 	return ts, nil
 }
@@ -121,6 +124,11 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	if repaired {
 		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
 	}
+	var slacks slackSample
+	for _, task := range tr.Tasks {
+		slacks.add(task)
+	}
+	t.checkUnit(slacks)
 	if t.rule != nil {
 		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
 			return nil, nil, badInput(fmt.Errorf("%s: %w", tr.Name, err))
@@ -250,6 +258,7 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 	}
 	defer r.Close()
 	n, lastID := 0, int64(0)
+	var slacks slackSample
 	for task, err := range r.All() {
 		if err != nil {
 			return 0, false, badInput(err)
@@ -258,6 +267,7 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 			return 0, false, nil // load sorts, checks ids for duplicates, and says which task lacks a deadline
 		}
 		n, lastID = n+1, task.ID
+		slacks.add(task)
 		if n%streamableCheck == 0 && ctx.Err() != nil {
 			return 0, false, ctx.Err()
 		}
@@ -265,7 +275,37 @@ func (t trial) streamable(ctx context.Context) (int, bool, error) {
 	if k, _ := r.OutOfOrder(); k > 0 {
 		return 0, false, nil
 	}
+	t.checkUnit(slacks)
 	return n, true, nil
+}
+
+// slackSample holds the slack (deadline − arrival) of a trial's first tasks with a deadline in
+// the file, enough to tell its time unit from the PET's (checkUnit).
+type slackSample []float64
+
+func (s *slackSample) add(t trace.Task) {
+	if len(*s) < 1000 && t.HasDeadline() {
+		*s = append(*s, t.Deadline-t.Arrival)
+	}
+}
+
+// checkUnit warns, once per spec, when a trial's deadlines are implausible for the PET: a
+// median slack under a twentieth of the PET's mean execution time leaves no task a chance, one
+// over a thousand times it makes every deadline trivial. Either is what a trace in seconds read
+// as milliseconds (or the reverse) looks like; deadlines a rule gave are left out, since the
+// rule takes them from the PET.
+func (t trial) checkUnit(slacks slackSample) {
+	if len(slacks) == 0 {
+		return
+	}
+	slices.Sort(slacks)
+	med, mean := slacks[len(slacks)/2], t.pet.GlobalMean()
+	if !(mean > 0) || (med >= mean/20 && med <= mean*1000) || t.units.Swap(true) {
+		return
+	}
+	unit := t.pet.TimeUnit()
+	t.warn(fmt.Sprintf("%s: deadlines are a median %.3g %s after arrival, against a mean execution time of %.3g %s in the PET: "+
+		"is the trace in another time unit than the PET? --time-unit gives the trace's (e.g. --time-unit s)", t.src.Name, med, unit, mean, unit))
 }
 
 // streamableCheck is how many rows streamable reads between looks at its context: a few

@@ -118,3 +118,21 @@ func TestSpeculateBadInput(t *testing.T) {
 		{synth("--pet", pet), []string{"--trace"}},
 	}, nil)
 }
+
+// TestSpeculateHelpNamesItsFiles: --out's help names the files speculate writes, in the
+// pattern docs/outputs.md documents (WORKLOAD-STRATEGY-SEED, the workload first).
+func TestSpeculateHelpNamesItsFiles(t *testing.T) {
+	help := mustCLI(t, "speculate", "--help")
+	out := t.TempDir()
+	mustCLI(t, "speculate", "--rate", "1", "--horizon", "10", "--machines", "20", "-s", "SCA", "--seed", "7", "--out", out, "-q")
+	for _, name := range []string{"summaries.json", "jobs-WORKLOAD-STRATEGY-SEED.csv"} {
+		if !strings.Contains(strings.Join(strings.Fields(help), " "), name) {
+			t.Errorf("speculate --help does not name %s:\n%s", name, help)
+		}
+	}
+	for _, name := range []string{"summaries.json", "jobs-synthetic-SCA-7.csv"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("speculate --out wrote no %s: %v", name, err)
+		}
+	}
+}

@@ -351,3 +351,28 @@ func TestDatIndexesOfNumberedTypes(t *testing.T) {
 		t.Errorf("the .dat trial replays differently from the CSV one:\n%v\n%v", runs[1], runs[0])
 	}
 }
+
+// TestTraceInSecondsWarns: a trace whose times are seconds, replayed with a PET in ms without
+// --time-unit, has deadlines a fraction of a millisecond after arrival against task means of
+// tens of ms; replay warns, once for a set of trials, and names --time-unit, for a trace
+// streamed (in order) and one loaded whole (out of order) alike. With --time-unit s it does not.
+func TestTraceInSecondsWarns(t *testing.T) {
+	dir := t.TempDir()
+	pet := writeHandPET(t, dir) // means 10 to 40 ms, 25 on average
+	rows := []string{"task_type,arrival,deadline"}
+	for i := range 100 {
+		rows = append(rows, fmt.Sprintf("%s,%g,%g", []string{"a", "b"}[i%2], float64(i)/10, float64(i)/10+0.2)) // 0.1 s apart, 0.2 s slack
+	}
+	writeFile(t, filepath.Join(dir, "s1.csv"), strings.Join(rows, "\n")+"\n")
+	rows[5], rows[6] = rows[6], rows[5]
+	writeFile(t, filepath.Join(dir, "s2.csv"), strings.Join(rows, "\n")+"\n")
+	for _, spec := range []string{"s1.csv", "s2.csv", "s*.csv"} {
+		_, _, errb := cli(t, "replay", "--pet", pet, "--trace", filepath.Join(dir, spec), "-H", "MM", "--trim", "5")
+		if strings.Count(errb, "median 0.2 ms after arrival") != 1 || !strings.Contains(errb, "--time-unit s") {
+			t.Errorf("replay %s of a trace in seconds: want one warning naming --time-unit:\n%s", spec, errb)
+		}
+	}
+	if _, _, errb := cli(t, "replay", "--pet", pet, "--trace", filepath.Join(dir, "s*.csv"), "-H", "MM", "--trim", "5", "--time-unit", "s"); strings.Contains(errb, "--time-unit") {
+		t.Errorf("with --time-unit s: a warning:\n%s", errb)
+	}
+}
