@@ -494,10 +494,10 @@ func (c *FiguresCmd) notesHeader(p preset, src trialSource) string {
 	}
 	fmt.Fprintf(&b, "**Semantics.** %s. %s", upperFirst(p.semantics.describe()), p.semantics.why)
 	if p.semantics != defaultSemantics() {
-		b.WriteString(" The experiments marked so are rerun under the defaults of `hcreplay replay` (" + defaultSemantics().describe() +
-			"), and their numbers follow each figure's as a sensitivity line.")
+		b.WriteString(" The main experiments are rerun under the defaults of `hcreplay replay` (" + defaultSemantics().describe() +
+			"), and their numbers follow each of their figures as a sensitivity line.")
 	}
-	b.WriteString(" Dynamic deferring, where an experiment uses it, is our reading [IMPL] of the journal's Eq 10, which did not survive in any source: " +
+	b.WriteString(" Dynamic deferring, where an experiment uses it, is our reading of the journal's Eq 10 ([IMPL]: our choice where the papers are silent), which did not survive in any source: " +
 		"`dynamic:C[:START]` moves the threshold by C and starts it at START (default: the dropping threshold + 0.25). " +
 		"Every reading is a flag of `hcreplay replay` and a key of `hcreplay sweep` (see docs/fidelity.md).\n\n")
 	fmt.Fprintf(&b, "## Setup\n\n**The paper.** %s\n\n**Here.**\n\n", p.setup)
