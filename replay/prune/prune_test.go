@@ -182,7 +182,7 @@ func TestSkippedSkewnessChangesNothing(t *testing.T) {
 			if skipped.DroppedPruned == 0 {
 				t.Errorf("%s-P rho %v: nothing dropped by pruning on a crowded workload", name, rho)
 			}
-			computed.Heuristic, computed.Prune = skipped.Heuristic, skipped.Prune
+			computed.Heuristic, computed.Prune, computed.Readings = skipped.Heuristic, skipped.Prune, skipped.Readings // silent hides them
 			if fmt.Sprintf("%+v", skipped) != fmt.Sprintf("%+v", computed) {
 				t.Errorf("%s-P rho %v: skipping skewness changed the run:\n%+v\n%+v", name, rho, skipped, computed)
 			}
@@ -411,7 +411,7 @@ func TestNeverAndZeroIsUnpruned(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, b := base.Summary, res.Summary
-			b.Heuristic, b.Prune = a.Heuristic, a.Prune
+			b.Heuristic, b.Prune, b.Readings = a.Heuristic, a.Prune, a.Readings // a pruner's name and readings, not its decisions
 			ja, _ := json.Marshal(a)
 			jb, _ := json.Marshal(b)
 			if string(ja) != string(jb) {
