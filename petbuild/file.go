@@ -85,6 +85,10 @@ func ReadFile(path string, opt ReadOptions) (*PET, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A FIFO would block the open forever (issue 49): refuse what is not a regular file first.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, &ReadError{File: path, Msg: "is not a regular file (a named pipe, a device or a socket): give a file"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -156,6 +156,10 @@ func (f *Fitter) Add(s Sample) error {
 		return nil
 	}
 	if err := acc.hist.addLinear(s.Time, f.binning.Width); err != nil {
+		if errors.Is(err, errSpan) {
+			lo := min(float64(acc.hist.kmin)*f.binning.Width, s.Time)
+			return fmt.Errorf("sample %d: %w", f.added, &SpanError{Cell: cellName(s.TaskType, s.MachineType), Min: lo, Max: max(s.Time, lo), Step: f.binning.Width})
+		}
 		return fail("%v", err)
 	}
 	return nil
@@ -210,6 +214,10 @@ func (f *Fitter) PET() (*PET, error) {
 	cells := make([]Cell, len(srcs))
 	for i, src := range srcs {
 		d, err := src.pmf(step)
+		if se := new(SpanError); errors.As(err, &se) {
+			se.Cell = cellName(tasks[i/len(machines)], machines[i%len(machines)])
+			return nil, fmt.Errorf("fit: %w", se)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("fit: cell %s: %w", cellName(tasks[i/len(machines)], machines[i%len(machines)]), err)
 		}
@@ -228,7 +236,38 @@ func (s source) pmf(step float64) (pmf.PMF, error) {
 		return s.acc.hist.pmf(step)
 	}
 	slices.Sort(s.acc.times) // ascending, so the histogram only ever grows at its end
-	return linearHistogram(s.acc.times, step)
+	d, err := linearHistogram(s.acc.times, step)
+	if errors.Is(err, errSpan) {
+		return d, &SpanError{Min: s.acc.times[0], Max: s.acc.times[len(s.acc.times)-1], Step: step}
+	}
+	return d, err
+}
+
+// SpanError is a cell whose samples span more bins than a cell may have (maxCellImpulses): the
+// bin width that fits them is in the message, for the caller to name its flag.
+type SpanError struct {
+	Cell           string // `task=T machine=M`; empty when the caller names the cell
+	Min, Max, Step float64
+}
+
+func (e *SpanError) Error() string {
+	cell := ""
+	if e.Cell != "" {
+		cell = "cell " + e.Cell + ": "
+	}
+	return fmt.Sprintf("%ssamples from %s to %s span more than %d bins of width %s; use a wider bin: %s or more fits them",
+		cell, num(e.Min), num(e.Max), maxCellImpulses, num(e.Step), num(e.MinWidth()))
+}
+
+// MinWidth is the narrowest bin width, rounded up to two significant digits, that fits the
+// samples in maxCellImpulses bins.
+func (e *SpanError) MinWidth() float64 {
+	w := (e.Max - e.Min) / (maxCellImpulses - 2)
+	if w <= 0 || math.IsInf(w, 0) || math.IsNaN(w) {
+		return e.Step * 2
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(w))-1)
+	return math.Ceil(w/mag) * mag
 }
 
 // types returns the task and machine type lists: the given ones, or those seen, naturally

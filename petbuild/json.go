@@ -71,11 +71,86 @@ func ReadJSON(r io.Reader, name string, opt ReadOptions) (*PET, error) {
 	if err := checkJSONHeader(data, name); err != nil {
 		return nil, err
 	}
+	if err := checkJSONKeys(data, name); err != nil {
+		return nil, err
+	}
 	var f jsonFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, jsonError(data, name, err)
 	}
 	return f.pet(name, opt)
+}
+
+// jsonKeys are the keys a PET file's objects may have: the file's and its cells'.
+var jsonKeys = map[string]bool{}
+
+func init() {
+	for _, t := range []reflect.Type{reflect.TypeFor[jsonFile](), reflect.TypeFor[jsonCell]()} {
+		for f := range t.Fields() {
+			if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag != "" && tag != "-" {
+				jsonKeys[tag] = true
+			}
+		}
+	}
+}
+
+// checkJSONKeys refuses a key that appears twice in one object (encoding/json keeps the last,
+// silently) and a key a PET file does not have (encoding/json drops it, so "time_units": "s"
+// would leave the PET in milliseconds without a word), naming the line (issue 49).
+func checkJSONKeys(data []byte, name string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers are json.Unmarshal's to check
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next token of an object is a key
+	}
+	var stack []frame
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return jsonError(data, name, err)
+		}
+		top := len(stack) - 1
+		if top >= 0 && stack[top].object && stack[top].key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:top]
+				if top > 0 && stack[top-1].object {
+					stack[top-1].key = true
+				}
+				continue
+			}
+			k := tok.(string)
+			line := lineAt(data, off+1)
+			if stack[top].keys[k] {
+				return &ReadError{File: name, Line: line, Field: k, Msg: "appears twice in one object (which one is meant?)"}
+			}
+			if !jsonKeys[k] {
+				return &ReadError{File: name, Line: line, Field: k, Msg: "is not a key of a PET file (a misspelling?)"}
+			}
+			stack[top].keys[k] = true
+			stack[top].key = false
+			continue
+		}
+		switch d, _ := tok.(json.Delim); d {
+		case '{':
+			stack = append(stack, frame{object: true, keys: map[string]bool{}, key: true})
+			continue
+		case '[':
+			stack = append(stack, frame{})
+			continue
+		case ']':
+			stack = stack[:top]
+			top--
+		}
+		if top >= 0 && stack[top].object {
+			stack[top].key = true // a value ended: a key comes next
+		}
+	}
 }
 
 // checkJSONHeader checks format and version before the full decode, so that a file of another

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // DefaultTimeUnit is the time unit of a PET whose file or options do not name one.
@@ -71,10 +72,15 @@ type cellTable struct {
 // New builds a PET from its type names and cells, given row-major by task type
 // (cells[t*len(machineTypes)+m]). It checks that names are unique and non-empty, that every cell
 // is a valid PMF, that all cells share one step and that every origin is a whole number of
-// steps. An empty time unit means DefaultTimeUnit. New copies the slices it is given.
+// steps. An empty time unit means DefaultTimeUnit; another must be one trace.ParseUnit knows, so
+// that every reader refuses a PET in "fortnights" alike (they all end here), not only the replay
+// that needs its seconds. New copies the slices it is given.
 func New(taskTypes, machineTypes []string, timeUnit string, cells []Cell) (*PET, error) {
 	if timeUnit == "" {
 		timeUnit = DefaultTimeUnit
+	}
+	if _, err := trace.ParseUnit(timeUnit); err != nil {
+		return nil, fmt.Errorf("pet: time_unit: %w", err)
 	}
 	ti, err := indexNames("task", taskTypes)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 // pointKey is what makes two grid points replay alike: the same level and replay options, and
 // a mapper of the same kind (prune.KindOf). TestPointKeyCoversSweepRun keeps it in step with
-// SweepRun.
+// SweepRun. Grid.Expand lists one run per pointKey and trial.
 type pointKey struct {
 	level            string
 	queueSize        int
@@ -30,57 +30,43 @@ func (r *SweepRun) pointKey() pointKey {
 		prune.KindOf(r.Heuristic, p, c)}
 }
 
-// sameMapperWarnings tells of grid points that are one replay under two labels: two
-// heuristics or presets that make the same mapper (prune.KindOf) with the same level and
-// options, as PAM and PAMF do, pruned, once a fairness factor is set for both. The user asked for
-// both and will see the same rows twice. One warning per pair of labels, with the number of grid
-// points that have them and the first of those, in the order of the grid.
-func sameMapperWarnings(runs []SweepRun) []string {
-	type pair struct{ first, second int } // indices into runs
-	firstOf := map[pointKey]int{}
-	var pairs []pair
-	for i := range runs {
-		if runs[i].Trial != 1 {
-			continue // a grid point's trials share its key
-		}
-		k := runs[i].pointKey()
-		if j, ok := firstOf[k]; ok {
-			pairs = append(pairs, pair{j, i})
-		} else {
-			firstOf[k] = i
-		}
+// sameMappers collects the grid points left out because another name makes the same mapper there
+// (prune.KindOf), as PAMF does PAM's, pruned, once a fairness factor is set for both: the user
+// asked for both labels and gets one replay, under the label that comes first in the grid.
+type sameMappers struct {
+	count map[[2]string]int    // by the labels kept and left out
+	first map[[2]string]string // the first point left out
+	order [][2]string
+}
+
+// add notes that dup, left out, replays as kept.
+func (s *sameMappers) add(kept, dup *SweepRun) {
+	l := [2]string{kept.label(), dup.label()}
+	if l[0] == l[1] {
+		return // an option that does not apply, or a preset under a variant it overrides: one label
 	}
-	type labels struct{ first, second string }
-	count := map[labels]int{}
-	var order []labels
-	firstPoint := map[labels]*SweepRun{}
-	for _, p := range pairs {
-		l := labels{runs[p.first].label(), runs[p.second].label()}
-		if l.first == l.second {
-			continue // one mapper asked for twice (PAMF under none and both): one label, as asked
-		}
-		if count[l] == 0 {
-			order, firstPoint[l] = append(order, l), &runs[p.second]
-		}
-		count[l]++
+	if s.count == nil {
+		s.count, s.first = map[[2]string]int{}, map[[2]string]string{}
 	}
-	if len(order) == 0 {
+	if s.count[l]++; s.count[l] == 1 {
+		s.order, s.first[l] = append(s.order, l), kept.Point
+	}
+}
+
+// notes says, once per pair of labels, where one was left out for the other, in the grid's order.
+func (s *sameMappers) notes(runs []SweepRun) []string {
+	if len(s.order) == 0 {
 		return nil
 	}
 	short := pointNamer(runs)
 	var out []string
-	for _, l := range order {
-		r := firstPoint[l]
-		why := ""
-		if r.Fairness > 0 && (strings.HasPrefix(l.first, "PAMF") || strings.HasPrefix(l.second, "PAMF")) {
-			why = "; a fairness factor gives every pruned mapper the sufferage factor that makes PAM PAMF"
+	for _, l := range s.order {
+		at := "grid point " + short(s.first[l])
+		if n := s.count[l]; n > 1 {
+			at = fmt.Sprintf("%d grid points, the first %s", n, short(s.first[l]))
 		}
-		at := "grid point " + short(r.Point)
-		if count[l] > 1 {
-			at = fmt.Sprintf("%d grid points, the first %s", count[l], short(r.Point))
-		}
-		out = append(out, fmt.Sprintf("warning: %s is %s at %s (the same heuristic, parameters and pruning), so their runs will be equal%s",
-			l.second, l.first, at, why))
+		out = append(out, fmt.Sprintf("warning: %s is %s at %s (the same heuristic, parameters and pruning): replayed once, under %s",
+			l[1], l[0], at, l[0]))
 	}
 	return out
 }

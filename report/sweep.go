@@ -66,6 +66,10 @@ type Sweep struct {
 	Resume   bool  // keep the finished runs found in Dir
 	Version  string
 	GridFile string // for the manifest
+	// InputsDigest identifies the PET and catalog the runs are made with (the command line: a
+	// SHA-256 of their files). The manifest records it, and a folder whose runs were made with
+	// other inputs is refused, --resume or not: a run's key names neither.
+	InputsDigest string
 	// Checkpoint is how often the rows so far are saved to runs.partial.parquet; 0 saves after
 	// every run.
 	Checkpoint time.Duration
@@ -112,14 +116,17 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 // plan expands the grid, keeps the shard's runs, prepares the folder and splits the runs into
 // those to do and the rows of those done earlier.
 func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error) {
-	runs, err := s.Grid.Expand(s.Inputs.trialCounts())
+	x, err := s.Grid.expand(s.Inputs.trialCounts())
 	if err != nil {
-		return nil, nil, st, err
+		return nil, nil, st, InputError{err}
 	}
-	if s.Log != nil {
-		for _, w := range sameMapperWarnings(runs) {
-			s.Log("%s", w)
-		}
+	runs := x.runs
+	for _, w := range x.notes {
+		s.logf("%s", w)
+	}
+	if x.combinations > len(runs) {
+		s.logf("sweep: the grid's %d combinations of options and trials are %d replays: %d replay as another (an option the mapper does not read, a preset's own setting, or two names of one mapper) and are run once",
+			x.combinations, len(runs), x.combinations-len(runs))
 	}
 	var mine []SweepRun
 	for _, r := range runs {
@@ -128,7 +135,7 @@ func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error
 		}
 	}
 	st.Runs, st.Shard = len(runs), len(mine)
-	if err := s.prepareDir(); err != nil {
+	if err := s.prepareDir(mine); err != nil {
 		return nil, nil, st, err
 	}
 	kept, err := s.resumed(mine)

@@ -42,8 +42,8 @@ pet: unused
 heuristics: [MM, MCT]
 prune: [none, both]
 levels:
-  - {name: lo, trace: unused}
-  - {name: hi, trace: unused}
+  - {name: lo, trace: unused-lo}
+  - {name: hi, trace: unused-hi}
 trim: 10
 defer_at: before # after, the default, prunes no task of this light workload
 `
@@ -185,12 +185,97 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		t.Errorf("logs: %q", logs)
 	}
 
-	// Resuming a smaller grid keeps only its runs.
+	// Resuming a smaller grid would throw away the runs it lacks: refused, nothing deleted.
 	s = testSweep(t, dir, 2, Shard{})
-	s.Resume, s.Grid.Heuristics, logs = true, List[string]{"MM"}, nil
-	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
-	got = runSweep(t, s)
-	if len(got) != 12 || !strings.Contains(strings.Join(logs, "\n"), "dropped 12 rows") {
-		t.Errorf("%d rows after resuming half the grid; logs %q", len(got), logs)
+	s.Resume, s.Grid.Heuristics = true, List[string]{"MM"}
+	if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "12 runs that are not runs of this grid") {
+		t.Errorf("resuming half the grid: %v", err)
+	}
+	kept, err := ReadRuns(filepath.Join(dir, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "after the refused resume", kept, want)
+}
+
+// TestSweepResumeRefusesOtherShard (issue 46): shard 2/2 into the folder of shard 1/2 is refused
+// without a hint to resume, and refused with --resume too, which used to keep only shard 2's
+// runs; shard 1/2's runs are still there after both, and so is its manifest.
+func TestSweepResumeRefusesOtherShard(t *testing.T) {
+	dir := t.TempDir()
+	first := runSweep(t, testSweep(t, dir, 2, Shard{Index: 1, Count: 2}))
+	for _, resume := range []bool{false, true} {
+		for _, shard := range []Shard{{Index: 2, Count: 2}, {}} {
+			s := testSweep(t, dir, 2, shard)
+			s.Resume = resume
+			var ran int
+			s.Done = func(RunRow) { ran++ }
+			_, err := s.Run(context.Background())
+			if !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "shard 1/2") || strings.Contains(err.Error(), "resume") || ran > 0 {
+				t.Errorf("shard %s, resume %v: %d runs, error %v; want a refusal that names shard 1/2 and does not suggest resuming", shard, resume, ran, err)
+			}
+			rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameRows(t, "shard 1/2's runs", rows, first)
+			if m, err := ReadManifest(dir); err != nil || m.Shard != "1/2" || !m.Complete {
+				t.Errorf("manifest after the refusal: %+v, %v", m, err)
+			}
+		}
+	}
+	// Its own shard resumes: nothing to do.
+	s := testSweep(t, dir, 2, Shard{Index: 1, Count: 2})
+	s.Resume = true
+	sameRows(t, "shard 1/2 resumed", runSweep(t, s), first)
+}
+
+// TestSweepResumeRefusesOtherInputs: the manifest records what identifies the PET and catalog a
+// sweep's runs were made with; resuming with other ones would mix runs of two PETs under one grid
+// point, so it is refused, with or without --resume, and the runs are kept.
+func TestSweepResumeRefusesOtherInputs(t *testing.T) {
+	dir := t.TempDir()
+	s := testSweep(t, dir, 2, Shard{})
+	s.InputsDigest = "sha256:aaaa"
+	want := runSweep(t, s)
+	for _, resume := range []bool{true, false} {
+		s = testSweep(t, dir, 2, Shard{})
+		s.InputsDigest, s.Resume = "sha256:bbbb", resume
+		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "another PET or catalog") || strings.Contains(err.Error(), "resume") {
+			t.Errorf("resume %v with another PET: %v", resume, err)
+		}
+		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, "after the refusal", rows, want)
+	}
+	s = testSweep(t, dir, 2, Shard{})
+	s.InputsDigest, s.Resume = "sha256:aaaa", true
+	sameRows(t, "resumed with the same inputs", runSweep(t, s), want)
+}
+
+// TestSweepResumeRefusesChangedLevel: a level's deadline rule, seed or the grid's time unit are
+// in no run's key, but change its trials; resuming after changing one would mix runs of the old
+// trials with runs of the new under one grid point, so it is refused and the runs are kept.
+func TestSweepResumeRefusesChangedLevel(t *testing.T) {
+	dir := t.TempDir()
+	want := runSweep(t, testSweep(t, dir, 2, Shard{}))
+	for _, change := range []func(*Grid){
+		func(g *Grid) { g.Levels[0].Deadline = "tight" },
+		func(g *Grid) { g.Levels[1].Seed = 2 },
+		func(g *Grid) { g.TimeUnit = "s" },
+	} {
+		s := testSweep(t, dir, 2, Shard{})
+		s.Resume = true
+		change(s.Grid)
+		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "changed since") {
+			t.Errorf("resume after a change: %v", err)
+		}
+		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRows(t, "after the refusal", rows, want)
 	}
 }

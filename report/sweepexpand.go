@@ -45,28 +45,58 @@ type SweepRun struct {
 }
 
 // axis is one list of the grid: its key, its values in canonical form (the same value written
-// two ways gives one string), and for each value how it sets a run.
+// two ways gives one string), for each value how it sets a run, and how a run's value reads in
+// that form (a run canonical made may hold a value the list does not: a preset's).
 type axis struct {
 	key    string
 	values []string
 	set    []func(*SweepRun)
+	get    func(*SweepRun) string
 }
 
-// Validate checks every value of the grid without reading any file. Messages name the file,
-// the line and the key (or the flag) of the first bad value of each key.
+// Validate checks every value of the grid without reading any file, and every grid point's
+// mapper (prune.MapperProblems: a deferring threshold of 1 is refused): messages name the file, the line and the key (or the flag) of
+// the first bad value of each key.
 func (g *Grid) Validate() error {
 	_, err := g.axes()
-	return errors.Join(err, g.validateLevels())
+	if err = errors.Join(err, g.validateLevels()); err != nil {
+		return err
+	}
+	one := map[string]int{}
+	for _, lv := range g.Levels {
+		one[lv.Name] = 1
+	}
+	_, err = g.expand(one)
+	return err
 }
 
 // Expand lists the runs of the grid in its fixed order: levels in the order given, then
 // heuristics, pruning variants and the options in the order of GridOptions, each in the order
 // of its list, with the trial varying fastest. trials gives each level's number of trials.
 // The same grid and counts always give the same runs, keys and indices.
+//
+// A combination that replays as an earlier one is left out, so that no replay runs twice and no
+// report shows one replay under two labels: a run is first made what it runs (SweepRun.canonical:
+// a preset's tuning, and the first value of its list for each option its mapper does not read),
+// and one of the same level, options and mapper kind (prune.KindOf) as an earlier one is that
+// one. A grid point whose pruning is degenerate (a deferring threshold of 1) is an error.
 func (g *Grid) Expand(trials map[string]int) ([]SweepRun, error) {
+	x, err := g.expand(trials)
+	return x.runs, err
+}
+
+// expansion is a grid's runs and what expanding it found.
+type expansion struct {
+	runs         []SweepRun
+	combinations int      // runs before the repeats were left out
+	notes        []string // warnings: pruning that does nothing, names of one mapper
+}
+
+func (g *Grid) expand(trials map[string]int) (expansion, error) {
+	var x expansion
 	axes, err := g.axes()
 	if err = errors.Join(err, g.validateLevels()); err != nil {
-		return nil, err
+		return x, err
 	}
 	points := 1 // per level and trial, saturated past maxSweepRuns (lists from a file can multiply past any int)
 	for _, a := range axes {
@@ -76,38 +106,159 @@ func (g *Grid) Expand(trials map[string]int) ([]SweepRun, error) {
 	for i, lv := range g.Levels { // every count is checked before any run is listed
 		n := trials[lv.Name]
 		if n < 1 {
-			return nil, fmt.Errorf("%s: level %q has no trials", g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name)
+			return x, fmt.Errorf("%s: level %q has no trials", g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name)
 		}
 		if n > (maxSweepRuns-total)/points {
-			return nil, fmt.Errorf("%s: level %q makes the sweep more than %d runs (%d trials of each grid point, and %s grid points): is a list or a trial count longer than meant?",
+			return x, fmt.Errorf("%s: level %q makes the sweep more than %d runs (%d trials of each grid point, and %s grid points): is a list or a trial count longer than meant?",
 				g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name, maxSweepRuns, n, countText(points, maxSweepRuns))
 		}
 		total += n * points
 	}
+	var first SweepRun // every option at the first value of its list
+	for _, a := range axes {
+		a.set[0](&first)
+	}
 	runs := make([]SweepRun, 0, total)
+	seen := map[pointKey]int{} // the index in runs of each distinct point's first trial
+	var same sameMappers
+	problems := map[string]int{} // warning → grid points
+	var order []string
 	for _, lv := range g.Levels {
 		n := trials[lv.Name]
-		start := SweepRun{Level: lv.Name}
-		product(axes, start, []string{"level=" + lv.Name}, func(r SweepRun, parts []string) {
-			r.Point = strings.Join(parts, "|")
+		product(axes, SweepRun{Level: lv.Name}, func(r SweepRun) {
+			if err != nil {
+				return
+			}
+			x.combinations += n
+			r.canonical(&first)
+			k := r.pointKey()
+			if j, dup := seen[k]; dup {
+				same.add(&runs[j], &r)
+				return
+			}
+			var warnings []string
+			if warnings, err = g.checkPruning(&r); err != nil {
+				return
+			}
+			for _, w := range warnings {
+				if problems[w]++; problems[w] == 1 {
+					order = append(order, w)
+				}
+			}
+			seen[k] = len(runs)
+			r.Point = r.point(axes)
 			for t := 1; t <= n; t++ {
 				r.Trial, r.Index = t, len(runs)
 				r.Key = r.Point + "|trial=" + strconv.Itoa(t)
 				runs = append(runs, r)
 			}
 		})
+		if err != nil {
+			return x, err
+		}
 	}
-	return runs, nil
+	x.runs = runs
+	for _, w := range order {
+		x.notes = append(x.notes, fmt.Sprintf("warning: %s (at %d %s)", w, problems[w], plural(problems[w], "grid point", "grid points")))
+	}
+	x.notes = append(x.notes, same.notes(runs)...)
+	return x, nil
 }
 
-// maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
-// generated before the first run and held until the last, at about 32 bytes a task (3.2 GB).
-const maxGeneratedTasks = 100_000_000
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
-// maxSweepRuns is the most runs a sweep may have: at a few milliseconds a replay, ten million
-// are days of one core's work, and their list alone takes gigabytes, so a larger grid is
-// almost surely a mistyped trial count rather than a plan.
-const maxSweepRuns = 10_000_000
+// point is the run's grid point: its level and the value of every axis, canonical.
+func (r *SweepRun) point(axes []axis) string {
+	var b strings.Builder
+	b.WriteString("level=" + r.Level)
+	for _, a := range axes {
+		b.WriteString("|" + a.key + "=" + a.get(r))
+	}
+	return b.String()
+}
+
+// canonical makes r what it runs, so that two combinations of the grid that replay alike are
+// one run: a preset's tuning is written into its fields (PAMF prunes under none too, PUM drops at
+// 0.75 whatever the list says), and each option its mapper does not read takes the first value of
+// its list (first): the pruning options of an unpruned run, the dropping options of one that only
+// defers (the dropping threshold too, under a static deferring threshold), the deferring rule of
+// one that only drops, and the parameters of other heuristics (KPB's percent, MOC's cull).
+func (r *SweepRun) canonical(first *SweepRun) {
+	p, c := r.mapperSpec()
+	base, p, c := prune.Resolve(r.Heuristic, p, c)
+	r.Prune, r.Toggle, r.Lambda, r.DropThreshold, r.Rho, r.Defer, r.Fairness = c.Variant, c.Toggle, c.Lambda, c.DropThreshold, c.Rho, c.Defer, c.Fairness
+	r.KPBPercent, r.MOCCull = p.KPBPercent, p.MOCCull
+	drops := r.Prune == prune.Drop || r.Prune == prune.Both
+	defers := r.Prune == prune.Defer || r.Prune == prune.Both
+	if !drops {
+		r.Toggle, r.Lambda, r.Rho = first.Toggle, first.Lambda, first.Rho
+		if !defers || r.Defer.Kind == "static" {
+			r.DropThreshold = first.DropThreshold
+		}
+	}
+	if !defers {
+		r.Defer = first.Defer
+	}
+	if !drops && !defers {
+		r.Fairness = first.Fairness
+	}
+	if h, err := heuristic.Lookup(base); err == nil {
+		if !strings.Contains(h.Params, "KPBPercent=") {
+			r.KPBPercent = first.KPBPercent
+		}
+		if !strings.Contains(h.Params, "MOCCull=") {
+			r.MOCCull = first.MOCCull
+		}
+	}
+}
+
+// checkPruning refuses a run whose mapper is degenerate (prune.MapperProblems, Fatal), naming
+// the grid keys, and returns the warnings of the others.
+func (g *Grid) checkPruning(r *SweepRun) ([]string, error) {
+	var warnings []string
+	key := func(k string) string { return k }
+	params, cfg := r.mapperSpec()
+	for _, p := range prune.MapperProblems(r.Heuristic, params, cfg) {
+		if !p.Fatal {
+			warnings = append(warnings, p.Message(key))
+			continue
+		}
+		k := p.Options[0]
+		at := strings.TrimSuffix(g.Where(k), ": "+k)
+		return nil, fmt.Errorf("%s: %s (at grid point level=%s|heuristic=%s|prune=%s)", at, p.Message(key), r.Level, r.Heuristic, r.Prune)
+	}
+	return warnings, nil
+}
+
+// sweepMemory is the memory a sweep's caps allow it before its first run: 3.2 GB, what the
+// caps were first meant to allow, on the bytes per unit measured below rather than assumed.
+const sweepMemory = 3_200_000_000
+
+// genTaskBytes is what one generated task costs a sweep: issue 49 measured about 84 bytes
+// (out of memory at 10 GB just under 100 million tasks, where the cap assumed 32);
+// BenchmarkGeneratedTaskBytes (cmd/hcreplay) measures 56 bytes held per task, the rest being
+// the trace of the trial being generated and slices growing.
+const genTaskBytes = 84
+
+// runBytes is what one run of a sweep costs before the first runs: issue 49 measured 3.1 GB
+// for 960,000 runs (3,229 bytes a run); BenchmarkSweepRunBytes measures 504 bytes of it for the
+// list of runs, which the plan holds up to three times, with the keys of the runs done.
+const runBytes = 3300
+
+// maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
+// generated before the first run and held until the last (sweepMemory / genTaskBytes, rounded
+// down).
+const maxGeneratedTasks = 38_000_000
+
+// maxSweepRuns is the most runs a sweep may have (sweepMemory / runBytes, rounded down): at a
+// few milliseconds a replay, 960,000 are a day of one core's work, so a larger grid is more
+// likely a mistyped trial count than a plan; --shard splits a larger one.
+const maxSweepRuns = 960_000
 
 // countText is n, or "more than limit" when n has saturated past limit.
 func countText(n, limit int) string {
@@ -118,16 +269,16 @@ func countText(n, limit int) string {
 }
 
 // product calls emit for every combination of the axes' values, the last axis fastest.
-func product(axes []axis, r SweepRun, parts []string, emit func(SweepRun, []string)) {
+func product(axes []axis, r SweepRun, emit func(SweepRun)) {
 	if len(axes) == 0 {
-		emit(r, parts)
+		emit(r)
 		return
 	}
 	a := axes[0]
-	for i, v := range a.values {
+	for i := range a.values {
 		next := r
 		a.set[i](&next)
-		product(axes[1:], next, append(parts[:len(parts):len(parts)], a.key+"="+v), emit)
+		product(axes[1:], next, emit)
 	}
 }
 
@@ -147,63 +298,64 @@ func (g *Grid) axes() ([]axis, error) {
 		add(makeAxis(g, "heuristic", "heuristics", g.Heuristics, "", func(name string) (string, func(*SweepRun), error) {
 			canon, err := canonicalHeuristic(name)
 			return canon, func(r *SweepRun) { r.Heuristic = canon }, err
-		}))
+		}, func(r *SweepRun) string { return r.Heuristic }))
 	}
 	add(makeAxis(g, "prune", "prune", g.Prune, "none", func(s string) (string, func(*SweepRun), error) {
 		v, err := prune.ParseVariant(s)
 		return v.String(), func(r *SweepRun) { r.Prune = v }, err
-	}))
+	}, func(r *SweepRun) string { return r.Prune.String() }))
 	o, c, p := replay.DefaultOptions(), prune.DefaultConfig(), heuristic.DefaultParams()
-	add(intAxis(g, "queue_size", g.QueueSize, o.QueueSize, 1, func(r *SweepRun, v int) { r.QueueSize = v }))
+	add(intAxis(g, "queue_size", g.QueueSize, o.QueueSize, 1, func(r *SweepRun) *int { return &r.QueueSize }))
 	add(makeAxis(g, "drop_model", "drop_model", g.DropModel, o.DropModel.String(), func(s string) (string, func(*SweepRun), error) {
 		m, err := pmf.ParseModel(s)
 		return m.String(), func(r *SweepRun) { r.DropModel = m }, err
-	}))
-	add(boolAxis(g, "strict", g.Strict, o.Strict, func(r *SweepRun, v bool) { r.Strict = v }))
-	add(boolAxis(g, "condition_elapsed", g.ConditionElapsed, o.ConditionElapsed, func(r *SweepRun, v bool) { r.ConditionElapsed = v }))
-	add(intAxis(g, "trim", g.Trim, o.Trim, 0, func(r *SweepRun, v int) { r.Trim = v }))
+	}, func(r *SweepRun) string { return r.DropModel.String() }))
+	add(boolAxis(g, "strict", g.Strict, o.Strict, func(r *SweepRun) *bool { return &r.Strict }))
+	add(boolAxis(g, "condition_elapsed", g.ConditionElapsed, o.ConditionElapsed, func(r *SweepRun) *bool { return &r.ConditionElapsed }))
+	add(intAxis(g, "trim", g.Trim, o.Trim, 0, func(r *SweepRun) *int { return &r.Trim }))
 	add(makeAxis(g, "seed", "seed", g.Seed, 1, func(v uint64) (string, func(*SweepRun), error) {
 		return strconv.FormatUint(v, 10), func(r *SweepRun) { r.Seed = v }, nil
-	}))
+	}, func(r *SweepRun) string { return strconv.FormatUint(r.Seed, 10) }))
 	add(makeAxis(g, "engine", "engine", g.Engine, o.Engine, func(s string) (string, func(*SweepRun), error) {
 		if s != "fast" && s != "reference" && s != "approx" { // the engines replay.Options accepts
 			return s, nil, fmt.Errorf("engine %q: want fast, reference or approx", s)
 		}
 		return s, func(r *SweepRun) { r.Engine = s }, nil
-	}))
+	}, func(r *SweepRun) string { return r.Engine }))
 	add(makeAxis(g, "toggle", "toggle", g.Toggle, c.Toggle.String(), func(s string) (string, func(*SweepRun), error) {
 		t, err := prune.ParseToggle(s)
 		return t.String(), func(r *SweepRun) { r.Toggle = t }, err
-	}))
-	add(floatAxis(g, "lambda", g.Lambda, c.Lambda, 0, 1, func(r *SweepRun, v float64) { r.Lambda = v }))
-	add(floatAxis(g, "drop_threshold", g.DropThreshold, c.DropThreshold, 0, 1, func(r *SweepRun, v float64) { r.DropThreshold = v }))
-	add(floatAxis(g, "rho", g.Rho, c.Rho, 0, math.Inf(1), func(r *SweepRun, v float64) { r.Rho = v }))
+	}, func(r *SweepRun) string { return r.Toggle.String() }))
+	add(floatAxis(g, "lambda", g.Lambda, c.Lambda, 0, 1, func(r *SweepRun) *float64 { return &r.Lambda }))
+	add(floatAxis(g, "drop_threshold", g.DropThreshold, c.DropThreshold, 0, 1, func(r *SweepRun) *float64 { return &r.DropThreshold }))
+	add(floatAxis(g, "rho", g.Rho, c.Rho, 0, math.Inf(1), func(r *SweepRun) *float64 { return &r.Rho }))
 	add(makeAxis(g, "defer", "defer", g.Defer, c.Defer.String(), func(s string) (string, func(*SweepRun), error) {
 		d, err := prune.ParseDeferRule(s)
 		return d.String(), func(r *SweepRun) { r.Defer = d }, err
-	}))
-	add(floatAxis(g, "fairness", g.Fairness, c.Fairness, 0, 1, func(r *SweepRun, v float64) { r.Fairness = v }))
-	add(floatAxis(g, "kpb_percent", g.KPBPercent, p.KPBPercent, 0, 100, func(r *SweepRun, v float64) { r.KPBPercent = v }))
-	add(floatAxis(g, "moc_cull", g.MOCCull, p.MOCCull, 0, 1, func(r *SweepRun, v float64) { r.MOCCull = v }))
+	}, func(r *SweepRun) string { return r.Defer.String() }))
+	add(floatAxis(g, "fairness", g.Fairness, c.Fairness, 0, 1, func(r *SweepRun) *float64 { return &r.Fairness }))
+	add(floatAxis(g, "kpb_percent", g.KPBPercent, p.KPBPercent, 0, 100, func(r *SweepRun) *float64 { return &r.KPBPercent }))
+	add(floatAxis(g, "moc_cull", g.MOCCull, p.MOCCull, 0, 1, func(r *SweepRun) *float64 { return &r.MOCCull }))
 	add(makeAxis(g, "defer_at", "defer_at", g.DeferAt, c.DeferAt.String(), func(s string) (string, func(*SweepRun), error) {
 		d, err := prune.ParseDeferPlace(s)
 		return d.String(), func(r *SweepRun) { r.DeferAt = d }, err
-	}))
+	}, func(r *SweepRun) string { return r.DeferAt.String() }))
 	add(makeAxis(g, "drop_running", "drop_running", g.DropRunning, c.DropRunning.String(), func(s string) (string, func(*SweepRun), error) {
 		d, err := prune.ParseRunningDrop(s)
 		return d.String(), func(r *SweepRun) { r.DropRunning = d }, err
-	}))
-	add(boolAxis(g, "sufferage_expired", g.SufferageExpired, c.SufferExpired, func(r *SweepRun, v bool) { r.SufferageExpired = v }))
+	}, func(r *SweepRun) string { return r.DropRunning.String() }))
+	add(boolAxis(g, "sufferage_expired", g.SufferageExpired, c.SufferExpired, func(r *SweepRun) *bool { return &r.SufferageExpired }))
 	return axes, errors.Join(errs...)
 }
 
 // makeAxis turns a list into an axis: the default when the list is empty, each value parsed to
-// its canonical string, duplicates refused (they would give two runs with one key).
-func makeAxis[T any](g *Grid, name, key string, vals List[T], def T, parse func(T) (string, func(*SweepRun), error)) (axis, error) {
+// its canonical string, duplicates refused (they would give two runs with one key). get reads a
+// run's value in the same canonical form.
+func makeAxis[T any](g *Grid, name, key string, vals List[T], def T, parse func(T) (string, func(*SweepRun), error), get func(*SweepRun) string) (axis, error) {
 	if len(vals) == 0 {
 		vals = List[T]{def}
 	}
-	a := axis{key: name}
+	a := axis{key: name, get: get}
 	seen := map[string]bool{}
 	for _, v := range vals {
 		s, set, err := parse(v)
@@ -219,28 +371,29 @@ func makeAxis[T any](g *Grid, name, key string, vals List[T], def T, parse func(
 	return a, nil
 }
 
-func intAxis(g *Grid, key string, vals List[int], def, least int, set func(*SweepRun, int)) (axis, error) {
+// intAxis, boolAxis and floatAxis make the axis of a plain field of SweepRun; field points at it.
+func intAxis(g *Grid, key string, vals List[int], def, least int, field func(*SweepRun) *int) (axis, error) {
 	return makeAxis(g, key, key, vals, def, func(v int) (string, func(*SweepRun), error) {
 		if v < least {
 			return "", nil, fmt.Errorf("%d is below %d", v, least)
 		}
-		return strconv.Itoa(v), func(r *SweepRun) { set(r, v) }, nil
-	})
+		return strconv.Itoa(v), func(r *SweepRun) { *field(r) = v }, nil
+	}, func(r *SweepRun) string { return strconv.Itoa(*field(r)) })
 }
 
-func boolAxis(g *Grid, key string, vals List[bool], def bool, set func(*SweepRun, bool)) (axis, error) {
+func boolAxis(g *Grid, key string, vals List[bool], def bool, field func(*SweepRun) *bool) (axis, error) {
 	return makeAxis(g, key, key, vals, def, func(v bool) (string, func(*SweepRun), error) {
-		return strconv.FormatBool(v), func(r *SweepRun) { set(r, v) }, nil
-	})
+		return strconv.FormatBool(v), func(r *SweepRun) { *field(r) = v }, nil
+	}, func(r *SweepRun) string { return strconv.FormatBool(*field(r)) })
 }
 
-func floatAxis(g *Grid, key string, vals List[float64], def, lo, hi float64, set func(*SweepRun, float64)) (axis, error) {
+func floatAxis(g *Grid, key string, vals List[float64], def, lo, hi float64, field func(*SweepRun) *float64) (axis, error) {
 	return makeAxis(g, key, key, vals, def, func(v float64) (string, func(*SweepRun), error) {
 		if !(v >= lo && v <= hi) || math.IsInf(v, 0) { // [0, ∞) holds no ∞
 			return "", nil, fmt.Errorf("%v is outside %s", v, interval(lo, hi))
 		}
-		return strconv.FormatFloat(v, 'g', -1, 64), func(r *SweepRun) { set(r, v) }, nil
-	})
+		return strconv.FormatFloat(v, 'g', -1, 64), func(r *SweepRun) { *field(r) = v }, nil
+	}, func(r *SweepRun) string { return strconv.FormatFloat(*field(r), 'g', -1, 64) })
 }
 
 func interval(lo, hi float64) string {
@@ -273,9 +426,21 @@ func (g *Grid) validateLevels() error {
 	}
 	var errs []error
 	seen := map[string]bool{}
-	generated := 0 // tasks of the generated levels so far, all held in memory through the sweep
+	source := map[string]string{} // what makes a level's trials → the first level with it
+	generated := 0                // tasks of the generated levels so far, all held in memory through the sweep
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
+		// Two levels of the same trials are one replay under two labels: a copied level whose
+		// trace or generator was not changed, which would show as a level with the other's results.
+		src := fmt.Sprintf("%q %d %q %d", lv.Trace, lv.Trials, lv.Deadline, lv.Seed)
+		if lv.Generate != nil {
+			src += fmt.Sprintf(" %+v", *lv.Generate)
+		}
+		if first, ok := source[src]; ok {
+			errs = append(errs, fmt.Errorf("%s: level %q has the same trials as level %q (the same trace or generator settings): it would replay them again under another label", at(""), lv.Name, first))
+		} else {
+			source[src] = lv.Name
+		}
 		switch {
 		case lv.Name == "":
 			errs = append(errs, fmt.Errorf("%s: missing: every level needs a name (its label, e.g. 19k)", at(".name")))

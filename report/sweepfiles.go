@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
@@ -24,12 +25,17 @@ const (
 // given: overwriting them silently could throw away hours of runs.
 var ErrSweepExists = errors.New("the folder holds the rows of a sweep")
 
+// ErrBadRunsFile says that a runs file in the output folder cannot be read (a checkpoint cut
+// short by a full disk): bad input, which the user settles by removing it or another --out.
+var ErrBadRunsFile = errors.New("remove it to start the sweep over, or give another --out")
+
 // Manifest is DIR/manifest.json: what was swept, with which tool, and how far it got.
 type Manifest struct {
 	Tool      string        `json:"tool"`
 	Version   string        `json:"version"`
-	TimeUnit  string        `json:"time_unit,omitempty"` // of the PET and the traces: level rates are per this unit
-	GridFile  string        `json:"grid_file,omitempty"` // relative to the manifest's folder, so the folder can move with it
+	TimeUnit  string        `json:"time_unit,omitempty"`     // of the PET and the traces: level rates are per this unit
+	GridFile  string        `json:"grid_file,omitempty"`     // relative to the manifest's folder, so the folder can move with it
+	Inputs    string        `json:"inputs_digest,omitempty"` // the PET's and catalog's (Sweep.InputsDigest)
 	Grid      *Grid         `json:"grid"`
 	Seeds     ManifestSeeds `json:"seeds"`
 	Shard     string        `json:"shard"` // i/n
@@ -49,17 +55,46 @@ type ManifestSeeds struct {
 	Levels map[string]uint64 `json:"levels"` // per level: the generator's seed, or the deadline rule's
 }
 
-// prepareDir creates the folder, refuses to overwrite another sweep unless resuming, and
-// removes the temporary files a killed sweep may have left.
-func (s *Sweep) prepareDir() error {
+// prepareDir creates the folder and refuses to write into one that holds another sweep's rows:
+// without Resume, any sweep's (overwriting them could throw away hours of runs); with Resume,
+// those of another shard (its manifest says which) or rows that are not runs of mine (another
+// grid's), which resuming would throw away. Only a folder that resuming would keep whole is
+// offered --resume. It removes the temporary files a killed sweep may have left.
+func (s *Sweep) prepareDir(mine []SweepRun) error {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return err
 	}
-	if !s.Resume {
-		for _, name := range []string{RunsFile, PartialRunsFile} {
-			if _, err := os.Stat(filepath.Join(s.Dir, name)); err == nil {
-				return fmt.Errorf("%s: %w (%s): add --resume to keep its finished runs, or choose another folder", s.Dir, ErrSweepExists, name)
+	var held []string
+	for _, name := range []string{RunsFile, PartialRunsFile} {
+		if _, err := os.Stat(filepath.Join(s.Dir, name)); err == nil {
+			held = append(held, name)
+		}
+	}
+	if len(held) > 0 {
+		m, err := ReadManifest(s.Dir)
+		switch {
+		case err == nil && m.Shard != "" && m.Shard != s.Shard.String():
+			return fmt.Errorf("%s: %w (%s) of shard %s, and this is shard %s: give each shard its own --out (report merges the folders)",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), m.Shard, s.Shard)
+		case err == nil && m.Inputs != "" && s.InputsDigest != "" && m.Inputs != s.InputsDigest:
+			return fmt.Errorf("%s: %w (%s) made with another PET or catalog (their digest in %s differs): give this sweep its own --out; nothing was changed",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), ManifestFile)
+		case err == nil && m.Grid != nil:
+			if what := changedTrials(m.Grid, s.Grid); what != "" {
+				return fmt.Errorf("%s: %w (%s) whose trials have changed since: %s; give this sweep its own --out; nothing was changed",
+					s.Dir, ErrSweepExists, strings.Join(held, ", "), what)
 			}
+		}
+		foreign, err := s.foreignRows(mine)
+		if err != nil {
+			return err
+		}
+		if foreign > 0 {
+			return fmt.Errorf("%s: %w (%s) with %d runs that are not runs of this grid and shard (another sweep's, or a grid since changed), which this sweep would throw away: give it its own --out; nothing was changed",
+				s.Dir, ErrSweepExists, strings.Join(held, ", "), foreign)
+		}
+		if !s.Resume {
+			return fmt.Errorf("%s: %w (%s): add --resume to keep its finished runs, or choose another folder", s.Dir, ErrSweepExists, strings.Join(held, ", "))
 		}
 	}
 	for _, name := range []string{RunsFile, PartialRunsFile, ManifestFile} {
@@ -71,10 +106,62 @@ func (s *Sweep) prepareDir() error {
 	return nil
 }
 
-// resumed returns the rows of earlier invocations that are runs of mine, by Key. A row counts
-// only if its trial came from a source of the same file name as now (or the same generator
-// settings), so that a level pointed at other files under the same level name runs again, while
-// a sweep started from another folder, whose paths differ, still resumes.
+// changedTrials says what makes the grid's trials other than they were in the grid now
+// (old, as the manifest recorded it): the time unit of its trace files, or a level's deadline
+// rule, seed, rate or generator settings. Run keys name none of them, so runs of the old trials
+// would pass for runs of the new. It returns "" when nothing changed.
+func changedTrials(old, now *Grid) string {
+	if old.TimeUnit != now.TimeUnit {
+		return fmt.Sprintf("time_unit %q, now %q", old.TimeUnit, now.TimeUnit)
+	}
+	settings := func(lv Level) string {
+		s := fmt.Sprintf("deadline %q, seed %d, rate %g", lv.Deadline, lv.Seed, lv.Rate)
+		if lv.Generate != nil {
+			s += fmt.Sprintf(", generate %+v", *lv.Generate)
+		}
+		return s
+	}
+	was := map[string]string{}
+	for _, lv := range old.Levels {
+		was[lv.Name] = settings(lv)
+	}
+	for _, lv := range now.Levels {
+		if w, ok := was[lv.Name]; ok && w != settings(lv) {
+			return fmt.Sprintf("level %s had %s, now %s", lv.Name, w, settings(lv))
+		}
+	}
+	return ""
+}
+
+// foreignRows counts the rows of the folder's runs files whose key is not a run of mine.
+func (s *Sweep) foreignRows(mine []SweepRun) (int, error) {
+	keys := make(map[string]bool, len(mine))
+	for _, r := range mine {
+		keys[r.Key] = true
+	}
+	foreign := 0
+	for _, name := range []string{RunsFile, PartialRunsFile} {
+		rows, err := ReadRuns(filepath.Join(s.Dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%w: %w", err, ErrBadRunsFile)
+		}
+		for _, row := range rows {
+			if !keys[row.Key] {
+				foreign++
+			}
+		}
+	}
+	return foreign, nil
+}
+
+// resumed returns the rows of earlier invocations that are runs of mine, by Key (prepareDir has
+// refused a folder with rows of others). A row counts only if its trial came from a source of
+// the same file name as now (or the same generator settings), so that a level pointed at other
+// files under the same level name runs again, while a sweep started from another folder, whose
+// paths differ, still resumes.
 func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 	done := map[string]RunRow{}
 	if !s.Resume {
@@ -84,7 +171,7 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 	for _, r := range mine {
 		source[r.Key] = s.Inputs.Levels[r.Level].Trials[r.Trial-1].Source
 	}
-	var read, foreign, changed int
+	var read, changed int
 	for _, name := range []string{RunsFile, PartialRunsFile} {
 		path := filepath.Join(s.Dir, name)
 		rows, err := ReadRuns(path)
@@ -92,17 +179,13 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("resume: %w", err)
+			return nil, InputError{fmt.Errorf("resume: %w (move it away to start the sweep afresh)", err)}
 		}
 		read += len(rows)
 		for _, row := range rows {
-			src, ok := source[row.Key]
-			switch {
-			case !ok:
-				foreign++
-			case filepath.Base(src) != filepath.Base(row.Trace):
+			if src, ok := source[row.Key]; ok && filepath.Base(src) != filepath.Base(row.Trace) {
 				changed++
-			default:
+			} else if ok {
 				done[row.Key] = row
 			}
 		}
@@ -112,9 +195,6 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 		return done, nil
 	}
 	s.logf("resume: %d of %d runs already done", len(done), len(mine))
-	if foreign > 0 {
-		s.logf("resume: dropped %d rows of runs that are not in this grid or shard", foreign)
-	}
 	if changed > 0 {
 		s.logf("resume: %d runs will run again: their trial now comes from another source", changed)
 	}
@@ -170,7 +250,8 @@ func relativeTo(dir, path string) string {
 // writeManifest writes manifest.json; a zero ended means the sweep is under way.
 func (s *Sweep) writeManifest(st SweepStats, started, ended time.Time) error {
 	m := Manifest{
-		Tool: Tool, Version: s.Version, TimeUnit: s.Inputs.TimeUnit, GridFile: relativeTo(s.Dir, s.GridFile), Grid: s.Grid, Seeds: s.seeds(),
+		Tool: Tool, Version: s.Version, TimeUnit: s.Inputs.TimeUnit, GridFile: relativeTo(s.Dir, s.GridFile), Inputs: s.InputsDigest,
+		Grid: s.Grid, Seeds: s.seeds(),
 		Shard: s.Shard.String(), Jobs: s.jobs(st.Shard - st.Resumed),
 		Runs: st.Runs, ShardRuns: st.Shard, Resumed: st.Resumed, Finished: st.Finished,
 		Complete: !ended.IsZero() && st.Resumed+st.Finished == st.Shard,
@@ -212,4 +293,66 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
 	}
 	return &m, nil
+}
+
+// MissingRuns says what runs files lack of the sweeps they come from, by the manifests beside
+// them: the shards of a sweep not among the files ("shard 3/3 missing"), and how many of the
+// grid's runs they hold. held gives, per file, how many distinct runs it adds to the report.
+// Files without a manifest say nothing of their sweep and are not checked. Shards belong to one
+// sweep when their manifests record the same grid and run count.
+func MissingRuns(files []string, held map[string]int) []string {
+	type sweep struct {
+		runs, held, count int
+		shards            map[int]bool
+		where             string
+	}
+	var order []string
+	sweeps := map[string]*sweep{}
+	for _, f := range files {
+		m, err := ReadManifest(filepath.Dir(f))
+		if err != nil || m.Grid == nil {
+			continue
+		}
+		grid, err := json.Marshal(m.Grid)
+		if err != nil {
+			continue
+		}
+		id := fmt.Sprintf("%d %s", m.Runs, grid)
+		sw := sweeps[id]
+		if sw == nil {
+			sw = &sweep{runs: m.Runs, shards: map[int]bool{}, where: filepath.Base(m.GridFile)}
+			if m.GridFile == "" {
+				sw.where = filepath.Dir(f)
+			}
+			sweeps[id] = sw
+			order = append(order, id)
+		}
+		sw.held += held[f]
+		if sh, err := ParseShard(m.Shard); err == nil {
+			sw.count, sw.shards[sh.Index] = sh.Count, true
+		}
+	}
+	var out []string
+	for _, id := range order {
+		sw := sweeps[id]
+		if sw.held >= sw.runs {
+			continue
+		}
+		var missing []string
+		for i := 1; i <= sw.count; i++ {
+			if !sw.shards[i] {
+				missing = append(missing, fmt.Sprintf("%d/%d", i, sw.count))
+			}
+		}
+		what := "runs missing"
+		switch len(missing) {
+		case 0: // every shard is there, but not all of its runs (a partial file)
+		case 1:
+			what = "shard " + missing[0] + " missing"
+		default:
+			what = "shards " + strings.Join(missing, ", ") + " missing"
+		}
+		out = append(out, fmt.Sprintf("sweep of %s: %s: the folders hold %d of the sweep's %d runs", sw.where, what, sw.held, sw.runs))
+	}
+	return out
 }

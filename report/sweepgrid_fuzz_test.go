@@ -7,8 +7,9 @@ import (
 
 // FuzzParseGrid feeds ParseGrid arbitrary YAML. A grid it accepts and Validate passes must
 // expand, with two trials of each level, into runs whose keys are distinct and extend their
-// points, numbered in order, as many as the product of its lists says (countRuns, which reads
-// the grid's lists, not the expansion); anything else must be an error naming the file.
+// points, numbered in order, no more than the product of its lists says (countRuns, which reads
+// the grid's lists, not the expansion), and no two of one trial that replay alike; anything else
+// must be an error naming the file.
 func FuzzParseGrid(f *testing.F) {
 	f.Add(smallGrid)
 	f.Add("pet: p\nheuristics: MM\nlevels:\n  - name: a\n    trace: x.csv\n")
@@ -40,15 +41,19 @@ func FuzzParseGrid(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a valid grid does not expand: %v", err)
 		}
-		if len(runs) != want {
-			t.Fatalf("%d runs, want %d", len(runs), want)
+		if len(runs) > want || len(runs) == 0 || len(runs)%2 != 0 {
+			t.Fatalf("%d runs, want at most %d, two trials of each point", len(runs), want)
 		}
 		seen := map[string]bool{}
+		replays := map[pointKey]int{} // runs that replay alike: one per trial
 		for i, r := range runs {
 			if r.Index != i || seen[r.Key] || !strings.HasPrefix(r.Key, r.Point+"|trial=") {
 				t.Fatalf("run %d: index %d, key %q (seen before: %v), point %q", i, r.Index, r.Key, seen[r.Key], r.Point)
 			}
 			seen[r.Key] = true
+			if replays[r.pointKey()]++; replays[r.pointKey()] > 2 {
+				t.Fatalf("run %d (%s) replays as an earlier one", i, r.Key)
+			}
 		}
 	})
 }

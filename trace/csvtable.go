@@ -23,14 +23,15 @@ type csvTable struct {
 	hasUnit bool
 	names   interners
 	done    func()
+	limit   *capReader
 }
 
-func newCSVTable(src string, r io.Reader) (*csvTable, error) {
-	br, done, err := openText(src, r)
+func newCSVTable(src string, r io.Reader, lim InflateLimit) (*csvTable, error) {
+	br, c, done, err := openText(src, r, lim)
 	if err != nil {
 		return nil, err
 	}
-	t := &csvTable{src: src, done: done}
+	t := &csvTable{src: src, done: done, limit: c}
 	if err := t.readComments(br); err != nil {
 		done()
 		return nil, err
@@ -110,6 +111,7 @@ func (t *csvTable) raw(col int) string                   { return t.rec[col] }
 func (t *csvTable) number(col int) (float64, cellStatus) { return parseNumber(t.rec[col]) }
 
 func (t *csvTable) next() error {
+	t.limit.mark()
 	rec, err := t.r.Read()
 	if err == io.EOF {
 		return io.EOF

@@ -31,8 +31,8 @@ type datTable struct {
 
 var datColumns = []string{"arrival", "task_type", "deadline"}
 
-func newDatTable(src string, r io.Reader) (*datTable, error) {
-	br, done, err := openText(src, r)
+func newDatTable(src string, r io.Reader, lim InflateLimit) (*datTable, error) {
+	br, _, done, err := openText(src, r, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -13,25 +13,26 @@ import (
 // and whitespace-separated lines, streamed with their physical line numbers,
 // header lookup, and the checks on cell values that feed the bad-row report.
 
-// openInput opens an input and removes gzip or zstd compression.
-func openInput(in importInput) (*bufio.Reader, func(), error) {
+// openInput opens an input and removes gzip or zstd compression. Importers stream what they
+// read, so the inflation limit is off; lines and CSV records are bounded (capReader).
+func openInput(in importInput) (*bufio.Reader, *capReader, func(), error) {
 	rc, err := in.open()
 	if err != nil {
-		return nil, nil, &InputError{File: in.name, Msg: "cannot open", Err: err}
+		return nil, nil, nil, &InputError{File: in.name, Msg: "cannot open", Err: err}
 	}
-	br, done, err := openText(in.name, rc)
+	br, c, done, err := openText(in.name, rc, InflateLimit{MaxBytes: -1, MaxRatio: -1})
 	if err != nil {
 		rc.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return br, func() { done(); rc.Close() }, nil
+	return br, c, func() { done(); rc.Close() }, nil
 }
 
 // eachCSV streams the records of a CSV input to fn with their physical line
 // numbers. A malformed record (a stray quote) is a bad row, not an error;
 // a read or decompression failure is.
 func (im *importer) eachCSV(in importInput, fn func(rec []string, line int) error) error {
-	br, done, err := openInput(in)
+	br, c, done, err := openInput(in)
 	if err != nil {
 		return err
 	}
@@ -42,6 +43,7 @@ func (im *importer) eachCSV(in importInput, fn func(rec []string, line int) erro
 	r.LazyQuotes = true
 	r.TrimLeadingSpace = true
 	for {
+		c.mark()
 		rec, err := r.Read()
 		if err == io.EOF {
 			return nil
@@ -64,7 +66,7 @@ func (im *importer) eachCSV(in importInput, fn func(rec []string, line int) erro
 // eachLine streams the lines of a text input to fn without their line
 // terminators; the slice is valid until fn returns.
 func (im *importer) eachLine(in importInput, fn func(b []byte, line int) error) error {
-	br, done, err := openInput(in)
+	br, _, done, err := openInput(in)
 	if err != nil {
 		return err
 	}
@@ -87,7 +89,7 @@ func (im *importer) eachLine(in importInput, fn func(b []byte, line int) error) 
 // firstRecord returns the first CSV record of an input, for telling which
 // table a file holds; an empty file is an error.
 func firstRecord(in importInput) ([]string, error) {
-	br, done, err := openInput(in)
+	br, _, done, err := openInput(in)
 	if err != nil {
 		return nil, err
 	}

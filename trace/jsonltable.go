@@ -34,8 +34,8 @@ type jsonlTable struct {
 	done    func()
 }
 
-func newJSONLTable(src string, r io.Reader) (*jsonlTable, error) {
-	br, done, err := openText(src, r)
+func newJSONLTable(src string, r io.Reader, lim InflateLimit) (*jsonlTable, error) {
+	br, _, done, err := openText(src, r, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ type LogReader struct {
 
 // OpenLogs opens one execution log. Close it when done.
 func OpenLogs(src Source, opt ReadOptions) (*LogReader, error) {
-	t, c, err := openTable(src, opt.Format)
+	t, c, err := openTable(src, opt.Format, opt.Inflate)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func OpenLogs(src Source, opt ReadOptions) (*LogReader, error) {
 // NewLogReader reads an execution log from r. The name is used for messages
 // and, unless opt.Format is set, for the format.
 func NewLogReader(name string, r io.Reader, opt ReadOptions) (*LogReader, error) {
-	t, err := readerTable(name, r, opt.Format)
+	t, err := readerTable(name, r, opt.Format, opt.Inflate)
 	if err != nil {
 		return nil, err
 	}

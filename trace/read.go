@@ -39,6 +39,8 @@ type ReadOptions struct {
 	// error. It is WriteOptions.TypeIndex read back, so a trial written with a PET's task types
 	// reads with their names. Other formats, which keep names, ignore it.
 	TypeIndex []string
+	// Inflate bounds what a compressed input may inflate to; the zero value is the defaults.
+	Inflate InflateLimit
 	// Warn receives non-fatal problems; nil drops them.
 	Warn WarnFunc
 }
@@ -62,13 +64,13 @@ func ParseColumnMap(pairs []string) (map[string]string, error) {
 
 // openTable opens a source as a table of the given (or implied) format. The
 // returned closer releases the underlying file.
-func openTable(src Source, explicit Format) (table, io.Closer, error) {
+func openTable(src Source, explicit Format, lim InflateLimit) (table, io.Closer, error) {
 	f, err := formatOf(src.formatName(), explicit)
 	if err != nil {
 		return nil, nil, &InputError{File: src.Name, Msg: "unknown format", Err: err}
 	}
 	if f == Parquet {
-		ra, size, c, err := src.openAt()
+		ra, size, c, err := src.openAt(lim)
 		if err != nil {
 			return nil, nil, &InputError{File: src.Name, Msg: "cannot open", Err: err}
 		}
@@ -79,11 +81,11 @@ func openTable(src Source, explicit Format) (table, io.Closer, error) {
 		}
 		return t, c, nil
 	}
-	rc, err := src.openRaw()
+	rc, err := src.openRawLimited(lim)
 	if err != nil {
 		return nil, nil, &InputError{File: src.Name, Msg: "cannot open", Err: err}
 	}
-	t, err := textTable(src.Name, rc, f)
+	t, err := textTable(src.Name, rc, f, lim)
 	if err != nil {
 		rc.Close()
 		return nil, nil, err
@@ -93,13 +95,13 @@ func openTable(src Source, explicit Format) (table, io.Closer, error) {
 
 // readerTable makes a table from an io.Reader; Parquet needs random access,
 // so a reader that is not an io.ReaderAt with a size is read into memory.
-func readerTable(name string, r io.Reader, explicit Format) (table, error) {
+func readerTable(name string, r io.Reader, explicit Format, lim InflateLimit) (table, error) {
 	f, err := formatOf(name, explicit)
 	if err != nil {
 		return nil, &InputError{File: name, Msg: "unknown format", Err: err}
 	}
 	if f != Parquet {
-		return textTable(name, r, f)
+		return textTable(name, r, f, lim)
 	}
 	type sized interface {
 		io.ReaderAt
@@ -108,21 +110,21 @@ func readerTable(name string, r io.Reader, explicit Format) (table, error) {
 	if s, ok := r.(sized); ok {
 		return newParquetTable(name, s, s.Size())
 	}
-	b, err := io.ReadAll(r)
+	b, err := readAllLimited(r, lim)
 	if err != nil {
 		return nil, &InputError{File: name, Msg: "read error", Err: err}
 	}
 	return newParquetTable(name, bytes.NewReader(b), int64(len(b)))
 }
 
-func textTable(name string, r io.Reader, f Format) (table, error) {
+func textTable(name string, r io.Reader, f Format, lim InflateLimit) (table, error) {
 	switch f {
 	case CSV:
-		return newCSVTable(name, r)
+		return newCSVTable(name, r, lim)
 	case JSONL:
-		return newJSONLTable(name, r)
+		return newJSONLTable(name, r, lim)
 	case Dat:
-		return newDatTable(name, r)
+		return newDatTable(name, r, lim)
 	}
 	return nil, &InputError{File: name, Msg: fmt.Sprintf("format %q cannot be read here", f)}
 }

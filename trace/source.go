@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -321,7 +322,7 @@ func (s Source) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.Name, err)
 	}
-	r, done, err := decompress(rc)
+	r, done, err := decompress(rc, InflateLimit{})
 	if err != nil {
 		rc.Close()
 		return nil, fmt.Errorf("open %s: %w", s.Name, err)
@@ -340,24 +341,53 @@ func (d *decompressed) Close() error {
 	return d.raw.Close()
 }
 
-// openRaw opens the source's bytes as stored (no decompression).
+// openRaw opens the source's bytes as stored (no decompression), a zip member inflated and
+// streamed.
 func (s Source) openRaw() (io.ReadCloser, error) {
+	return s.openRawLimited(InflateLimit{})
+}
+
+// openRawLimited is openRaw refusing a zip member whose declared sizes lim does not allow
+// (archive/zip refuses a member that inflates to more than it declares).
+func (s Source) openRawLimited(lim InflateLimit) (io.ReadCloser, error) {
 	if s.Path == "-" {
 		return io.NopCloser(os.Stdin), nil
 	}
 	if s.Member == "" {
-		return os.Open(s.Path)
+		return openRegular(s.Path)
 	}
-	zr, err := zip.OpenReader(s.Path)
+	zr, zf, err := s.openMember(lim)
 	if err != nil {
 		return nil, err
 	}
-	f, err := zr.Open(s.Member)
+	f, err := zf.Open()
 	if err != nil {
 		zr.Close()
 		return nil, err
 	}
 	return &zipMember{ReadCloser: f, zr: zr}, nil
+}
+
+// openMember opens the archive and finds the member, checked against lim.
+func (s Source) openMember(lim InflateLimit) (*zip.ReadCloser, *zip.File, error) {
+	zr, err := zip.OpenReader(s.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range zr.File {
+		if f.Name != s.Member {
+			continue
+		}
+		if f.Method != zip.Store {
+			if err := lim.check(int64(min(f.UncompressedSize64, 1<<62)), int64(min(f.CompressedSize64, 1<<62))); err != nil {
+				zr.Close()
+				return nil, nil, err
+			}
+		}
+		return zr, f, nil
+	}
+	zr.Close()
+	return nil, nil, &fs.PathError{Op: "open", Path: s.Member, Err: fs.ErrNotExist}
 }
 
 type zipMember struct {
@@ -369,11 +399,15 @@ func (z *zipMember) Close() error {
 	return errors.Join(z.ReadCloser.Close(), z.zr.Close())
 }
 
-// openAt opens the source for random access, as Parquet needs. Plain files are
-// used in place; zip members and standard input are read into memory.
-func (s Source) openAt() (io.ReaderAt, int64, io.Closer, error) {
-	if s.Member == "" && s.Path != "-" {
-		f, err := os.Open(s.Path)
+// openAt opens the source for random access, as Parquet needs. Plain files and stored zip
+// members are used in place; deflated zip members and standard input are read into memory,
+// as far as lim allows.
+func (s Source) openAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) {
+	if s.Member != "" {
+		return s.openMemberAt(lim)
+	}
+	if s.Path != "-" {
+		f, err := openRegular(s.Path)
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -389,17 +423,102 @@ func (s Source) openAt() (io.ReaderAt, int64, io.Closer, error) {
 		return nil, 0, nil, err
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(rc)
+	b, err := readAllLimited(rc, lim)
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	return bytes.NewReader(b), int64(len(b)), io.NopCloser(nil), nil
 }
 
+// openMemberAt opens a zip member for random access: a stored one in place, a deflated one
+// inflated into memory (its declared size checked against lim first).
+func (s Source) openMemberAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) {
+	zr, zf, err := s.openMember(lim)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if zf.Method == zip.Store {
+		off, err := zf.DataOffset()
+		if err != nil {
+			zr.Close()
+			return nil, 0, nil, err
+		}
+		f, err := os.Open(s.Path)
+		if err != nil {
+			zr.Close()
+			return nil, 0, nil, err
+		}
+		zr.Close()
+		size := int64(zf.UncompressedSize64)
+		return io.NewSectionReader(f, off, size), size, f, nil
+	}
+	defer zr.Close()
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer rc.Close()
+	b, err := readAllLimited(rc, lim)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(b), int64(len(b)), io.NopCloser(nil), nil
+}
+
+// readAllLimited reads r into memory, refusing more than lim's MaxBytes.
+func readAllLimited(r io.Reader, lim InflateLimit) ([]byte, error) {
+	m := lim.maxBytes()
+	if m < 0 {
+		return io.ReadAll(r)
+	}
+	b, err := io.ReadAll(io.LimitReader(r, m+1))
+	if err == nil && int64(len(b)) > m {
+		return nil, lim.check(int64(len(b)), int64(len(b)))
+	}
+	return b, err
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "mode " + m.Type().String()
+}
+
+// openRegular opens a file for reading, refusing what is not a regular file (a FIFO, a
+// device, a socket): reading one may block forever or never end. It is opened without
+// blocking first, so that a FIFO without a writer does not hang the open itself.
+func openRegular(path string) (*os.File, error) {
+	f, err := openNonblock(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s): give a file, or - for standard input", path, fileKind(st.Mode()))
+	}
+	return f, nil
+}
+
 // decompress sniffs gzip and zstd magic numbers so that compressed text files
 // are read whatever their name says.
-func decompress(r io.Reader) (io.Reader, func(), error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// What they inflate is bounded by lim.
+func decompress(r io.Reader, lim InflateLimit) (io.Reader, func(), error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 64<<10)
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -407,13 +526,13 @@ func decompress(r io.Reader) (io.Reader, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return zr, func() { zr.Close() }, nil
+		return &inflateGuard{r: zr, compressed: cr, lim: lim}, func() { zr.Close() }, nil
 	case len(magic) == 4 && bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		zr, err := zstd.NewReader(br)
 		if err != nil {
 			return nil, nil, err
 		}
-		return zr, zr.Close, nil
+		return &inflateGuard{r: zr, compressed: cr, lim: lim}, zr.Close, nil
 	}
 	return br, func() {}, nil
 }

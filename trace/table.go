@@ -61,6 +61,12 @@ func parseNumber(s string) (float64, cellStatus) {
 	if s == "" {
 		return 0, cellAbsent
 	}
+	if hexOrUnderscore(s) {
+		// Go reads 0x1p4 as 16 and 1_0 as 10, but spreadsheets, pandas and R read them as text
+		// or not at all: a file with them means something else elsewhere, so it is refused
+		// (issue 49; docs/limits.md).
+		return 0, cellNotNumber
+	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -72,6 +78,17 @@ func parseNumber(s string) (float64, cellStatus) {
 		return 0, cellNotFinite
 	}
 	return v, cellOK
+}
+
+// hexOrUnderscore reports whether s has an x, X or _: a hexadecimal float or digits separated
+// by underscores, which strconv.ParseFloat reads and other tools do not.
+func hexOrUnderscore(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '_' || c|0x20 == 'x' {
+			return true
+		}
+	}
+	return false
 }
 
 // trimSpace is strings.TrimSpace with a fast path for the common case of no
@@ -192,13 +209,15 @@ func (is *interners) col(c int) *interner {
 }
 
 // openText decompresses (by magic bytes) and buffers a text source for the CSV, JSON Lines and
-// .dat tables. done releases the decompressor.
-func openText(src string, r io.Reader) (*bufio.Reader, func(), error) {
-	in, done, err := decompress(r)
+// .dat tables, stopping at a line longer than maxLine and at what lim does not allow to inflate.
+// done releases the decompressor; the capReader bounds a CSV record (capReader.mark).
+func openText(src string, r io.Reader, lim InflateLimit) (*bufio.Reader, *capReader, func(), error) {
+	in, done, err := decompress(r, lim)
 	if err != nil {
-		return nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
+		return nil, nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
 	}
-	return bufio.NewReaderSize(in, 64<<10), done, nil
+	c := &capReader{r: in}
+	return bufio.NewReaderSize(c, readAhead), c, done, nil
 }
 
 // headLine reads the next line while looking for a file's header or first record: the end of

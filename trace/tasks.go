@@ -38,7 +38,7 @@ type TaskReader struct {
 
 // OpenTasks opens one arrival trace. Close it when done.
 func OpenTasks(src Source, opt ReadOptions) (*TaskReader, error) {
-	t, c, err := openTable(src, opt.Format)
+	t, c, err := openTable(src, opt.Format, opt.Inflate)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func OpenTasks(src Source, opt ReadOptions) (*TaskReader, error) {
 // NewTaskReader reads an arrival trace from r. The name is used for messages
 // and, unless opt.Format is set, for the format.
 func NewTaskReader(name string, r io.Reader, opt ReadOptions) (*TaskReader, error) {
-	t, err := readerTable(name, r, opt.Format)
+	t, err := readerTable(name, r, opt.Format, opt.Inflate)
 	if err != nil {
 		return nil, err
 	}

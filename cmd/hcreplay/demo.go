@@ -44,7 +44,8 @@ func (c *DemoCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	report := filepath.Join(c.Out, "report")
-	rep := ReportCmd{Runs: []string{runs}, Out: report, Baseline: "MM", Formats: []string{"svg", "png"}, Tables: []string{"md", "csv", "tex"}}
+	// The demo owns its folder: a second demo replaces the first one's report.
+	rep := ReportCmd{Runs: []string{runs}, Out: report, Baseline: "MM", Formats: []string{"svg", "png"}, Tables: []string{"md", "csv", "tex"}, Force: true}
 	if err := rep.Run(ctx, con); err != nil {
 		return err
 	}

@@ -12,9 +12,11 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 )
@@ -87,8 +89,24 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	// Ctrl-C kills a command that is slow to stop.
 	context.AfterFunc(ctx, stop)
 	kctx.BindTo(ctx, (*context.Context)(nil))
+	finished := make(chan struct{})
+	defer close(finished)
+	go watchdog(ctx, finished, stderr)
 
-	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet})
+	inflate, err := g.inflateLimit()
+	if err != nil {
+		fmt.Fprintf(stderr, "hcreplay: %v\n", err)
+		return exitUsage
+	}
+	if g.MaxBatch < 0 {
+		fmt.Fprintf(stderr, "hcreplay: --max-batch %d: want 0 (no limit) or more\n", g.MaxBatch)
+		return exitUsage
+	}
+	maxBatch := g.MaxBatch
+	if maxBatch == 0 {
+		maxBatch = -1 // --max-batch 0: no limit
+	}
+	err = kctx.Run(&Console{Stdout: stdout, Stderr: stderr, Quiet: g.Quiet, Inflate: inflate, MaxBatch: maxBatch})
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "hcreplay: interrupted")
 		return exitSignal
@@ -101,6 +119,29 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		return exitInternal
 	}
 	return exitOK
+}
+
+// graceAfterSignal is how long a command has after Ctrl-C or SIGTERM to stop by itself (a sweep
+// saves its finished runs) before watchdog stops it.
+const graceAfterSignal = 2 * time.Second
+
+// watchdog stops the process when a command has not returned graceAfterSignal after a signal
+// cancelled ctx: a command that does not look at ctx (pet show, trace convert, ...) or is
+// blocked in a read (a FIFO, a terminal) would otherwise run to its end or forever. It removes
+// the temporary files of the outputs being written, so that nothing is left, and exits 130.
+func watchdog(ctx context.Context, finished <-chan struct{}, stderr io.Writer) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-finished:
+	case <-time.After(graceAfterSignal):
+		atomicfile.RemoveLive()
+		fmt.Fprintln(stderr, "hcreplay: interrupted")
+		os.Exit(exitSignal)
+	}
 }
 
 // negativeValues joins "--flag -1" into "--flag=-1": kong reads a value that starts with a
@@ -147,7 +188,9 @@ func unsignedError(err error) error {
 func badPath(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) ||
 		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
-		errors.As(err, new(*report.FormatError)) // --plot x.bogus
+		errors.Is(err, syscall.EROFS) || // an --out on a read-only file system
+		errors.As(err, new(*report.FormatError)) || // --plot x.bogus
+		errors.As(err, new(report.InputError)) // a grid too large, a corrupt runs file on --resume
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

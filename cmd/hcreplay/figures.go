@@ -233,7 +233,7 @@ func (c *FiguresCmd) source(p preset, con *Console) (trialSource, error) {
 	if err := os.MkdirAll(filepath.Dir(src.pet), 0o755); err != nil {
 		return src, err
 	}
-	synth := PetSynthCmd{Out: src.pet, Seed: 1, Types: 12, Machines: 8, Samples: 500, Step: 2}
+	synth := PetSynthCmd{Out: src.pet, Seed: 1, Types: 12, Machines: 8, Samples: 500, Step: 2, Force: true}
 	return src, synth.Run(con)
 }
 

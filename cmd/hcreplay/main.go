@@ -3,9 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // CLI is the whole command line. It lists one field per command (or command
@@ -29,6 +34,9 @@ type CLI struct {
 type Globals struct {
 	Config      configFlag       `help:"Read flag values from a YAML or TOML file; [command] sections apply to one command. Flags and HCREPLAY_* variables override it." placeholder:"FILE" env:"-"`
 	Quiet       bool             `short:"q" help:"Print only results and errors, no progress."`
+	MaxInflate  string           `help:"The most one compressed input (.gz, .zst, a deflated zip member) may decompress to, e.g. 8GiB; 0 for no limit (docs/limits.md)." default:"2GiB" placeholder:"SIZE"`
+	MaxRatio    float64          `name:"max-inflate-ratio" help:"The most one compressed input may decompress to per compressed byte, past its first 8 MiB; 0 for no limit (docs/limits.md)." default:"100"`
+	MaxBatch    int              `help:"The most tasks of a trace that may arrive at one instant: a mapping event's time grows as the square of its batch; 0 for no limit (docs/limits.md)." default:"10000" placeholder:"N"`
 	VersionFlag kong.VersionFlag `name:"version" short:"V" help:"Print the version and exit." env:"-"`
 }
 
@@ -39,6 +47,11 @@ type Console struct {
 	Stdout io.Writer // results
 	Stderr io.Writer // progress and diagnostics
 	Quiet  bool      // --quiet: suppress progress
+	// Inflate is --max-inflate and --max-inflate-ratio, for the trace readers' options.
+	Inflate trace.InflateLimit
+	// MaxBatch is --max-batch, for the trials a replay reads: 0 means the default, negative no
+	// limit (--max-batch 0).
+	MaxBatch int
 }
 
 // Logf prints a progress line on Stderr unless --quiet was given.
@@ -51,4 +64,41 @@ func (c *Console) Logf(format string, args ...any) {
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// inflateLimit reads --max-inflate and --max-inflate-ratio; 0 means no limit.
+func (g *Globals) inflateLimit() (trace.InflateLimit, error) {
+	n, err := parseByteSize(g.MaxInflate)
+	if err != nil {
+		return trace.InflateLimit{}, fmt.Errorf("--max-inflate: %w", err)
+	}
+	if g.MaxRatio < 0 || math.IsNaN(g.MaxRatio) {
+		return trace.InflateLimit{}, fmt.Errorf("--max-inflate-ratio %g: want 0 (no limit) or more", g.MaxRatio)
+	}
+	lim := trace.InflateLimit{MaxBytes: n, MaxRatio: g.MaxRatio}
+	if n == 0 {
+		lim.MaxBytes = -1
+	}
+	if g.MaxRatio == 0 {
+		lim.MaxRatio = -1
+	}
+	return lim, nil
+}
+
+// parseByteSize reads a size like "2GiB", "500MB", "1048576": binary (KiB, MiB, GiB, TiB) or
+// decimal (kB, MB, GB, TB) units, or bytes.
+func parseByteSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	mult := map[string]float64{"": 1, "b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}[strings.ToLower(unit)]
+	if err != nil || mult == 0 || v < 0 || v*mult > math.MaxInt64/2 {
+		return 0, fmt.Errorf("size %q: want a number of bytes with a unit, e.g. 8GiB or 500MB", s)
+	}
+	return int64(v * mult), nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -29,6 +30,7 @@ type PetCmd struct {
 type PetBuildCmd struct {
 	Logs        []string `arg:"" help:"Execution logs (CSV, JSON Lines, Parquet; globs and zip members work)." placeholder:"LOG"`
 	Out         string   `required:"" help:"PET file to write (.json, .parquet or .etc)." placeholder:"PET"`
+	Force       bool     `help:"Overwrite --out if it exists."`
 	Binning     string   `default:"fd" help:"Bin width: fd, scott, sqrt, width:W or bins:N (one common step for the matrix)."`
 	MinSamples  int      `default:"30" help:"Fewest samples a cell may be fitted from."`
 	FillFrom    []string `help:"Fill thin or empty cells of machine type A from B (A=B)." placeholder:"A=B"`
@@ -52,10 +54,10 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if err := checkOutPath(c.Out); err != nil {
+	if err := checkOutPath("--out", c.Out, c.Force); err != nil {
 		return err
 	}
-	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond}
+	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond, Inflate: con.Inflate}
 	var readErr error
 	rows, subMs := 0, 0
 	samples := func(yield func(petbuild.Sample) bool) {
@@ -88,6 +90,11 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	var thin *petbuild.ThinCellsError
 	if errors.As(err, &thin) {
 		return badInput(thinCellsHint(thin))
+	}
+	var span *petbuild.SpanError
+	if errors.As(err, &span) { // name the logs and the flag (issue 49: "fit: cell task=0 machine=0: ..." alone)
+		return badInput(fmt.Errorf("%s: %w: give --binning width:%s, or leave out the outlying rows",
+			strings.Join(c.Logs, ", "), err, strconv.FormatFloat(span.MinWidth(), 'g', -1, 64)))
 	}
 	if err != nil {
 		return badInput(err)
@@ -264,6 +271,7 @@ func biasNote(pet *petbuild.PET) string {
 // PetSynthCmd generates a synthetic PET.
 type PetSynthCmd struct {
 	Out      string  `required:"" help:"PET file to write (.json, .parquet or .etc)." placeholder:"PET"`
+	Force    bool    `help:"Overwrite --out if it exists."`
 	Seed     uint64  `default:"1" help:"Seed for the means, the shapes and the samples."`
 	Types    int     `default:"12" help:"Task types."`
 	Machines int     `default:"8" help:"Machine types."`
@@ -291,7 +299,7 @@ func (c *PetSynthCmd) run(ctx context.Context, con *Console) error {
 	if err := petbuild.CheckSynthSize(c.Types, c.Machines, c.Samples); err != nil {
 		return badInput(fmt.Errorf("--types %d, --machines %d, --samples %d: %w", c.Types, c.Machines, c.Samples, err))
 	}
-	if err := checkOutPath(c.Out); err != nil {
+	if err := checkOutPath("--out", c.Out, c.Force); err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(c.Seed, 0))
@@ -312,8 +320,9 @@ func (c *PetSynthCmd) run(ctx context.Context, con *Console) error {
 
 // PetConvertCmd converts between PET formats.
 type PetConvertCmd struct {
-	In  string `arg:"" type:"existingfile" help:"PET to read." placeholder:"IN"`
-	Out string `arg:"" help:"PET to write; the extension picks the format." placeholder:"OUT"`
+	In    string `arg:"" type:"existingfile" help:"PET to read." placeholder:"IN"`
+	Out   string `arg:"" help:"PET to write; the extension picks the format." placeholder:"OUT"`
+	Force bool   `help:"Overwrite OUT if it exists."`
 }
 
 func (c *PetConvertCmd) Run(con *Console) error {
@@ -321,7 +330,7 @@ func (c *PetConvertCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutPath(c.Out); err != nil {
+	if err := checkOutPath("OUT", c.Out, c.Force); err != nil {
 		return err
 	}
 	warnETC(con, c.Out, pet)
@@ -345,12 +354,15 @@ func warnETC(con *Console, path string, pet *petbuild.PET) {
 // not be written: an unknown extension, a folder, or a parent folder that does not exist or is
 // not a folder. Checking before the work spares a fit or a synthesis whose result would be
 // lost, and keeps the writer's temporary file name out of the message.
-func checkOutPath(path string) error {
+func checkOutPath(flag, path string, force bool) error {
 	if _, err := petbuild.FormatOf(path); err != nil {
 		return badInput(err)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return badInput(fmt.Errorf("output %s is a folder; want a PET file", path))
 	}
-	return badInput(checkOutputFolder(path))
+	if err := checkOutputFolder(path); err != nil {
+		return badInput(err)
+	}
+	return claimFile(flag, path, force)
 }

@@ -64,9 +64,10 @@ type ReplayCmd struct {
 	GlobalPhase2  bool    `name:"global-phase2" help:"MM, MSD, Sufferage: phase 2 is one global pick instead of one per machine."`
 	ETC           bool    `name:"etc" help:"Expected completion in the ETC style (sum of means) instead of the mean of the drop-aware completion PMF."`
 
-	JSON bool   `help:"Print each run's summary as one JSON object per line."`
-	Out  string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
-	CSV  bool   `help:"With --out, also write tasks.csv."`
+	JSON  bool   `help:"Print each run's summary as one JSON object per line."`
+	Out   string `help:"Write summary.json (which names the trace), timing.json and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
+	CSV   bool   `help:"With --out, also write tasks.csv."`
+	Force bool   `help:"Replace the runs an earlier replay left in --out instead of refusing."`
 }
 
 func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
@@ -91,19 +92,39 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
+	warned := map[string]bool{}
+	distinct := mappers[:0:0]
 	for _, mp := range mappers {
 		if w := c.sameMapperWarning(mp); w != "" {
 			con.Logf("%s", w)
 		}
+		for _, w := range mp.warnings {
+			if !warned[w] {
+				warned[w] = true
+				con.Logf("warning: %s", w)
+			}
+		}
+		if mp.sameAs == "" {
+			distinct = append(distinct, mp)
+		}
+	}
+	mappers = distinct // one replay per mapper, as a sweep's grid has
+	if w := c.unusedPruningFlags(mappers); w != "" {
+		con.Logf("%s", w)
 	}
 	opt, err := c.options(pet)
 	if err != nil {
 		return err
 	}
+	if c.Out != "" {
+		if err := claimDir(con, "--out", c.Out, c.Force, replayResults); err != nil {
+			return err
+		}
+	}
 	var trials []trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
 	for k, spec := range c.Trace {
-		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed}, pet,
+		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
@@ -169,13 +190,15 @@ type replayRun struct {
 type replayMapper struct {
 	name, label string
 	pruning     prune.Config
-	sameAs      string // the label of an earlier mapper of the same kind (prune.KindOf), or ""
+	sameAs      string   // the label of an earlier mapper of the same kind (prune.KindOf), or ""
+	warnings    []string // what makes its pruning do nothing, or too much (prune.MapperProblems)
 }
 
 // mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
 // then its variants. Asking for the same mapper twice (PAMF with none and both) replays it once.
 // Two names that make the same mapper under two labels (PAM-P and PAMF-P once --fairness is set)
-// are replayed both, as asked; the second holds the first's label in sameAs, for a warning.
+// are one replay, under the first label: the second holds the first's label in sameAs, and Run
+// warns and leaves it out.
 func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	base, err := c.pruning()
 	if err != nil {
@@ -190,6 +213,14 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 			if p.Variant, err = prune.ParseVariant(v); err != nil {
 				return nil, badInput(err)
 			}
+			var warnings []string
+			for _, pr := range prune.MapperProblems(name, c.params(), p) {
+				msg := pr.Message(flagOf)
+				if pr.Fatal {
+					return nil, badInput(fmt.Errorf("-H %s --prune %s: %s", name, v, msg))
+				}
+				warnings = append(warnings, msg)
+			}
 			m, err := prune.New(name, c.params(), p)
 			if err != nil {
 				return nil, badInput(err)
@@ -199,7 +230,7 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 				continue
 			}
 			seen[label] = true
-			mp := replayMapper{name: name, label: label, pruning: p}
+			mp := replayMapper{name: name, label: label, pruning: p, warnings: warnings}
 			kind := prune.KindOf(name, c.params(), p)
 			for i, k := range kinds {
 				if k == kind {
@@ -213,8 +244,53 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	return out, nil
 }
 
+// unusedPruningFlags warns of the pruning flags set to other than their defaults that no mapper
+// reads (after its preset's tuning): with the default --prune none, --drop-threshold 0.3 changes
+// nothing, which a user who forgot --prune would not see. It returns "" when there are none.
+func (c *ReplayCmd) unusedPruningFlags(mappers []replayMapper) string {
+	var drops, defers, gap bool // gap: a deferring mapper adds to the dropping threshold
+	for _, mp := range mappers {
+		_, _, r := prune.Resolve(mp.name, c.params(), mp.pruning)
+		d := r.Variant == prune.Drop || r.Variant == prune.Both
+		f := r.Variant == prune.Defer || r.Variant == prune.Both
+		drops, defers, gap = drops || d, defers || f, gap || f && r.Defer.Kind != "static"
+	}
+	set, err := c.pruning()
+	if err != nil {
+		return "" // mappers has refused the flags already
+	}
+	def := prune.DefaultConfig()
+	var unused []string
+	for _, f := range []struct {
+		flag, value string
+		changed     bool
+		read        bool
+	}{
+		{"--toggle", c.Toggle, set.Toggle != def.Toggle, drops},
+		{"--lambda", fmt.Sprint(c.Lambda), set.Lambda != def.Lambda, drops},
+		{"--drop-threshold", fmt.Sprint(c.DropThreshold), set.DropThreshold != def.DropThreshold, drops || gap},
+		{"--rho", fmt.Sprint(c.Rho), set.Rho != def.Rho, drops},
+		{"--defer", c.DeferRule, set.Defer != def.Defer, defers},
+		{"--fairness", fmt.Sprint(c.Fairness), set.Fairness != def.Fairness, drops || defers},
+	} {
+		if f.changed && !f.read {
+			unused = append(unused, f.flag+" "+f.value)
+		}
+	}
+	switch len(unused) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("warning: %s changes no replay: no mapper asked for reads it (--prune drop or both drop, defer or both defer)", unused[0])
+	}
+	return fmt.Sprintf("warning: %s change no replay: no mapper asked for reads them (--prune drop or both drop, defer or both defer)", strings.Join(unused, ", "))
+}
+
+// flagOf is the replay's flag of a pruning option named as the sweep's grid names it.
+func flagOf(key string) string { return "--" + strings.ReplaceAll(key, "_", "-") }
+
 // sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it
-// does: the user asked for two and will see the same rows twice.
+// does: the user asked for two, and gets one replay, under the earlier label.
 func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 	if mp.sameAs == "" {
 		return ""
@@ -223,8 +299,8 @@ func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 	if c.Fairness > 0 && (strings.HasPrefix(mp.label, "PAMF") || strings.HasPrefix(mp.sameAs, "PAMF")) {
 		why = "; --fairness gives every pruned mapper the sufferage factor that makes PAM PAMF"
 	}
-	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning), so their runs will be equal%s",
-		mp.label, mp.sameAs, why)
+	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning): replayed once, under %s%s",
+		mp.label, mp.sameAs, mp.sameAs, why)
 }
 
 // runDir is where the replay of trial i (of trials) through the mapper labelled label (of
@@ -406,6 +482,7 @@ func (c *ReplayCmd) checkTuning() error {
 	}
 	for _, f := range flags {
 		p, q := heuristic.DefaultParams(), prune.DefaultConfig()
+		q.Variant = prune.None // each value alone: combinations are the mappers' (prune.MapperProblems)
 		f.set(&p, &q)
 		if _, err := prune.New("MM", p, q); err != nil {
 			return badInput(fmt.Errorf("%s %v: %w", f.name, f.value, err))

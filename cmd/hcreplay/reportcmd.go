@@ -22,6 +22,8 @@ type ReportCmd struct {
 	Baseline string   `help:"Name (MM, MM-P) to take paired differences against: the runs of that name under the same options, trial by trial." placeholder:"NAME"`
 	Formats  []string `default:"svg,png" help:"Figure formats: svg, png, pdf (default svg,png)." placeholder:"FORMAT"`
 	Tables   []string `default:"md,csv,tex" help:"Table files besides the terminal: md, csv (also aggregate.csv with every metric), tex (default all three)." placeholder:"FORMAT"`
+	Force    bool     `help:"Replace an earlier report in --out (its pages, tables and figures) instead of refusing."`
+	Partial  bool     `help:"Report the runs there are when shards or runs of a sweep are missing (their manifests tell), with a warning, instead of refusing."`
 }
 
 func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
@@ -43,9 +45,18 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, badInput(err)
 	}
-	rows, err := mergeRuns(paths)
+	rows, held, err := mergeRuns(paths)
 	if err != nil {
 		return nil, err
+	}
+	if missing := report.MissingRuns(paths, held); len(missing) > 0 {
+		if !c.Partial {
+			return nil, badInput(fmt.Errorf("%s; give the missing folders too, or add --partial to report the runs there are (some grid points' means then cover fewer trials than others')",
+				strings.Join(missing, "; ")))
+		}
+		for _, m := range missing {
+			con.Logf("warning: %s", m)
+		}
 	}
 	unit, err := runsTimeUnit(paths)
 	if err != nil {
@@ -56,6 +67,9 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 		return nil, badInput(err)
 	}
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := claimDir(con, "--out", c.Out, c.Force, reportResults); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
@@ -160,32 +174,51 @@ func replayOut(dir string) bool {
 
 // mergeRuns reads runs files and merges them by key, as the shards of one sweep are. A key met
 // twice with the same results is read once (a shard given twice, or rerun); with different
-// results, the files come from different sweeps, and aggregating them would mix trials.
-func mergeRuns(paths []string) ([]report.RunRow, error) {
+// results, the files come from different sweeps, and aggregating them would mix trials; so would
+// rows of one level and trial that replayed different trace files. held counts, per file, the runs
+// it added.
+func mergeRuns(paths []string) (_ []report.RunRow, held map[string]int, _ error) {
 	type seen struct {
 		row  report.RunRow
 		file string
 	}
 	byKey := map[string]seen{}
+	type trial struct {
+		level string
+		n     int32
+	}
+	trials := map[trial]seen{} // the first row of each level and trial
 	var rows []report.RunRow
+	held = map[string]int{}
 	for _, p := range paths {
 		rs, err := report.ReadRuns(p)
 		if err != nil {
-			return nil, badInput(err)
+			return nil, nil, badInput(err)
 		}
 		for _, r := range rs {
 			if s, dup := byKey[r.Key]; dup {
 				if !sameRun(s.row, r) {
-					return nil, badInput(fmt.Errorf("run %q is in %s and in %s with different options or results: are they from different sweeps?", r.Key, s.file, p))
+					return nil, nil, badInput(fmt.Errorf("run %q is in %s and in %s with different options or results: are they from different sweeps?", r.Key, s.file, p))
 				}
 				continue
 			}
 			byKey[r.Key] = seen{r, p}
 			rows = append(rows, r)
+			held[p]++
+			// Every heuristic of a level replays the same trials, and pairing goes by the trial's
+			// number: rows of one level and trial from different files are not comparable. Paths
+			// differ between machines, so the file's name decides.
+			t := trial{r.Level, r.Trial}
+			if first, ok := trials[t]; !ok {
+				trials[t] = seen{r, p}
+			} else if filepath.Base(first.row.Trace) != filepath.Base(r.Trace) {
+				return nil, nil, badInput(fmt.Errorf("level %s, trial %d: %s replays %s, but %s replays %s: the runs files hold different trials under one level; report them apart",
+					r.Level, r.Trial, first.file, filepath.Base(first.row.Trace), p, filepath.Base(r.Trace)))
+			}
 		}
 	}
 	slices.SortFunc(rows, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) })
-	return rows, nil
+	return rows, held, nil
 }
 
 // sameRun compares two rows apart from their wall times, which differ between two runs of the

@@ -157,3 +157,60 @@ func TestReportManifest(t *testing.T) {
 		t.Error("--tables md wrote CSV")
 	}
 }
+
+// TestReportMissingShard (issue 46): a report over the folders of shards 1/3 and 2/3 of a sweep
+// is refused, naming shard 3/3 and how many of the grid's runs are there, unless --partial asks
+// for the runs there are (with the same words as a warning); all three shards report.
+// The grid has 16 runs (sweepFixture), run 3 of every 3 in shard 3/3: indices 2, 5, 8, 11, 14,
+// so the first two shards hold 11.
+func TestReportMissingShard(t *testing.T) {
+	grid := sweepFixture(t, 2)
+	dir := t.TempDir()
+	var shards []string
+	for _, s := range []string{"1/3", "2/3", "3/3"} {
+		out := filepath.Join(dir, "shard"+s[:1])
+		mustCLI(t, "sweep", grid, "--out", out, "--shard", s, "-q")
+		shards = append(shards, out)
+	}
+	const want = "shard 3/3 missing: the folders hold 11 of the sweep's 16 runs"
+	code, _, stderr := cli(t, "report", shards[0], shards[1], "--out", filepath.Join(dir, "r1"), "--formats", "svg")
+	if code != exitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "--partial") {
+		t.Errorf("two of three shards: exit %d, want %d and %q:\n%s", code, exitUsage, want, stderr)
+	}
+	code, _, stderr = cli(t, "report", shards[0], shards[1], "--out", filepath.Join(dir, "r2"), "--formats", "svg", "--partial")
+	if code != 0 || !strings.Contains(stderr, "warning: ") || !strings.Contains(stderr, want) {
+		t.Errorf("--partial: exit %d, want 0 and a warning %q:\n%s", code, want, stderr)
+	}
+	code, _, stderr = cli(t, "report", shards[2], shards[0], shards[1], "--out", filepath.Join(dir, "r3"), "--formats", "svg")
+	if code != 0 || strings.Contains(stderr, "missing") {
+		t.Errorf("all shards: exit %d:\n%s", code, stderr)
+	}
+}
+
+// TestReportRefusesMixedTrials: two runs files whose rows name one level and trial but came
+// from different trace files (two sweeps that called different trials 19k) would be compared as
+// if on the same trials, paired differences included: refused, naming both files. The same file
+// name under another folder (a shard run on another machine) is the same trial.
+func TestReportRefusesMixedTrials(t *testing.T) {
+	dir := t.TempDir()
+	var a, b []report.RunRow
+	for _, r := range sweepRows() {
+		r.Trace = fmt.Sprintf("/data/one/arr%s_%d.dat", r.Level, r.Trial)
+		if r.Name == "MM" {
+			a = append(a, r)
+			continue
+		}
+		r.Trace = fmt.Sprintf("/elsewhere/arr%s_%d.dat", r.Level, r.Trial)
+		b = append(b, r)
+	}
+	fa, fb := writeRuns(t, filepath.Join(dir, "a"), a), writeRuns(t, filepath.Join(dir, "b"), b)
+	mustCLI(t, "report", fa, fb, "--out", filepath.Join(dir, "same"), "--formats", "svg")
+	for i := range b {
+		b[i].Trace = fmt.Sprintf("/data/one/spk%s_%d.dat", b[i].Level, b[i].Trial)
+	}
+	fb = writeRuns(t, filepath.Join(dir, "c"), b)
+	code, _, stderr := cli(t, "report", fa, fb, "--out", filepath.Join(dir, "mixed"), "--formats", "svg")
+	if code != exitUsage || !strings.Contains(stderr, "arr19k_1.dat") || !strings.Contains(stderr, "spk19k_1.dat") {
+		t.Errorf("exit %d, want %d and both trace names:\n%s", code, exitUsage, stderr)
+	}
+}

@@ -57,8 +57,9 @@ type SpeculateCmd struct {
 	Window         int     `default:"200" help:"auto: job arrivals the load estimate looks back over."`
 	Light          string  `default:"SCA" enum:"SCA,SDA" help:"auto: the light-regime strategy (${enum})."`
 
-	JSON bool   `help:"Print each run's summary and timing as one JSON object per line."`
-	Out  string `help:"Write summaries.json and one jobs-WORKLOAD-STRATEGY-SEED.csv per run here (WORKLOAD: synthetic, or the trace file's name without extension)." placeholder:"DIR"`
+	JSON  bool   `help:"Print each run's summary and timing as one JSON object per line."`
+	Out   string `help:"Write summaries.json and one jobs-WORKLOAD-STRATEGY-SEED.csv per run here (WORKLOAD: synthetic, or the trace file's name without extension)." placeholder:"DIR"`
+	Force bool   `help:"Replace the files an earlier run left in --out instead of refusing."`
 }
 
 // Help is the command's long help.
@@ -86,6 +87,11 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 	workloads, err := c.workloads(con)
 	if err != nil {
 		return err
+	}
+	if c.Out != "" {
+		if err := claimDir(con, "--out", c.Out, c.Force, speculateResults); err != nil {
+			return err
+		}
 	}
 	var all []speculateRun
 	for _, wl := range workloads {
@@ -330,7 +336,7 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 	}
 	traces, err := trace.ReadTraces(c.Trace, trace.ReadOptions{FileUnit: fileUnit, Unit: petUnit,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
-		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e.Error()) }})
+		Warn: func(e *trace.InputError) { con.Logf("warning: %s", e.Error()) }, Inflate: con.Inflate})
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -25,8 +26,8 @@ type SweepCmd struct {
 	Grid       string        `arg:"" optional:"" help:"Grid file (YAML; see docs/sweep-example.yaml). The flags below set or replace its keys." placeholder:"GRID.yaml"`
 	Out        string        `required:"" help:"Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
 	Jobs       int           `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
-	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep finished in DIR and run only the others."`
-	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them." placeholder:"i/n"`
+	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep of the same grid and shard finished in DIR and run only the others. A folder of another shard or grid is refused."`
+	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them, and refuses while one is missing." placeholder:"i/n"`
 	Checkpoint time.Duration `default:"5s" help:"How often finished runs are saved to DIR/runs.partial.parquet (0: after every run)."`
 
 	PET       string   `name:"pet" help:"PET matrix (grid key pet)." placeholder:"PET"`
@@ -49,7 +50,13 @@ The same grid gives the same rows whatever --jobs, --shard or --resume did (wall
 
 Finished runs are saved to DIR/runs.partial.parquet every --checkpoint and on Ctrl-C; --resume
 runs only the missing ones and then writes runs.parquet. --shard i/n runs every n-th run from the
-i-th, so n machines can share a sweep.
+i-th, so n machines can share a sweep; each shard needs its own DIR (DIR/manifest.json says which
+shard of which grid it holds, and a sweep refuses a DIR of another).
+
+A combination of the lists that replays as another runs once: options a mapper does not read
+(the pruning options of an unpruned run) are not crossed with it, and two names of one mapper
+(PAMF and PAM-P with fairness 0.1) run under the first. A point whose pruning is degenerate (a
+deferring threshold of 1, which defers every task until it expires) is refused.
 
 Examples:
 
@@ -80,6 +87,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	sw := &report.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf,
+		InputsDigest: inputsDigest(gridPath(base, grid.PET), gridPath(base, grid.Catalog)),
 		Started: func(todo int) {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
 			bar.start(todo)
@@ -97,7 +105,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	st, err := sw.Run(ctx)
 	bar.stop()
 	switch {
-	case errors.Is(err, report.ErrSweepExists):
+	case errors.Is(err, report.ErrSweepExists), errors.Is(err, report.ErrBadRunsFile):
 		return badInput(err)
 	case err != nil && ctx.Err() != nil:
 		con.Logf("%d of %d runs are saved in %s; run the same command with --resume to finish",
@@ -216,12 +224,7 @@ func (c *SweepCmd) flagLevels(g *report.Grid) error {
 // loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
 // share. Errors name the grid key that points at the bad file.
 func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInputs, error) {
-	path := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(base, p)
-	}
+	path := func(p string) string { return gridPath(base, p) }
 	var in report.SweepInputs
 	pet, err := loadPET(path(g.PET))
 	if err != nil {
@@ -248,7 +251,7 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 			}
 		} else {
 			w := &warnings{con: con, level: lv.Name}
-			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add)
+			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add, con)
 			w.flush()
 		}
 		if err != nil {
@@ -257,6 +260,33 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 		in.Levels[lv.Name] = lt
 	}
 	return in, nil
+}
+
+// gridPath is a path of the grid, relative to the folder base unless absolute or empty.
+func gridPath(base, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, p)
+}
+
+// inputsDigest identifies the PET and catalog files a sweep reads (report.Sweep.InputsDigest):
+// a SHA-256 of their bytes, the catalog's empty for the default one. It is "" when a file cannot
+// be read whole (a zip member): then no sweep is refused for its inputs.
+func inputsDigest(pet, catalog string) string {
+	h := sha256.New()
+	for _, p := range []string{pet, catalog} {
+		var b []byte
+		if p != "" {
+			var err error
+			if b, err = os.ReadFile(p); err != nil {
+				return ""
+			}
+		}
+		fmt.Fprintf(h, "%d\n", len(b))
+		h.Write(b)
+	}
+	return fmt.Sprintf("sha256:%x", h.Sum(nil))
 }
 
 // warnings prints the first few warnings about a level's files and counts the others: a level
@@ -282,8 +312,9 @@ func (w *warnings) flush() {
 }
 
 // traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
-func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string)) (report.LevelTrials, error) {
-	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed}, pet, warn)
+// con gives the limits of --max-inflate, --max-inflate-ratio and --max-batch.
+func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (report.LevelTrials, error) {
+	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
 	if err != nil {
 		return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 	}

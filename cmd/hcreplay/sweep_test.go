@@ -253,6 +253,13 @@ func TestSweepBadInput(t *testing.T) {
 		return path
 	}
 	replace := func(old, new string) string { return strings.Replace(string(base), old, new, 1) }
+	seq := func(n int) string { // [1, 2, ..., n]
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprint(i + 1)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
 	tests := []struct {
 		name, yaml string
 		args       []string
@@ -271,6 +278,9 @@ func TestSweepBadInput(t *testing.T) {
 		{name: "unknown flag key", args: []string{"--set", "colour=red"}, want: []string{`unknown grid key "colour"`}},
 		{name: "trials without levels", args: []string{"--trials", "3"}, want: []string{"--trials"}},
 		{name: "missing grid file", args: []string{"nothing.yaml"}, want: []string{"nothing.yaml"}},
+		// 4 × 3000 × 3000 × 3 trials: over a hundred million runs (issue 49: exit 1 before)
+		{name: "huge grid", yaml: replace("trim: 10", "trim: "+seq(3000)+"\nseed: "+seq(3000)), want: []string{"more than 960000 runs"}},
+		{name: "billion-point grid", args: hugeGrid(), want: []string{"more than 960000 grid points"}}, // issue 49 item 7: exit 2
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,11 +303,39 @@ func TestSweepBadInput(t *testing.T) {
 	}
 }
 
-// TestSweepSameMapperWarns: a sweep warns once per pair of labels that are one mapper at some
-// grid points (PAMF-P is PAM-P once a fairness factor is set; PAMND-D is always PAM-D), and
-// only of those: not of a preset asked for under variants it overrides (PAMF under none and
-// both is PAMF-P twice, under one label, as asked); the rows it wrote are the oracle: the runs of each warned pair are equal at
-// every trial of the points named, label apart.
+// TestSweepResumeCorrupt: --resume on a folder whose runs.partial.parquet is not Parquet exits
+// 2 naming the file (issue 49: exit 1 before), and leaves the file for the user to look at.
+func TestSweepResumeCorrupt(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(out, 0o755)
+	partial := filepath.Join(out, report.PartialRunsFile)
+	writeFile(t, partial, "PAR1 this is not a runs file")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, partial) {
+		t.Errorf("exit %d, want %d naming %s; stderr:\n%s", code, exitUsage, partial, stderr)
+	}
+	if _, err := os.Stat(partial); err != nil {
+		t.Errorf("the corrupt file was removed: %v", err)
+	}
+}
+
+// TestReadOnlyOut: a replay into a folder on a read-only file system exits 2 naming the file
+// (issue 49: exit 1 before). Without a read-only mount at hand, EROFS is checked as badPath sees it.
+func TestReadOnlyOut(t *testing.T) {
+	err := fmt.Errorf("create out/tasks.parquet: %w", syscall.EROFS)
+	if !badPath(err) {
+		t.Errorf("%v is not bad input", err)
+	}
+}
+
+// TestSweepSameMapperWarns: a sweep replays once the grid points that are one mapper under two
+// labels (PAMF-P is PAM-P once a fairness factor is set; PAMND-D is always PAM-D), under the
+// label that comes first, and says so once per pair of labels; options that a mapper does not read
+// are not crossed with it (the fairness factor of an unpruned PAM). That the pairs replay alike
+// is prune's TestSameKindSameRuns; here the rows are counted by hand: of 4 names × 3 variants × 2
+// factors, PAM and MM keep 1 + 2 + 2 points each (none, defer, both), PAMF adds PAMF-P and PAMF-D
+// at its own 0.1 (at 0.05 they are PAM's), and PAMND none: 12 points, 24 runs of 48 combinations.
 func TestSweepSameMapperWarns(t *testing.T) {
 	dir := t.TempDir()
 	pet := filepath.Join(dir, "pet.json")
@@ -320,43 +358,72 @@ func TestSweepSameMapperWarns(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("warnings %q, want %q:\n%s", got, want, stderr)
 	}
-	if !strings.Contains(stderr, "6 grid points, the first level=3k|heuristic=PAMND|prune=none|fairness=0 ") {
-		t.Errorf("PAMND-D is PAM-D at every variant of PAMND and both factors; stderr:\n%s", stderr)
+	if !strings.Contains(stderr, "6 grid points, the first level=3k|heuristic=PAM|prune=defer|fairness=0 ") ||
+		!strings.Contains(stderr, "48 combinations of options and trials are 24 replays") {
+		t.Errorf("PAMND-D is PAM-D at every variant of PAMND and both factors; 24 of 48 run; stderr:\n%s", stderr)
 	}
-	// The oracle: rows by name, fairness and trial; a warned pair's are equal but for identity.
-	type at struct {
-		name     string
-		fairness float64
-		trial    int32
-	}
-	rows := map[at]string{}
+	var rows []string
 	for _, r := range readRuns(t, out) {
-		k := at{r.Name, r.Fairness, r.Trial}
-		r = r.WithoutTimes()
-		r.Key, r.Point, r.Heuristic, r.Prune, r.Name = "", "", "", "", ""
-		rows[k] = fmt.Sprintf("%+v", r)
-	}
-	for _, c := range []struct {
-		a, b      string
-		fairness  []float64
-		different []float64 // where the two are not one mapper, and differ
-	}{
-		{"PAMF-P", "PAM-P", []float64{0.05}, []float64{0}},
-		{"PAMF-D", "PAM-D", []float64{0.05}, nil},
-		{"PAMND-D", "PAM-D", []float64{0, 0.05}, nil},
-	} {
-		for _, f := range c.fairness {
-			for trial := int32(1); trial <= 2; trial++ {
-				x, y := rows[at{c.a, f, trial}], rows[at{c.b, f, trial}]
-				if x == "" || x != y {
-					t.Errorf("%s and %s at fairness %v, trial %d: warned alike, but the rows differ:\n%s\n%s", c.a, c.b, f, trial, x, y)
-				}
-			}
-		}
-		for _, f := range c.different {
-			if rows[at{c.a, f, 1}] == rows[at{c.b, f, 1}] && rows[at{c.a, f, 2}] == rows[at{c.b, f, 2}] {
-				t.Errorf("%s and %s at fairness %v: not warned, and the rows are equal: the fixture does not tell them apart", c.a, c.b, f)
-			}
+		if r.Trial == 1 {
+			rows = append(rows, fmt.Sprintf("%s@%g", r.Name, r.Fairness))
 		}
 	}
+	slices.Sort(rows)
+	wantRows := []string{"MM-D@0", "MM-D@0.05", "MM-P@0", "MM-P@0.05", "MM@0",
+		"PAM-D@0", "PAM-D@0.05", "PAM-P@0", "PAM-P@0.05", "PAM@0", "PAMF-D@0.1", "PAMF-P@0.1"}
+	if !slices.Equal(rows, wantRows) {
+		t.Errorf("grid points %q, want %q", rows, wantRows)
+	}
+}
+
+// TestSweepResumeWithAnotherPET: a grid whose PET file was rebuilt since its sweep ran names the
+// same runs, but they would replay differently: --resume is refused (exit 2), the runs are kept.
+func TestSweepResumeWithAnotherPET(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "runs")
+	mustCLI(t, "sweep", grid, "--out", out, "-q")
+	before := readRuns(t, out)
+	mustCLI(t, "pet", "synth", "--out", filepath.Join(filepath.Dir(grid), "pet.json"), "--types", "3", "--machines", "2",
+		"--samples", "200", "--step", "20", "--seed", "2", "--force")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, "another PET or catalog") {
+		t.Errorf("exit %d, want %d and a refusal naming the PET:\n%s", code, exitUsage, stderr)
+	}
+	sameRuns(t, "runs after the refusal", readRuns(t, out), before)
+}
+
+// TestSweepResumeCorruptCheckpoint (issue 49 item 7): a checkpoint that cannot be read is bad
+// input, not an internal error: exit 2, naming the file, and the file is left for the user.
+func TestSweepResumeCorruptCheckpoint(t *testing.T) {
+	grid := sweepFixture(t, 1)
+	out := filepath.Join(t.TempDir(), "runs")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(out, report.PartialRunsFile)
+	writeFile(t, partial, "not parquet")
+	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
+	if code != exitUsage || !strings.Contains(stderr, partial) {
+		t.Errorf("exit %d, want %d and a message naming %s:\n%s", code, exitUsage, partial, stderr)
+	}
+	if b, err := os.ReadFile(partial); err != nil || string(b) != "not parquet" {
+		t.Errorf("the checkpoint was changed: %q, %v", b, err)
+	}
+}
+
+// hugeGrid is --set flags for nine lists of ten values each: 10⁹ grid points.
+func hugeGrid() []string {
+	var args []string
+	for _, key := range []string{"lambda", "drop_threshold", "fairness", "moc_cull", "rho", "kpb_percent", "seed", "queue_size", "trim"} {
+		var xs []string
+		for v := 1; v <= 10; v++ {
+			x := fmt.Sprintf("%g", float64(v)/20) // in [0, 0.5]: valid for each key up to rho, and no degenerate pruning
+			if key == "kpb_percent" || key == "seed" || key == "queue_size" || key == "trim" {
+				x = fmt.Sprint(v)
+			}
+			xs = append(xs, x)
+		}
+		args = append(args, "--set", key+"="+strings.Join(xs, ","))
+	}
+	return args
 }

@@ -163,7 +163,7 @@ func TestTraceImportSamples(t *testing.T) {
 			"percentile_Average_0,percentile_Average_1,percentile_Average_25,percentile_Average_50,percentile_Average_75,percentile_Average_99,percentile_Average_100\n" +
 			"o,a,f1,50,20,10,100,10,12,30,50,70,98,100\n",
 	}
-	args := []string{"trace", "import", "--from", "azure-functions", "--out", filepath.Join(dir, "out")}
+	args := []string{"trace", "import", "--from", "azure-functions", "--out", filepath.Join(dir, "out"), "--force"} // each case replaces the last
 	for name, body := range files {
 		p := filepath.Join(dir, name)
 		writeFile(t, p, body)

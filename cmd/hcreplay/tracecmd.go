@@ -39,6 +39,7 @@ type TraceGenCmd struct {
 	Seed     uint64   `default:"1" help:"Seed; trial i uses stream i."`
 	Format   string   `default:"dat" enum:"dat,csv,jsonl,parquet" help:"File format (${enum})."`
 	Prefix   string   `help:"File name prefix (default: the level, e.g. arr19k)." placeholder:"NAME"`
+	Force    bool     `help:"Replace the trace files an earlier set left in --out (or the --out file) instead of refusing."`
 }
 
 func (c *TraceGenCmd) Run(con *Console) error {
@@ -72,6 +73,14 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		return badInput(err)
 	}
 	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
+	if file {
+		err = claimFile("--out", c.Out, c.Force)
+	} else {
+		err = claimDir(con, "--out", c.Out, c.Force, traceGenResults)
+	}
+	if err != nil {
+		return err
+	}
 	if file {
 		if err := trace.WriteTrace(c.Out, first, opt); err != nil {
 			return badInput(err)
@@ -233,6 +242,7 @@ type TraceConvertCmd struct {
 	Out      string `arg:"" help:"Trace to write; the extension picks the format." placeholder:"OUT"`
 	PET      string `name:"pet" type:"existingfile" help:"PET whose task types a .dat file indexes, in the input or the output (default: the types are indexes already)." placeholder:"PET"`
 	TimeUnit string `help:"Unit of the input's times when the file does not say (default ms)." placeholder:"UNIT"`
+	Force    bool   `help:"Overwrite OUT if it exists."`
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
@@ -250,7 +260,7 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
 	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
-		Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
+		Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 	if err != nil {
 		return badInput(err)
 	}
@@ -259,6 +269,9 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	}
 	if err := checkOutputFolder(c.Out); err != nil {
 		return badInput(err)
+	}
+	if err := claimFile("OUT", c.Out, c.Force); err != nil {
+		return err
 	}
 	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
 		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
@@ -345,7 +358,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
 		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
-			Warn: func(e *trace.InputError) { warn(e.Error()) }}, warn)
+			Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 		if err != nil {
 			return badInput(err)
 		}

@@ -32,6 +32,7 @@ type TraceImportCmd struct {
 	SourceUnit  string   `help:"Unit of the source's times, when not the format's own (E2C: s)." placeholder:"UNIT"`
 	TimeUnit    string   `default:"ms" help:"Unit of the times written."`
 	Samples     *int     `help:"azure-functions only: execution-time samples per duration row, 1 to 10,000 (default 100)." placeholder:"N"`
+	Force       bool     `help:"Replace the log, trace and bad rows an earlier import left in --out instead of refusing."`
 }
 
 // Help is the command's long help.
@@ -91,6 +92,9 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 			return badInput(err)
 		}
 		srcs = append(srcs, s...)
+	}
+	if err := claimDir(con, "--out", c.Out, c.Force, importResults); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return badInput(fmt.Errorf("--out: %w", err))

@@ -13,6 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
 )
 
 // Mode is the permission of every file the tool writes, whatever the umask: 0644.
@@ -62,6 +65,8 @@ func Create(path string) (*File, error) {
 		}
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
+	lock(tmp) // held while the file is being written: CleanStale leaves it alone
+	live.add(tmp.Name())
 	return &File{File: tmp, path: path}, nil
 }
 
@@ -78,6 +83,7 @@ func (f *File) Commit() error {
 	if err == nil {
 		err = os.Rename(f.Name(), f.path)
 	}
+	live.remove(f.Name())
 	if err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", f.path, err)
@@ -89,4 +95,78 @@ func (f *File) Commit() error {
 func (f *File) Abort() {
 	f.Close()
 	os.Remove(f.Name())
+	live.remove(f.Name())
+}
+
+// live is the set of temporary files of this process not yet committed or aborted. It is the
+// package's one piece of process-wide state, and must be: a process stopped by a signal exits
+// from wherever it is (RemoveLive), and only the process as a whole knows its files.
+var live = liveSet{m: map[string]bool{}}
+
+type liveSet struct {
+	sync.Mutex
+	m map[string]bool
+}
+
+func (s *liveSet) add(name string) {
+	s.Lock()
+	s.m[name] = true
+	s.Unlock()
+}
+
+func (s *liveSet) remove(name string) {
+	s.Lock()
+	delete(s.m, name)
+	s.Unlock()
+}
+
+// RemoveLive removes the temporary files of every File not yet committed or aborted and
+// returns their names, sorted: for a process about to exit on a signal, so that it leaves
+// nothing behind (the targets stay as they were).
+func RemoveLive() []string {
+	live.Lock()
+	defer live.Unlock()
+	var names []string
+	for name := range live.m {
+		os.Remove(name)
+		names = append(names, name)
+	}
+	clear(live.m)
+	slices.Sort(names)
+	return names
+}
+
+// tempName matches the names Create gives temporary files: "." + base + ".tmp-" + digits.
+var tempName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+
+// CleanStale removes from dir the temporary files of our own naming that no process is
+// writing (a process killed with kill -9 leaves them: up to the size of its largest output),
+// and returns the names it removed. A file some process is still writing is locked by it and
+// left alone, so two commands writing into one folder at once do not harm each other. Where
+// files cannot be locked (not on Unix), only files untouched for an hour are removed.
+func CleanStale(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		live.Lock()
+		mine := live.m[path]
+		live.Unlock()
+		if mine || !abandoned(path) {
+			continue
+		}
+		if os.Remove(path) == nil {
+			removed = append(removed, e.Name())
+		}
+	}
+	return removed, nil
 }

@@ -245,5 +245,5 @@ func (c Config) validate() error {
 	case !(c.Rho >= 0) || math.IsInf(c.Rho, 1):
 		return fmt.Errorf("pruning: ρ %v must be finite and ≥ 0", c.Rho)
 	}
-	return nil
+	return c.fatal()
 }

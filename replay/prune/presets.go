@@ -49,6 +49,11 @@ func New(name string, p heuristic.Params, cfg Config) (replay.Mapper, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	for _, pr := range MapperProblems(name, p, cfg) {
+		if pr.Fatal {
+			return nil, fmt.Errorf("%s: %s", name, pr)
+		}
+	}
 	base, p, cfg := Resolve(name, p, cfg)
 	info, err := heuristic.Lookup(base)
 	if err != nil {
