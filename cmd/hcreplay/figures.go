@@ -103,12 +103,13 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 // preset is the experiment set of one paper.
 type preset struct {
 	name        string
-	title       string   // "journal paper (000)"
-	reference   string   // where the notes on the paper are
-	setup       string   // the paper's setup, for notes.md
-	common      []string // KEY=VALUES every sweep of the preset sets (before its own)
-	trials      int      // generated trials per level
-	tasks       int      // tasks per generated trial
+	title       string    // "journal paper (000)"
+	reference   string    // where the notes on the paper are
+	setup       string    // the paper's setup, for notes.md
+	semantics   semantics // the readings the paper most likely used (issue 45)
+	common      []string  // KEY=VALUES every sweep of the preset sets (before its own)
+	trials      int       // generated trials per level
+	tasks       int       // tasks per generated trial
 	experiments []experiment
 	omitted     []string // the paper's figures not rerun, and why
 }
@@ -123,6 +124,41 @@ type experiment struct {
 	fixed   []report.Level // levels whose trials do not come from --trials (004's Poisson arrivals)
 	sweeps  []sweepSpec
 	figures []figure
+	// sensitivity reruns the experiment under the default semantics, when the preset's differ,
+	// and puts its checks under each figure's: how much the choice of semantics moves them.
+	sensitivity bool
+}
+
+// semantics are the readings the papers leave open that a preset fixes for every sweep, as
+// sweep keys: what happens at a deadline (drop_model), where a retrofit's deferring sits
+// (defer_at), when the pruner may drop a running task (drop_running), and whether unmapped
+// expiries count in PAMF's sufferage (sufferage_expired). notes.md states them at its top.
+type semantics struct {
+	dropModel, deferAt, dropRunning string
+	sufferExpired                   bool
+	why                             string // why the paper most likely ran under these, measured
+}
+
+// defaultSemantics are those of `hcreplay replay` and `hcreplay sweep` without flags.
+func defaultSemantics() semantics {
+	return semantics{dropModel: "evict", deferAt: "after", dropRunning: "evict"}
+}
+
+// keys are the semantics as sweep keys.
+func (s semantics) keys() []string {
+	return []string{"drop_model=" + s.dropModel, "defer_at=" + s.deferAt, "drop_running=" + s.dropRunning,
+		"sufferage_expired=" + strconv.FormatBool(s.sufferExpired)}
+}
+
+// describe is the semantics in words, for notes.md.
+func (s semantics) describe() string {
+	expired := "do not count"
+	if s.sufferExpired {
+		expired = "count"
+	}
+	return fmt.Sprintf("drop model **%s**; a retrofitted heuristic's deferring **%s** its choice (PAM defers between its phases either way); "+
+		"the pruner may drop a running task: **%s**; in PAMF's sufferage, tasks that expire unmapped **%s** as unsuccessful",
+		s.dropModel, s.deferAt, s.dropRunning, expired)
 }
 
 // sweepSpec is the part of a SweepCmd an experiment chooses; the trial source gives the PET and
@@ -318,21 +354,38 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 	}
 	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
 	sub := &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}
-	var runs []string
-	for i, s := range e.sweeps {
-		out := filepath.Join(dir, "runs", strconv.Itoa(i+1))
-		sw := SweepCmd{Grid: grid, Out: out, Jobs: c.Jobs, Checkpoint: 5 * time.Second, PET: src.pet,
-			Heuristic: s.heuristics, Prune: s.prune, Set: append(slices.Clone(p.common), s.set...)}
-		if err := sw.Run(ctx, sub); err != nil {
-			return "", err
+	sweep := func(sem semantics, folder string) ([]string, error) {
+		var runs []string
+		for i, s := range e.sweeps {
+			out := filepath.Join(dir, folder, strconv.Itoa(i+1))
+			sw := SweepCmd{Grid: grid, Out: out, Jobs: c.Jobs, Checkpoint: 5 * time.Second, PET: src.pet,
+				Heuristic: s.heuristics, Prune: s.prune, Set: slices.Concat(sem.keys(), p.common, s.set)}
+			if err := sw.Run(ctx, sub); err != nil {
+				return nil, err
+			}
+			runs = append(runs, out)
 		}
-		runs = append(runs, out)
+		return runs, nil
+	}
+	runs, err := sweep(p.semantics, "runs")
+	if err != nil {
+		return "", err
 	}
 	reportDir := filepath.Join(dir, "report")
 	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"}}
 	agg, err := rep.write(ctx, sub)
 	if err != nil {
 		return "", err
+	}
+	var defaults *report.Aggregate // the same sweeps under the default semantics
+	if e.sensitivity && p.semantics != defaultSemantics() {
+		druns, err := sweep(defaultSemantics(), "runs-defaults")
+		if err != nil {
+			return "", err
+		}
+		if defaults, err = aggregateRuns(druns); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	c.experimentNotes(&b, p, e, levels, dir)
@@ -347,11 +400,54 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 		if err := figureNotes(&b, shown, f); err != nil {
 			return "", err
 		}
+		if defaults != nil {
+			shown := defaults
+			if f.keep != nil {
+				shown = defaults.Subset(f.keep)
+			}
+			if err := sensitivityNotes(&b, shown, f); err != nil {
+				return "", err
+			}
+		}
 	}
 	return b.String(), nil
 }
 
 func figureFormats() []string { return []string{"svg", "png"} }
+
+// aggregateRuns reads and aggregates the runs.parquet of each folder, without a report.
+func aggregateRuns(dirs []string) (*report.Aggregate, error) {
+	var rows []report.RunRow
+	for _, d := range dirs {
+		r, err := report.ReadRuns(filepath.Join(d, report.RunsFile))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return report.AggregateRuns(rows, "")
+}
+
+// sensitivityNotes writes a figure's numbers under the default semantics: its check, or its
+// table when it has none.
+func sensitivityNotes(b *strings.Builder, a *report.Aggregate, f figure) error {
+	fmt.Fprintf(b, "**Sensitivity: under the default semantics** (%s):\n\n", defaultSemantics().describe())
+	if f.check != nil {
+		if s := f.check(a); s != "" {
+			fmt.Fprintf(b, "%s\n\n", s)
+			return nil
+		}
+	}
+	t, err := report.KeyTable(a, f.metrics...)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteMarkdown(b); err != nil {
+		return err
+	}
+	b.WriteString("\n")
+	return nil
+}
 
 // drawFigure writes DIR/<file>.svg and .png: the report's own figure copied when the paper's
 // shows every run of the experiment, else redrawn from the runs it shows.
@@ -396,6 +492,14 @@ func (c *FiguresCmd) notesHeader(p preset, src trialSource) string {
 	if c.Quick {
 		b.WriteString("**--quick: 3 trials a level and at most two levels an experiment. A smoke test, not a result.**\n\n")
 	}
+	fmt.Fprintf(&b, "**Semantics.** %s. %s", upperFirst(p.semantics.describe()), p.semantics.why)
+	if p.semantics != defaultSemantics() {
+		b.WriteString(" The main experiments are rerun under the defaults of `hcreplay replay` (" + defaultSemantics().describe() +
+			"), and their numbers follow each of their figures as a sensitivity line.")
+	}
+	b.WriteString(" Dynamic deferring, where an experiment uses it, is our reading of the journal's Eq 10 ([IMPL]: our choice where the papers are silent), which did not survive in any source: " +
+		"`dynamic:C[:START]` moves the threshold by C and starts it at START (default: the dropping threshold + 0.25). " +
+		"Every reading is a flag of `hcreplay replay` and a key of `hcreplay sweep` (see docs/fidelity.md).\n\n")
 	fmt.Fprintf(&b, "## Setup\n\n**The paper.** %s\n\n**Here.**\n\n", p.setup)
 	if src.constant != "" {
 		zips := src.constant
@@ -426,6 +530,14 @@ func (c *FiguresCmd) notesHeader(p preset, src trialSource) string {
 	return b.String()
 }
 
+// upperFirst is s with its first letter in upper case.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // commandLine is the invocation, for notes.md.
 func (c *FiguresCmd) commandLine() string {
 	s := "hcreplay figures --preset " + c.Preset + " --out " + c.Out
@@ -454,7 +566,7 @@ func (c *FiguresCmd) experimentNotes(b *strings.Builder, p preset, e experiment,
 		fmt.Fprintf(b, "- Level %s: %s.\n", lv.Name, describeLevel(lv))
 	}
 	for i, s := range e.sweeps {
-		set := append(slices.Clone(p.common), s.set...)
+		set := slices.Concat(p.semantics.keys(), p.common, s.set)
 		fmt.Fprintf(b, "- Sweep %d: heuristics %s × prune %s", i+1, strings.Join(s.heuristics, ", "), strings.Join(s.prune, ", "))
 		if len(set) > 0 {
 			fmt.Fprintf(b, "; `%s`", strings.Join(set, "`, `"))
@@ -510,14 +622,15 @@ func thesisPreset() preset {
 		setup: "8 inconsistently heterogeneous machines, 12 task types (SPECint means; gamma PMFs with shape in [1, 20], 500 samples). " +
 			"800 tasks per trial, 30 trials per point, mean ± 95 % CI; the first and last 100 tasks are not scored. Machine queues of 6. " +
 			"Levels 9k–34k tasks per period, 19k the default. One pruning threshold of 75 % for deferring and dropping; dropping toggle 1.",
-		common: []string{"drop_threshold=0.75", "defer=static:0.75"},
-		trials: 30, tasks: 800,
+		semantics: groupSemantics("the thesis"),
+		common:    []string{"drop_threshold=0.75", "defer=static:0.75"},
+		trials:    30, tasks: 800,
 		omitted: []string{
 			"Figs 4.2, 4.5, 4.6, 5.4, 5.5, 6.1, 6.3 and 6.4 (threshold sweep, dropping or deferring alone, immediate and homogeneous heuristics, decoupled thresholds, per-task threshold, λ): not in this preset; the journal and conference presets rerun the thresholds and λ.",
 			"Figs 5.2 and 5.3 are drawn at toggle 1 only, against the level, where the thesis puts the toggle on the x axis.",
 		},
 		experiments: []experiment{
-			{name: "toggle", summary: "dropping toggle sweep, " + theta, levels: []string{"19k"},
+			{name: "toggle", summary: "dropping toggle sweep, " + theta, levels: []string{"19k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"},
 					set: []string{"toggle=never,threshold:0,threshold:1,threshold:2,threshold:4"}}},
 				figures: []figure{{file: "fig4.3-toggle", title: "Fig 4.3 — dropping toggle (thesis §4.4.3)", kind: "toggle",
@@ -532,7 +645,7 @@ func thesisPreset() preset {
 					paper: "x = {MOC, MOCA, PAM, PUM}, y = % on time; toggle 1, 19k. No numbers in the text: MOCA ≈ PAM (\"reach parity\"), " +
 						"MOCA > MOC, and PUM \"slightly fewer successful tasks than MOC\".",
 					metrics: []string{"robustness", "on_time"}}}},
-			{name: "levels", summary: "PAM-P against MOC, MM, MSD and MMU from 9k to 34k", levels: []string{"9k", "14k", "19k", "24k", "29k", "34k"},
+			{name: "levels", summary: "PAM-P against MOC, MM, MSD and MMU from 9k to 34k", levels: []string{"9k", "14k", "19k", "24k", "29k", "34k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU", "MOC"}, prune: []string{"none"}},
 					{heuristics: []string{"PAM"}, prune: []string{"both"}}},
 				figures: []figure{
@@ -547,7 +660,7 @@ func thesisPreset() preset {
 							"MSD and MMU become \"unchartable\"; at the highest level MMU completed no task in any trial.",
 						metrics: []string{"cost_per_on_time"}},
 				}},
-			{name: "retrofit", summary: "MM, MSD and MMU with no pruning, deferring, dropping and both, at 19k and 34k", levels: []string{"19k", "34k"},
+			{name: "retrofit", summary: "MM, MSD and MMU with no pruning, deferring, dropping and both, at 19k and 34k", levels: []string{"19k", "34k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU"}, prune: []string{"none", "defer", "drop", "both"}}},
 				figures: []figure{
 					{file: "fig5.1-deferring", title: "Fig 5.1 — retrofit: deferring only (thesis §5.2.1)", bars: report.BarsByLevel, metric: "robustness",
@@ -575,17 +688,32 @@ func thesisPreset() preset {
 	}
 }
 
+// groupSemantics are the readings of the thesis (Gentry 2018, "Robust Resource Allocation of
+// Independent Tasks in Heterogeneous Computing Systems via Probabilistic Task Pruning") and of
+// the conference and journal papers built on its simulator, as measured on the HCW19 trials
+// (docs/fidelity.md): pending reproduces the thesis's single-digit MM, MSD and MMU at 19k
+// (evict gives 18 %); the dropping loop starts at the executing task (thesis Alg. 1); the
+// retrofit defers after the heuristic's choice (thesis §4.5). paper names the paper in notes.md.
+func groupSemantics(paper string) semantics {
+	return semantics{dropModel: "pending", deferAt: "after", dropRunning: "always",
+		why: "Why, for " + paper + ": the papers of this group never say which drop model their simulator used; on the HCW19 trials, pending (a running task runs to its end, late or not) " +
+			"gives the thesis's single-digit robustness of MM, MSD and MMU at 19k, where evict (a running task is killed at its deadline) gives 18 %; " +
+			"the thesis's dropping loop starts \"at the executing task\" (Gentry 2018 Alg. 1), so the pruner may drop it under pending too; " +
+			"a retrofitted heuristic chooses its pairs and the low-chance ones are deferred before assignment (Gentry 2018 §4.5); " +
+			"unmapped expiries do not count in the sufferage, which reproduces the journal's \"a few points\" for PAMF (docs/fidelity.md has the measurements)."}
+}
+
 func journalPreset() preset {
 	return preset{
 		name: "journal", title: "journal paper (000, Mokhtari et al.)", reference: "seeds/000 §8–9",
 		setup: "8 inconsistently heterogeneous machines, 12 task types (PET as in the thesis). 1200 tasks per trial, 30 trials per point, mean ± 95 % CI; " +
 			"the first and last 100 tasks are not scored. Machine queues of 3 (\"consistent\" results with 6). Levels in k tasks. " +
 			"Dropping threshold 50 % after Fig 9; PAMF's fairness factor 10 % after Fig 11. Costs from Amazon VM prices; energy at 70 % of rated power when active, 25 % when idle.",
-		common: []string{"queue_size=3"},
-		trials: 30, tasks: 800,
+		semantics: groupSemantics("the journal paper"),
+		common:    []string{"queue_size=3"},
+		trials:    30, tasks: 800,
 		omitted: []string{
 			"Figs 1–7 are diagrams and worked examples.",
-			"Fig 10(a), the initial threshold of dynamic deferring: the dynamic rule starts at the dropping threshold + 0.25 and has no such option.",
 			"Trials have 800 tasks (as the HCW19 files), not the paper's 1200.",
 		},
 		experiments: []experiment{
@@ -601,16 +729,17 @@ func journalPreset() preset {
 			{name: "deferring", summary: "PAM-P with dynamic and static deferring on steady and spiky arrivals at 15k and 30k",
 				levels: []string{"15k", "spiky15k", "30k", "spiky30k"},
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"},
-					set: []string{"defer=static:0.6,static:0.75,static:0.9,dynamic:0.05,dynamic:0.1"}}},
+					set: []string{"defer=static:0.6,static:0.75,static:0.9,dynamic:0.05,dynamic:0.1,dynamic:0.05:0.5,dynamic:0.05:0.9"}}},
 				figures: []figure{{file: "fig10-deferring", title: "Fig 10 — dynamic against static deferring, steady and spiky (000 §9.4)", kind: "deferring",
-					paper: "PAM at 15k and 30k. (a) Initial thresholds 50 / 70 / 90 % of the dynamic rule give \"nearly identical\" robustness. " +
+					paper: "PAM at 15k and 30k. (a) Initial thresholds 50 / 70 / 90 % of the dynamic rule give \"nearly identical\" robustness " +
+						"(ours: dynamic:0.05:0.5, dynamic:0.05 which starts at 0.75, dynamic:0.05:0.9; the rule itself is our reading [IMPL] of Eq 10, which did not survive). " +
 						"(b) Dynamic deferring against the best static threshold, on steady (stdy) and spiky arrivals: \"almost the same robustness\" in both, " +
 						"and spiky arrivals cost little (\"the system shows to be robust against the uncertainties in task arrival rate\").",
 					metrics: []string{"robustness"}, check: deferCheck}}},
-			fairnessExperiment([]string{"15k", "30k"}, nil, "fig11-fairness", "Fig 11 — fairness factor of PAMF (000 §9.5)",
+			withSensitivity(fairnessExperiment([]string{"15k", "30k"}, nil, "fig11-fairness", "Fig 11 — fairness factor of PAMF (000 §9.5)",
 				"ϑ from 0 % (PAM) to 25 % at 15k and 30k; y = the **standard deviation** of the per-type on-time % (our figure: the variance; the table has both), robustness above the bars. "+
 					"At 15k, ϑ = 10 % cuts the standard deviation **from 16 % to 13.5 %** for one point of robustness (**65 % → 64 %**); the effect grows with the level (30k); ϑ = 10 % is used from then on.",
-				0.1),
+				0.1)),
 			{name: "robustness", summary: "MM, MSD, MMU, MOC and PAM with and without pruning, and PAMF, from 15k to 30k",
 				levels: []string{"15k", "20k", "25k", "30k"},
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU", "MOC", "PAM"}, prune: []string{"none", "both"}},
@@ -664,7 +793,7 @@ func conferencePreset() preset {
 				"ϑ from 0 % to 25 % at 19k and 34k; y = the variance of the per-type on-time %, robustness above the bars. "+
 					"At 34k, ϑ = 5 % cuts the variance **from 6 % to 3.5 %** for ≈ 10 % of robustness (**44.2 % → 40.5 %**); larger factors change little; 5 % is used from then on.",
 				0.05),
-			{name: "robustness", summary: "PAM-P and PAMF-P against MM, MSD, MMU and MOC at 19k and 34k", levels: []string{"19k", "34k"},
+			{name: "robustness", summary: "PAM-P and PAMF-P against MM, MSD, MMU and MOC at 19k and 34k", levels: []string{"19k", "34k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU", "MOC"}, prune: []string{"none"}},
 					{heuristics: []string{"PAM"}, prune: []string{"both"}, set: chosen},
 					{heuristics: []string{"PAMF"}, prune: []string{"both"}, set: append(slices.Clone(chosen), "fairness=0.05")}},
@@ -690,11 +819,13 @@ func batch2010Preset() preset {
 		setup: "8 machines, 12 SPECint task types (gamma PMFs, 500 samples). Poisson arrivals, about 2000 tasks over about 20,000 time steps (λ ≈ 0.1), 20 trials; " +
 			"deadline = arrival + the mean execution time over the 4 fastest machine types; machine queues of 4 (the executing task included); " +
 			"mapped tasks always run (no dropping); no trimming; metric: on-time tasks of 2000, mean ± 95 % CI.",
-		common: []string{"queue_size=4", "drop_model=none", "trim=0"},
+		semantics: semantics{dropModel: "none", deferAt: "after", dropRunning: "evict",
+			why: "Smith et al. (2010) map tasks that always run to the end (no dropping at all, and no pruning), which is drop model none; the other readings concern pruning and change nothing here."},
+		common: []string{"queue_size=4", "trim=0"},
 		trials: 20, tasks: 2000,
 		omitted: []string{"The trials are always generated (Poisson, deadline best:4), also with --trials, which then only supplies the PET."},
 		experiments: []experiment{{
-			name: "batch", summary: "MOC, MM, MMU, MSD and MECT on Poisson arrivals at 0.1 tasks per time unit",
+			name: "batch", summary: "MOC, MM, MMU, MSD and MECT on Poisson arrivals at 0.1 tasks per time unit", sensitivity: true,
 			fixed:  []report.Level{{Name: "poisson", Generate: gen, Trials: 20, Seed: 1}},
 			sweeps: []sweepSpec{{heuristics: []string{"MOC", "MM", "MMU", "MSD", "MECT"}, prune: []string{"none"}}},
 			figures: []figure{{file: "fig1-robustness", title: "Fig 1 — batch heuristics against immediate MECT (004 §VII)",
@@ -742,6 +873,12 @@ func fairnessExperiment(levels, set []string, file, title, paper string, chosen 
 			set: append(slices.Clone(set), "fairness=0,0.05,0.1,0.15,0.2,0.25")}},
 		figures: []figure{{file: file, title: title, kind: "fairness", paper: paper,
 			metrics: []string{"robustness", "fairness_variance", "fairness_stddev"}, check: fairnessCheck(chosen)}}}
+}
+
+// withSensitivity marks e to be rerun under the default semantics (experiment.sensitivity).
+func withSensitivity(e experiment) experiment {
+	e.sensitivity = true
+	return e
 }
 
 // Run filters for figures that show part of an experiment.
