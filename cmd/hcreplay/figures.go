@@ -103,7 +103,7 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 // preset is the experiment set of one paper.
 type preset struct {
 	name        string
-	title       string    // "journal paper (000)"
+	title       string    // "journal paper (Denninnart et al. 2020)"
 	reference   string    // where the notes on the paper are
 	setup       string    // the paper's setup, for notes.md
 	semantics   semantics // the readings the paper most likely used (issue 45)
@@ -174,7 +174,7 @@ type sweepSpec struct {
 // what our table and check show of it.
 type figure struct {
 	file    string // the paper's figure name without extension: fig4.3-toggle
-	title   string // for notes.md: "Fig 4.3 — dropping toggle (thesis §4.4.3)"
+	title   string // for notes.md: "Fig 4.3 — dropping toggle (Gentry 2018 §4.4.3)"
 	kind    string // a figure kind of the report (robustness, toggle, ...), or "" for bars
 	bars    string // report.BarsByName or report.BarsByLevel, with metric
 	metric  string
@@ -488,7 +488,7 @@ func copyFile(fsys fs.FS, from, to string) error {
 func (c *FiguresCmd) notesHeader(p preset, src trialSource) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Figures of the %s, rerun by hcreplay\n\n", p.title)
-	fmt.Fprintf(&b, "Made by `%s` (hcreplay %s). Notes on the paper: %s.\n\n", c.commandLine(), buildVersion(), p.reference)
+	fmt.Fprintf(&b, "Made by `%s` (hcreplay %s). The experiments of %s (full citations: hcreplay's docs/references.md).\n\n", c.commandLine(), buildVersion(), p.reference)
 	if c.Quick {
 		b.WriteString("**--quick: 3 trials a level and at most two levels an experiment. A smoke test, not a result.**\n\n")
 	}
@@ -618,7 +618,7 @@ func figureNotes(b *strings.Builder, a *report.Aggregate, f figure) error {
 func thesisPreset() preset {
 	theta := "PAM-P at 19k, pruning threshold θ = 75 % for both deferring and dropping"
 	return preset{
-		name: "thesis", title: "M.S. thesis (Gentry 2018)", reference: "reference/thesis-2018.md §4–5",
+		name: "thesis", title: "M.S. thesis (Gentry 2018)", reference: "Gentry 2018 §4–5",
 		setup: "8 inconsistently heterogeneous machines, 12 task types (SPECint means; gamma PMFs with shape in [1, 20], 500 samples). " +
 			"800 tasks per trial, 30 trials per point, mean ± 95 % CI; the first and last 100 tasks are not scored. Machine queues of 6. " +
 			"Levels 9k–34k tasks per period, 19k the default. One pruning threshold of 75 % for deferring and dropping; dropping toggle 1.",
@@ -633,14 +633,14 @@ func thesisPreset() preset {
 			{name: "toggle", summary: "dropping toggle sweep, " + theta, levels: []string{"19k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"},
 					set: []string{"toggle=never,threshold:0,threshold:1,threshold:2,threshold:4"}}},
-				figures: []figure{{file: "fig4.3-toggle", title: "Fig 4.3 — dropping toggle (thesis §4.4.3)", kind: "toggle",
+				figures: []figure{{file: "fig4.3-toggle", title: "Fig 4.3 — dropping toggle (Gentry 2018 §4.4.3)", kind: "toggle",
 					paper: "x = the dropping toggle (0, 1, …, None: misses per mapping event that engage dropping), y = % on time; PAM, θ = 75 %, 19k, 800 tasks. " +
 						"PAM goes **from 34 % (toggle None) to 43 % (toggle 0)**, the gain monotone as the toggle moves toward 0.",
 					metrics: []string{"robustness", "dropped_pruned"}, check: toggleCheck}}},
 			{name: "awareness", summary: "threshold awareness: MOC, MOCA, PAM-P and PUM-P at 19k", levels: []string{"19k"},
 				sweeps: []sweepSpec{{heuristics: []string{"MOC", "MOCA"}, prune: []string{"none"}},
 					{heuristics: []string{"PAM", "PUM"}, prune: []string{"both"}}},
-				figures: []figure{{file: "fig4.4-threshold-awareness", title: "Fig 4.4 — threshold awareness (thesis §4.4.3.1)",
+				figures: []figure{{file: "fig4.4-threshold-awareness", title: "Fig 4.4 — threshold awareness (Gentry 2018 §4.4.3.1)",
 					bars: report.BarsByName, metric: "robustness",
 					paper: "x = {MOC, MOCA, PAM, PUM}, y = % on time; toggle 1, 19k. No numbers in the text: MOCA ≈ PAM (\"reach parity\"), " +
 						"MOCA > MOC, and PUM \"slightly fewer successful tasks than MOC\".",
@@ -649,12 +649,12 @@ func thesisPreset() preset {
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU", "MOC"}, prune: []string{"none"}},
 					{heuristics: []string{"PAM"}, prune: []string{"both"}}},
 				figures: []figure{
-					{file: "fig4.7-robustness-vs-level", title: "Fig 4.7 — oversubscription sweep (thesis §4.4.6)", kind: "robustness",
+					{file: "fig4.7-robustness-vs-level", title: "Fig 4.7 — oversubscription sweep (Gentry 2018 §4.4.6)", kind: "robustness",
 						paper: "x = arrival rate 9k–34k, y = the **number** of on-time tasks (our figure: the %; the table has both); PAM, MOC, MM, MSD, MMU; θ = 75 %, toggle 1. " +
 							"At low levels PAM is best but \"the difference is not that great\"; MSD and MMU fall to zero on-time tasks at high levels; " +
 							"MM < MOC < PAM, each reaching a steady state; \"**PAM outperforms MOC by 75 %, and doubles the performance of MM**\".",
 						metrics: []string{"robustness", "on_time"}, check: pamOverCheck},
-					{file: "fig6.6-cost", title: "Fig 6.6 — cost per on-time task (thesis §6.6.1)", kind: "cost",
+					{file: "fig6.6-cost", title: "Fig 6.6 — cost per on-time task (Gentry 2018 §6.6.1)", kind: "cost",
 						paper: "x = level, y = cost divided by % on time (AWS prices; which machine got which price is not given); PAM, MSD and MMU named. " +
 							"At 9k PAM is \"a little worse\" (it picks the best, often dearest, machines); PAM's relative cost falls as the rate rises; " +
 							"MSD and MMU become \"unchartable\"; at the highest level MMU completed no task in any trial.",
@@ -663,23 +663,23 @@ func thesisPreset() preset {
 			{name: "retrofit", summary: "MM, MSD and MMU with no pruning, deferring, dropping and both, at 19k and 34k", levels: []string{"19k", "34k"}, sensitivity: true,
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU"}, prune: []string{"none", "defer", "drop", "both"}}},
 				figures: []figure{
-					{file: "fig5.1-deferring", title: "Fig 5.1 — retrofit: deferring only (thesis §5.2.1)", bars: report.BarsByLevel, metric: "robustness",
+					{file: "fig5.1-deferring", title: "Fig 5.1 — retrofit: deferring only (Gentry 2018 §5.2.1)", bars: report.BarsByLevel, metric: "robustness",
 						keep: prunes("none", "defer"),
 						paper: "Left group high oversubscription (probably 19k), right group extreme (probably 34k); MM, MSD, MMU against MM-D, MSD-D, MMU-D. " +
 							"At the high level deferring lifts them \"**from single digits to more than 20 %**\"; at the extreme level the baselines map no task to completion (≈ 0 %) and the -D variants reach \"**nearly 20 %**\".",
 						metrics: []string{"robustness"}, check: variantCheck("defer")},
-					{file: "fig5.2-dropping", title: "Fig 5.2 — retrofit: dropping only (thesis §5.2.2)", bars: report.BarsByLevel, metric: "robustness",
+					{file: "fig5.2-dropping", title: "Fig 5.2 — retrofit: dropping only (Gentry 2018 §5.2.2)", bars: report.BarsByLevel, metric: "robustness",
 						keep:    prunes("none", "drop"),
 						paper:   "x = the dropping toggle; MM, MSD, MMU with dropping, θ = 75 %. Toggle 1 gives \"**more than quadrupling the robustness**\"; toggle 0 is better still.",
 						metrics: []string{"robustness"}, check: variantCheck("drop")},
-					{file: "fig5.3-defer-and-drop", title: "Fig 5.3 — retrofit: deferring and dropping (thesis §5.2.3)", bars: report.BarsByLevel, metric: "robustness",
+					{file: "fig5.3-defer-and-drop", title: "Fig 5.3 — retrofit: deferring and dropping (Gentry 2018 §5.2.3)", bars: report.BarsByLevel, metric: "robustness",
 						paper: "x = the dropping toggle; MM, MSD, MMU × {none, -D, -Drop, -P}, θ = 75 %. The best result for every heuristic is -P at toggle 0; " +
 							"both together beat either alone \"for all heuristics\"; MSD and MMU gain most from deferring.",
 						metrics: []string{"robustness"}, check: variantCheck("both")},
 				}},
 			{name: "fairness", summary: "fairness factor ϑ of PAMF (PAM-P with ϑ > 0) at 19k", levels: []string{"19k"},
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"}, set: []string{"fairness=0,0.05,0.1,0.15,0.2,0.25"}}},
-				figures: []figure{{file: "fig6.5-fairness", title: "Fig 6.5 — fairness (thesis §6.5.1)", kind: "fairness",
+				figures: []figure{{file: "fig6.5-fairness", title: "Fig 6.5 — fairness (Gentry 2018 §6.5.1)", kind: "fairness",
 					paper: "x = fairness modifier step (%), y probably the variance across task types of the per-type on-time %, bars labelled with robustness; toggle 1, θ = 75 %; " +
 						"the level is not stated (we use 19k). At a **5 % modifier robustness falls from 40 % to 30 %** and the **variance from 5 % to 2 %**; " +
 						"larger modifiers give a \"significant increase in fairness\" with \"much smaller reductions\" in robustness.",
@@ -705,7 +705,7 @@ func groupSemantics(paper string) semantics {
 
 func journalPreset() preset {
 	return preset{
-		name: "journal", title: "journal paper (000, Mokhtari et al.)", reference: "seeds/000 §8–9",
+		name: "journal", title: "journal paper (Denninnart et al. 2020)", reference: "Denninnart et al. 2020 §8–9",
 		setup: "8 inconsistently heterogeneous machines, 12 task types (PET as in the thesis). 1200 tasks per trial, 30 trials per point, mean ± 95 % CI; " +
 			"the first and last 100 tasks are not scored. Machine queues of 3 (\"consistent\" results with 6). Levels in k tasks. " +
 			"Dropping threshold 50 % after Fig 9; PAMF's fairness factor 10 % after Fig 11. Costs from Amazon VM prices; energy at 70 % of rated power when active, 25 % when idle.",
@@ -717,12 +717,12 @@ func journalPreset() preset {
 			"Trials have 800 tasks (as the HCW19 files), not the paper's 1200.",
 		},
 		experiments: []experiment{
-			lambdaExperiment("25k", "fig8-lambda-schmitt", "Fig 8 — oversubscription level: λ and Schmitt trigger (000 §9.2)",
+			lambdaExperiment("25k", "fig8-lambda-schmitt", "Fig 8 — oversubscription level: λ and Schmitt trigger (Denninnart et al. 2020 §9.2)",
 				"x = λ of Eq 11 (the weight of the latest event's misses), a line for the single-threshold toggle and one for the Schmitt trigger; 25k. "+
 					"More weight on the latest event raised robustness **from 39.9 % to 42.5 %**; the maximum came with the Schmitt trigger, and enabling it "+
 					"\"make[s] the bigger difference than setting the λ to an optimal value\"; no history (λ = 1) is \"close enough\" to the best. "+
 					"(The λ values did not survive extraction.)"),
-			thresholdExperiment("25k", "fig9-thresholds", "Fig 9 — deferring and dropping thresholds (000 §9.3)",
+			thresholdExperiment("25k", "fig9-thresholds", "Fig 9 — deferring and dropping thresholds (Denninnart et al. 2020 §9.3)",
 				"x = the deferring threshold (the dropping threshold + a 5 % gap, raised in 5 % steps to 90 %), a line per dropping threshold 25 / 50 / 75 %; 25k. "+
 					"A higher deferring threshold gives higher robustness; at 90 % the dropping threshold hardly matters (\"a similar system robustness, "+
 					"regardless of the initial dropping threshold\"); 50 % is used from then on. (Ours: 10 % steps.)"),
@@ -730,13 +730,13 @@ func journalPreset() preset {
 				levels: []string{"15k", "spiky15k", "30k", "spiky30k"},
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"},
 					set: []string{"defer=static:0.6,static:0.75,static:0.9,dynamic:0.05,dynamic:0.1,dynamic:0.05:0.5,dynamic:0.05:0.9"}}},
-				figures: []figure{{file: "fig10-deferring", title: "Fig 10 — dynamic against static deferring, steady and spiky (000 §9.4)", kind: "deferring",
+				figures: []figure{{file: "fig10-deferring", title: "Fig 10 — dynamic against static deferring, steady and spiky (Denninnart et al. 2020 §9.4)", kind: "deferring",
 					paper: "PAM at 15k and 30k. (a) Initial thresholds 50 / 70 / 90 % of the dynamic rule give \"nearly identical\" robustness " +
 						"(ours: dynamic:0.05:0.5, dynamic:0.05 which starts at 0.75, dynamic:0.05:0.9; the rule itself is our reading [IMPL] of Eq 10, which did not survive). " +
 						"(b) Dynamic deferring against the best static threshold, on steady (stdy) and spiky arrivals: \"almost the same robustness\" in both, " +
 						"and spiky arrivals cost little (\"the system shows to be robust against the uncertainties in task arrival rate\").",
 					metrics: []string{"robustness"}, check: deferCheck}}},
-			withSensitivity(fairnessExperiment([]string{"15k", "30k"}, nil, "fig11-fairness", "Fig 11 — fairness factor of PAMF (000 §9.5)",
+			withSensitivity(fairnessExperiment([]string{"15k", "30k"}, nil, "fig11-fairness", "Fig 11 — fairness factor of PAMF (Denninnart et al. 2020 §9.5)",
 				"ϑ from 0 % (PAM) to 25 % at 15k and 30k; y = the **standard deviation** of the per-type on-time % (our figure: the variance; the table has both), robustness above the bars. "+
 					"At 15k, ϑ = 10 % cuts the standard deviation **from 16 % to 13.5 %** for one point of robustness (**65 % → 64 %**); the effect grows with the level (30k); ϑ = 10 % is used from then on.",
 				0.1)),
@@ -745,24 +745,24 @@ func journalPreset() preset {
 				sweeps: []sweepSpec{{heuristics: []string{"MM", "MSD", "MMU", "MOC", "PAM"}, prune: []string{"none", "both"}},
 					{heuristics: []string{"PAMF"}, prune: []string{"both"}, set: []string{"fairness=0.1"}}},
 				figures: []figure{
-					{file: "fig12a-robustness", title: "Fig 12(a) — PAM and PAMF against the baselines (000 §9.6)", kind: "robustness", keep: pamAgainstBaselines,
+					{file: "fig12a-robustness", title: "Fig 12(a) — PAM and PAMF against the baselines (Denninnart et al. 2020 §9.6)", kind: "robustness", keep: pamAgainstBaselines,
 						paper: "15k and 30k shown (\"the same pattern\" at the others). At 15k PAM ≈ **67 %**, PAMF ≈ **64 %**, MOC ≈ **58 %**, MM under 50 %, MSD and MMU lower still; " +
 							"at 30k MSD and MMU are \"particularly bad\"; PAM and PAMF average **22 % higher** robustness than the other four.",
 						metrics: []string{"robustness"}, check: pamOverBaselinesCheck},
-					{file: "fig12b-robustness-pruning", title: "Fig 12(b) — the baselines with and without pruning (000 §9.6)", kind: "robustness", keep: baselines,
+					{file: "fig12b-robustness-pruning", title: "Fig 12(b) — the baselines with and without pruning (Denninnart et al. 2020 §9.6)", kind: "robustness", keep: baselines,
 						paper:   "Adding the pruning mechanism improves every heuristic, most of all MSD and MMU (\"by limiting these heuristics to map tasks whose chance is beyond a certain threshold\").",
 						metrics: []string{"robustness"}, check: pruningGainCheck},
-					{file: "fig13a-cost", title: "Fig 13(a) — cost per on-time task (000 §9.7)", kind: "cost", keep: withoutMSDMMU,
+					{file: "fig13a-cost", title: "Fig 13(a) — cost per on-time task (Denninnart et al. 2020 §9.7)", kind: "cost", keep: withoutMSDMMU,
 						paper:   "Amazon VM prices per machine; MSD and MMU left out as \"unchartable\". PAM and PAMF incur **at least 33 % lower** cost per on-time task than MM.",
 						metrics: []string{"cost_per_on_time"}, check: perOnTimeCheck("cost_per_on_time", "MM")},
-					{file: "fig13b-energy", title: "Fig 13(b) — energy per on-time task (000 §9.7)", kind: "energy", keep: withoutMSDMMU,
+					{file: "fig13b-energy", title: "Fig 13(b) — energy per on-time task (Denninnart et al. 2020 §9.7)", kind: "energy", keep: withoutMSDMMU,
 						paper:   "70 % of rated power when active, 25 % when idle. PAM and PAMF consume **at least 33 % less** energy per on-time task than MM.",
 						metrics: []string{"energy_per_on_time"}, check: perOnTimeCheck("energy_per_on_time", "MM")},
 				}},
 			{name: "overhead", summary: "PAM-P with the reference engine, the fast one and the paper's approximations (buckets of 2 steps, cropping, Algorithm 1) at 15k and 30k; the reference engine recomputes every convolution, so this experiment takes minutes",
 				levels: []string{"15k", "30k"},
 				sweeps: []sweepSpec{{heuristics: []string{"PAM"}, prune: []string{"both"}, set: []string{"engine=reference,fast,approx"}}},
-				figures: []figure{{file: "fig14-overhead", title: "Fig 14 — PAM against approximate PAM: robustness and overhead (000 §9.8)", kind: "overhead",
+				figures: []figure{{file: "fig14-overhead", title: "Fig 14 — PAM against approximate PAM: robustness and overhead (Denninnart et al. 2020 §9.8)", kind: "overhead",
 					paper: "(a) No statistically or practically significant difference in robustness between PAM and approximate PAM. (b) Approximate PAM cuts the " +
 						"processing time by **93 %** at 30k (**13.5×** faster); PAM's overhead grows faster than linearly with the level, approximate PAM's barely changes.",
 					metrics: []string{"robustness", "mapper_seconds", "convolutions"}}}},
@@ -773,7 +773,7 @@ func journalPreset() preset {
 func conferencePreset() preset {
 	chosen := []string{"defer=static:0.9", "lambda=0.9"}
 	return preset{
-		name: "conference", title: "conference paper (003, Gentry et al.)", reference: "seeds/003 §VI–VII",
+		name: "conference", title: "conference paper (Gentry et al. 2019)", reference: "Gentry et al. 2019 §VI–VII",
 		setup: "8 inconsistently heterogeneous machines, 12 task types (as the thesis). 800 tasks per trial, 30 trials per point, mean ± 95 % CI; " +
 			"the first and last 100 tasks are not scored. Machine queues of 6. Levels 19k and 34k. After Fig 5: dropping threshold 50 %, deferring threshold 90 %; " +
 			"λ = 0.9 after Fig 4; PAMF's fairness factor 5 % after Fig 6. Costs from Amazon VM prices.",
@@ -783,13 +783,13 @@ func conferencePreset() preset {
 			"Fig 9, PAMF against MinMin on video transcoding traces: that PET and those traces are not available.",
 		},
 		experiments: []experiment{
-			lambdaExperiment("34k", "fig4-lambda-schmitt", "Fig 4 — oversubscription level: λ and Schmitt trigger (003 §VII-B)",
+			lambdaExperiment("34k", "fig4-lambda-schmitt", "Fig 4 — oversubscription level: λ and Schmitt trigger (Gentry et al. 2019 §VII-B)",
 				"34k. More weight on the latest event raised robustness **from 67.7 % to 71.9 %**; the Schmitt trigger gives higher robustness; "+
 					"**λ = 0.9** is \"statistically and practically\" best."),
-			thresholdExperiment("34k", "fig5-thresholds", "Fig 5 — deferring and dropping thresholds (003 §VII-C)",
+			thresholdExperiment("34k", "fig5-thresholds", "Fig 5 — deferring and dropping thresholds (Gentry et al. 2019 §VII-C)",
 				"34k; dropping thresholds 25 / 50 / 75 %, gaps raised by 5 % until the deferring threshold reaches 90 %. A higher deferring threshold gives higher robustness; "+
 					"with it high enough the dropping threshold hardly matters; dropping 50 % and deferring 90 % are used from then on. (Ours: 10 % steps.)"),
-			fairnessExperiment([]string{"19k", "34k"}, chosen, "fig6-fairness", "Fig 6 — fairness factor of PAMF (003 §VII-D)",
+			fairnessExperiment([]string{"19k", "34k"}, chosen, "fig6-fairness", "Fig 6 — fairness factor of PAMF (Gentry et al. 2019 §VII-D)",
 				"ϑ from 0 % to 25 % at 19k and 34k; y = the variance of the per-type on-time %, robustness above the bars. "+
 					"At 34k, ϑ = 5 % cuts the variance **from 6 % to 3.5 %** for ≈ 10 % of robustness (**44.2 % → 40.5 %**); larger factors change little; 5 % is used from then on.",
 				0.05),
@@ -798,11 +798,11 @@ func conferencePreset() preset {
 					{heuristics: []string{"PAM"}, prune: []string{"both"}, set: chosen},
 					{heuristics: []string{"PAMF"}, prune: []string{"both"}, set: append(slices.Clone(chosen), "fairness=0.05")}},
 				figures: []figure{
-					{file: "fig7-robustness", title: "Fig 7 — PAM and PAMF against the other heuristics (003 §VII-E)", kind: "robustness",
+					{file: "fig7-robustness", title: "Fig 7 — PAM and PAMF against the other heuristics (Gentry et al. 2019 §VII-E)", kind: "robustness",
 						paper: "19k and 34k. PAM ≈ **70 %**, PAMF ≈ **50 %**, MOC ≈ **50 %** (\"rivaling PAMF\"), MM ≈ **25 %**; " +
 							"at 34k MSD and MMU \"only map tasks that fail to meet their deadline\". PAM improves robustness by ≈ 25 % on average (§VIII).",
 						metrics: []string{"robustness"}, check: pamOverBaselinesCheck},
-					{file: "fig8-cost", title: "Fig 8 — cost per on-time task (003 §VII-F)", kind: "cost",
+					{file: "fig8-cost", title: "Fig 8 — cost per on-time task (Gentry et al. 2019 §VII-F)", kind: "cost",
 						paper: "Amazon VM prices per machine. PAM and PAMF cost **≈ 40 % less** per on-time task than MOC and the others; " +
 							"MSD and MMU become \"unchartable\" at extreme levels.",
 						metrics: []string{"cost_per_on_time"}, check: perOnTimeCheck("cost_per_on_time", "MOC")},
@@ -815,7 +815,7 @@ func batch2010Preset() preset {
 	gen := report.DefaultGenerate()
 	gen.Level, gen.Rate, gen.Tasks, gen.CV, gen.Deadline = "", 0.1, 2000, 1, "best:4"
 	return preset{
-		name: "batch2010", title: "batch-mode paper (004, Smith et al. 2010)", reference: "reference/batch-mode-2010.md §4",
+		name: "batch2010", title: "batch-mode paper (Smith et al. 2010)", reference: "Smith et al. 2010 §4",
 		setup: "8 machines, 12 SPECint task types (gamma PMFs, 500 samples). Poisson arrivals, about 2000 tasks over about 20,000 time steps (λ ≈ 0.1), 20 trials; " +
 			"deadline = arrival + the mean execution time over the 4 fastest machine types; machine queues of 4 (the executing task included); " +
 			"mapped tasks always run (no dropping); no trimming; metric: on-time tasks of 2000, mean ± 95 % CI.",
@@ -828,7 +828,7 @@ func batch2010Preset() preset {
 			name: "batch", summary: "MOC, MM, MMU, MSD and MECT on Poisson arrivals at 0.1 tasks per time unit", sensitivity: true,
 			fixed:  []report.Level{{Name: "poisson", Generate: gen, Trials: 20, Seed: 1}},
 			sweeps: []sweepSpec{{heuristics: []string{"MOC", "MM", "MMU", "MSD", "MECT"}, prune: []string{"none"}}},
-			figures: []figure{{file: "fig1-robustness", title: "Fig 1 — batch heuristics against immediate MECT (004 §VII)",
+			figures: []figure{{file: "fig1-robustness", title: "Fig 1 — batch heuristics against immediate MECT (Smith et al. 2010 §VII)",
 				bars: report.BarsByName, metric: "robustness",
 				paper: "The figure is missing; the text gives on-time tasks of 2000 (below, with ours). MOC beats MM by 19 % (1401/1175); " +
 					"MM beats MECT 11.75×, which the paper credits to batch mode with limited queues; MM, MMU and MSD are \"surprisingly good\".",
@@ -1114,7 +1114,7 @@ func batchCheck(a *report.Aggregate) string {
 		mean, ci float64
 	}{{"MOC", 1401, 19}, {"MM", 1175, 42}, {"MMU", 1139, 55}, {"MSD", 1131, 49}, {"MCT", 100, 5}}
 	var b strings.Builder
-	b.WriteString("Paper against ours, on-time tasks (004 names MCT \"MECT\" and MSD \"MESD\"):\n\n")
+	b.WriteString("Paper against ours, on-time tasks (Smith et al. 2010 name MCT \"MECT\" and MSD \"MESD\"):\n\n")
 	b.WriteString("| heuristic | paper, of 2000 | paper % | ours | ours % | ours, tasks a trial |\n|:---|---:|---:|---:|---:|---:|\n")
 	for _, p := range paper {
 		for _, l := range a.Levels {
