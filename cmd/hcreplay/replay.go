@@ -136,6 +136,8 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var runs []replayRun
 	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
+	overall := runsBar(con, len(trials)*len(mappers))
+	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
 	for i, tr := range trials {
 		var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
 		for j, mp := range mappers {
@@ -144,10 +146,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 				return badInput(err)
 			}
 			cfg := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}
-			res, loaded, err := c.replayTrial(ctx, con, tr, tasks, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
+			res, loaded, err := c.replayTrial(ctx, con, overall, tr, tasks, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
 			if err != nil {
 				return err
 			}
+			overall.inc()
 			tasks = loaded
 			if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 				con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
@@ -161,6 +164,8 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
 		}
 	}
+	overall.stop() // the bar's last frame before the tables
+	overall = nil
 	if c.JSON {
 		return nil
 	}
@@ -320,12 +325,32 @@ func (c *ReplayCmd) runDir(label string, i, trials, mappers int) string {
 	return dir
 }
 
+// runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
+// for a single run, whose bar counts its tasks (trialBar).
+func runsBar(con *Console, runs int) *progress {
+	if runs < 2 {
+		return nil
+	}
+	p := newProgress(con)
+	p.startRuns(runs, "replay")
+	return p
+}
+
+// trialBar is the bar of one replay's tasks, or nil while overall counts the runs of several.
+func trialBar(con *Console, overall *progress) *progress {
+	if overall != nil {
+		return nil
+	}
+	return newProgress(con)
+}
+
 // replayTrial replays one trial: as its file is read when it can be (replayStreamed), else
 // loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
-// returns the tasks it replayed when it loaded them, for the trial's next replays.
-func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
+// returns the tasks it replayed when it loaded them, for the trial's next replays. Its log lines
+// go above overall, the bar of a replay of several runs, when there is one.
+func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, overall *progress, tr trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
 	if tasks == nil && !tr.isDat() {
-		if res, streamed, err := c.replayStreamed(ctx, con, tr, mapper, cfg, dir); streamed {
+		if res, streamed, err := c.replayStreamed(ctx, con, overall, tr, mapper, cfg, dir); streamed {
 			return res, nil, err
 		}
 	}
@@ -336,8 +361,8 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, tas
 		}
 	}
 	cfg.Tasks = tasks
-	con.Logf("replaying %s (%d tasks, loaded) with %s", tr.src.Name, len(tasks), mapper.Name())
-	bar := newProgress(con)
+	overall.logf(con, "replaying %s (%d tasks, loaded) with %s", tr.src.Name, len(tasks), mapper.Name())
+	bar := trialBar(con, overall)
 	bar.startTasks(len(tasks), filepath.Base(tr.src.Name))
 	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), nil)
 	bar.stop()
@@ -350,7 +375,7 @@ func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, tr trial, tas
 // pass finds it is not, the replay is stopped and streamed is false: the trial is to be loaded.
 // A bad row is reported as the pass finds it, whatever the replay made of it, so the error is
 // the one the pass gave when it ran before the replay.
-func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
+func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *progress, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
 	src, err := tr.open()
 	if err != nil { // the pass's verdict comes first, as when it ran before the replay
 		if _, ok, passErr := tr.streamable(ctx); passErr != nil || !ok {
@@ -365,11 +390,15 @@ func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, tr trial, 
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	bar := newProgress(con)
+	bar := trialBar(con, overall)
 	bar.startTasks(-1, filepath.Base(tr.src.Name)) // the pass gives the total
+	above := bar                                   // the bar the log line goes above
+	if overall != nil {
+		above = overall
+	}
 	pass := startPass(ctx, tr, stop, func(n int) {
 		bar.setTotal(n)
-		bar.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.src.Name, n, mapper.Name())
+		above.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.src.Name, n, mapper.Name())
 	})
 	res, err = c.replayOne(runCtx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), pass.accept)
 	_, ok, passErr := pass.wait()

@@ -601,3 +601,41 @@ func decodeRuns(t *testing.T, stdout string) []map[string]any {
 	}
 	return runs
 }
+
+// TestReplaySeveralRunsOneBar: a replay of several runs shows one bar, of runs (issue 46): no
+// trial draws a bar of its own beside it, and the log lines of the trials go above it (through
+// the bar's output), not straight to stderr where they would break into its frames. A single
+// run has no bar of runs.
+func TestReplaySeveralRunsOneBar(t *testing.T) {
+	petPath, trace := writeTiny(t, 40)
+	pet, machines, tr := tinyTrial(t, petPath, trace)
+	var stderr, frames bytes.Buffer
+	con := &Console{Stdout: io.Discard, Stderr: &stderr}
+	if runsBar(con, 1) != nil {
+		t.Error("a bar of runs for a single run")
+	}
+	overall := &progress{p: mpb.New(mpb.WithOutput(&frames), mpb.WithAutoRefresh())} // auto refresh: the buffer is no terminal
+	overall.startRuns(2, "replay")
+	if trialBar(con, overall) != nil {
+		t.Error("a trial's bar beside the bar of runs")
+	}
+	c := &ReplayCmd{}
+	for _, name := range []string{"MM", "MCT"} {
+		mapper, err := prune.New(name, heuristic.DefaultParams(), prune.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := replay.Config{PET: pet, Machines: machines, Options: replay.DefaultOptions()}
+		if _, _, err := c.replayTrial(t.Context(), con, overall, tr, nil, mapper, cfg, ""); err != nil {
+			t.Fatal(err)
+		}
+		overall.inc()
+	}
+	overall.stop()
+	if strings.Contains(stderr.String(), "replaying") {
+		t.Errorf("the trials' log lines went to stderr beside the bar:\n%s", stderr.String())
+	}
+	if n := strings.Count(frames.String(), "replaying"); n != 2 {
+		t.Errorf("%d log lines above the bar, want 2:\n%q\nstderr %q", n, frames.String(), stderr.String())
+	}
+}
