@@ -423,11 +423,7 @@ func (s Source) openAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) 
 		return nil, 0, nil, err
 	}
 	defer rc.Close()
-	b, err := readAllLimited(rc, lim)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	return bytes.NewReader(b), int64(len(b)), io.NopCloser(nil), nil
+	return inMemory(rc, lim)
 }
 
 // openMemberAt opens a zip member for random access: a stored one in place, a deflated one
@@ -458,7 +454,12 @@ func (s Source) openMemberAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, e
 		return nil, 0, nil, err
 	}
 	defer rc.Close()
-	b, err := readAllLimited(rc, lim)
+	return inMemory(rc, lim)
+}
+
+// inMemory reads r into memory (readAllLimited) for random access.
+func inMemory(r io.Reader, lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) {
+	b, err := readAllLimited(r, lim)
 	if err != nil {
 		return nil, 0, nil, err
 	}
