@@ -66,6 +66,11 @@
 //     (004 leaves this open; mapping a task that cannot succeed only wastes a machine).
 //   - Under evict, a running task that would miss its deadline is killed at the deadline and the
 //     machine is free from then on.
+//   - Event.Exits reports what left before the event's Map; what leaves during Map and commit
+//     (the pruner's drops, queued tasks dropped at their deadline as a machine starts) is
+//     reported at the next event, so that the pruner sees its own drops (issue 45).
+//   - Event Retract (on the engine's Event, not in the interface) takes back an assignment of
+//     the current event as a deferral, for a pruner that defers after the heuristic's choice.
 //   - Actual durations come from the trace's observed durations when it has them, otherwise from
 //     the truth PET by inversion of the CDF at a uniform number that depends only on (seed, task
 //     id, machine type), so every heuristic sees the same world.

@@ -145,7 +145,7 @@ type engine struct {
 	batchKey  []BatchKey // and their types and deadlines, in the same order
 	virtual   [][]int    // per machine, the tasks assigned in the current mapping event
 	assigned  []int      // the machines with tasks in virtual, in order of their first assignment
-	exited    []Exit     // tasks that left since the previous mapping event
+	exited    []Exit     // tasks that left since the previous mapping event's Map (Event.Exits)
 	events    eventHeap
 	seq       int
 	now       float64
@@ -428,6 +428,8 @@ func (e *engine) mappingEvent() {
 	e.expire()
 	ev := &e.view
 	ev.deferred, ev.marks = ev.deferred[:0], 0
+	reported := len(e.exited) // what Map is told (Event.Exits)
+	ev.reported = reported
 	if !e.waits || e.anyFree() {
 		e.chances.begin()            // nothing asks about chances outside Map: skipped with it
 		start := time.Since(e.began) // one monotonic reading, where time.Now takes the wall clock too
@@ -435,12 +437,16 @@ func (e *engine) mappingEvent() {
 		e.stats.mapperWall += time.Since(e.began) - start
 	}
 	e.commit(ev)
-	// The tasks that left have been reported (Event.Exits): their handles can serve new arrivals.
-	for _, x := range e.exited {
+	// The tasks that left before Map have been reported (Event.Exits): their handles can serve
+	// new arrivals. Those that left during Map or commit (the pruner's drops, queued tasks
+	// dropped at their deadline on start) are the next event's to report: clearing them too
+	// would hide them from the pruner, whose sufferage would never rise for its own drops
+	// (issue 45).
+	for _, x := range e.exited[:reported] {
 		e.spare = append(e.spare, x.Task)
 		e.chances.release(x.Task)
 	}
-	e.exited = e.exited[:0]
+	e.exited = append(e.exited[:0], e.exited[reported:]...)
 }
 
 // anyFree reports whether some machine has a free slot, as Event.FreeMachines counts them.

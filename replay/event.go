@@ -106,8 +106,10 @@ type Event interface {
 	// approx engines, some states under the pending drop model). The slice is the engine's: read
 	// it before asking again.
 	QueueFloors(m int) []float64
-	// Exits lists the tasks that left the system since the previous mapping event, with the
-	// status they left with, in the order they left (the pruner counts deadline misses here).
+	// Exits lists the tasks that left the system since the previous mapping event's Map was
+	// called, with the status they left with, in the order they left (the pruner counts
+	// deadline misses here): the exits during that Map and its commit (the pruner's drops)
+	// included.
 	Exits() []Exit
 	// DropModel and Strict say how deadlines work in this replay.
 	DropModel() pmf.Model
@@ -135,6 +137,7 @@ type mapping struct {
 	batch    []int      // Batch's answer, rewritten at each call
 	keyed    []BatchKey // BatchKeys's, once a task is marked
 	marks    int        // tasks assigned or deferred in this event
+	reported int        // the exits Exits reports: those before this event's Map
 	queues   [][]int    // Queue's answers, per machine, rewritten at each call
 }
 
@@ -257,7 +260,7 @@ func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
-func (v *mapping) Exits() []Exit                    { return v.e.exited }
+func (v *mapping) Exits() []Exit                    { return v.e.exited[:v.reported] }
 
 func (v *mapping) Assign(h, m int) {
 	t := &v.e.tasks[h]
@@ -311,6 +314,28 @@ func (e *engine) freeFrom(m int) float64 {
 		}
 	}
 	return s
+}
+
+// Retract takes back task h's assignment of this event and defers it instead: h leaves its
+// machine's queue, the tasks assigned behind it move up, and it stays in the batch until the
+// next event. A pruner that defers after the heuristic has chosen (thesis §4.5) calls it once
+// the heuristic is done. It panics if h was not assigned in this event: a bug in the caller.
+func (v *mapping) Retract(h int) {
+	for i, m := range v.e.assigned {
+		k := slices.Index(v.e.virtual[m], h)
+		if k < 0 {
+			continue
+		}
+		v.e.virtual[m] = slices.Delete(v.e.virtual[m], k, k+1)
+		if len(v.e.virtual[m]) == 0 {
+			v.e.assigned = slices.Delete(v.e.assigned, i, i+1)
+		}
+		v.e.tasks[h].Predicted = math.NaN()
+		v.e.chances.changed(m)
+		v.deferred = append(v.deferred, h)
+		return
+	}
+	panic(fmt.Sprintf("replay: retracting task %d, which was not assigned in this mapping event", v.e.tasks[h].Task.ID))
 }
 
 func (v *mapping) Defer(h int) {

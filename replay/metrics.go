@@ -21,6 +21,9 @@ type Summary struct {
 	Prune     string `json:"prune"`
 	DropModel string `json:"drop_model"`
 	Seed      uint64 `json:"seed"`
+	// Readings are the semantic choices a pruning mapper runs under, empty for one that does
+	// not prune (PruningReadings).
+	Readings
 
 	Tasks           int `json:"tasks"`
 	Scored          int `json:"scored"`
@@ -129,6 +132,21 @@ func wilson(k, n int) (lo, hi float64) {
 		hi = 1
 	}
 	return lo, hi
+}
+
+// Readings are the choices the papers leave open that a pruning mapper makes (package prune):
+// where a retrofitted heuristic's deferring sits (after or before its choice), when the pruner
+// may drop a running task (evict, always or never), and whether a task that expires unmapped
+// counts against its type's sufferage (yes or no).
+type Readings struct {
+	DeferAt          string `json:"defer_at,omitempty"`
+	DropRunning      string `json:"drop_running,omitempty"`
+	SufferageExpired string `json:"sufferage_expired,omitempty"`
+}
+
+// PruningReadings is implemented by a mapper that prunes: the Readings it runs under.
+type PruningReadings interface {
+	Readings() Readings
 }
 
 // Timing is the wall time a run spent deciding, and in all; it varies from run to run.
@@ -306,6 +324,9 @@ func (e *engine) result() *Result {
 		ExpiredUnmapped: st.scoredStatus[ExpiredUnmapped], Unfinished: st.scoredStatus[Unfinished],
 		MappingEvents: st.mappingEvents, Convolutions: st.convolutions,
 		Multiplications: st.multiplications, SuccessEvals: st.successEvals,
+	}
+	if r, ok := e.mapper.(PruningReadings); ok {
+		sum.Readings = r.Readings()
 	}
 	sum.Robustness = Num(percent(st.scoredStatus[OnTime], st.scored))
 	sum.OnTimeByType, sum.FairnessVariance, sum.FairnessStdDev, sum.JainIndex = fairness(st)

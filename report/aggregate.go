@@ -114,6 +114,9 @@ func options() []option {
 		{name: "rho", label: "ρ", value: func(r RunRow) string { return num(r.Rho) }, pruning: true},
 		{name: "defer", label: "defer", value: func(r RunRow) string { return r.Defer }, pruning: true},
 		{name: "fairness", label: "ϑ", value: func(r RunRow) string { return num(r.Fairness) }, pruning: true},
+		{name: "defer_at", label: "defer at", value: func(r RunRow) string { return r.DeferAt }, pruning: true},
+		{name: "drop_running", label: "drop running", value: func(r RunRow) string { return r.DropRunning }, pruning: true},
+		{name: "sufferage_expired", label: "expiries suffer", value: func(r RunRow) string { return strconv.FormatBool(r.SufferageExpired) }, pruning: true},
 	}
 }
 

@@ -39,6 +39,12 @@ type RunRow struct {
 	Rho              float64 `parquet:"rho"`
 	Defer            string  `parquet:"defer,dict"`
 	Fairness         float64 `parquet:"fairness"`
+	// The readings the papers leave open (package prune): where deferring sits (after, before),
+	// when a running task may be dropped (evict, always, never), whether unmapped expiries
+	// count in the sufferage.
+	DeferAt          string `parquet:"defer_at,dict"`
+	DropRunning      string `parquet:"drop_running,dict"`
+	SufferageExpired bool   `parquet:"sufferage_expired"`
 
 	// Metrics (replay.Summary).
 	Tasks            int32   `parquet:"tasks"`

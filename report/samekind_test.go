@@ -13,6 +13,7 @@ func TestPointKeyCoversSweepRun(t *testing.T) {
 		"Index": "bookkeeping", "Key": "bookkeeping", "Point": "bookkeeping", "Trial": "bookkeeping",
 		"Heuristic": "mapper", "Prune": "mapper", "Toggle": "mapper", "Lambda": "mapper", "DropThreshold": "mapper",
 		"Rho": "mapper", "Defer": "mapper", "Fairness": "mapper", "KPBPercent": "mapper", "MOCCull": "mapper",
+		"DeferAt": "mapper", "DropRunning": "mapper", "SufferageExpired": "mapper",
 		"Level": "key", "QueueSize": "key", "DropModel": "key", "Strict": "key", "ConditionElapsed": "key",
 		"Trim": "key", "Seed": "key", "Engine": "key",
 	}

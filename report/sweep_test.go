@@ -45,6 +45,7 @@ levels:
   - {name: lo, trace: unused-lo}
   - {name: hi, trace: unused-hi}
 trim: 10
+defer_at: before # after, the default, prunes no task of this light workload
 `
 
 func testSweep(t *testing.T, dir string, jobs int, shard Shard) *Sweep {

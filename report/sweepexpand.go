@@ -39,6 +39,9 @@ type SweepRun struct {
 	Fairness         float64
 	KPBPercent       float64
 	MOCCull          float64
+	DeferAt          prune.DeferPlace
+	DropRunning      prune.RunningDrop
+	SufferageExpired bool
 }
 
 // axis is one list of the grid: its key, its values in canonical form (the same value written
@@ -333,6 +336,15 @@ func (g *Grid) axes() ([]axis, error) {
 	add(floatAxis(g, "fairness", g.Fairness, c.Fairness, 0, 1, func(r *SweepRun) *float64 { return &r.Fairness }))
 	add(floatAxis(g, "kpb_percent", g.KPBPercent, p.KPBPercent, 0, 100, func(r *SweepRun) *float64 { return &r.KPBPercent }))
 	add(floatAxis(g, "moc_cull", g.MOCCull, p.MOCCull, 0, 1, func(r *SweepRun) *float64 { return &r.MOCCull }))
+	add(makeAxis(g, "defer_at", "defer_at", g.DeferAt, c.DeferAt.String(), func(s string) (string, func(*SweepRun), error) {
+		d, err := prune.ParseDeferPlace(s)
+		return d.String(), func(r *SweepRun) { r.DeferAt = d }, err
+	}, func(r *SweepRun) string { return r.DeferAt.String() }))
+	add(makeAxis(g, "drop_running", "drop_running", g.DropRunning, c.DropRunning.String(), func(s string) (string, func(*SweepRun), error) {
+		d, err := prune.ParseRunningDrop(s)
+		return d.String(), func(r *SweepRun) { r.DropRunning = d }, err
+	}, func(r *SweepRun) string { return r.DropRunning.String() }))
+	add(boolAxis(g, "sufferage_expired", g.SufferageExpired, c.SufferExpired, func(r *SweepRun) *bool { return &r.SufferageExpired }))
 	return axes, errors.Join(errs...)
 }
 
@@ -508,6 +520,7 @@ func (r *SweepRun) mapperSpec() (heuristic.Params, prune.Config) {
 	p.KPBPercent, p.MOCCull = r.KPBPercent, r.MOCCull
 	c := prune.DefaultConfig()
 	c.Variant, c.Toggle, c.Lambda, c.DropThreshold, c.Rho, c.Defer, c.Fairness = r.Prune, r.Toggle, r.Lambda, r.DropThreshold, r.Rho, r.Defer, r.Fairness
+	c.DeferAt, c.DropRunning, c.SufferExpired = r.DeferAt, r.DropRunning, r.SufferageExpired
 	return p, c
 }
 
@@ -527,6 +540,7 @@ func (r *SweepRun) row() RunRow {
 		QueueSize: int32(r.QueueSize), DropModel: r.DropModel.String(), Strict: r.Strict, ConditionElapsed: r.ConditionElapsed,
 		Trim: int32(r.Trim), Seed: int64(r.Seed), Engine: r.Engine, Toggle: r.Toggle.String(), Lambda: r.Lambda,
 		DropThreshold: r.DropThreshold, Rho: r.Rho, Defer: r.Defer.String(), Fairness: r.Fairness,
+		DeferAt: r.DeferAt.String(), DropRunning: r.DropRunning.String(), SufferageExpired: r.SufferageExpired,
 	}
 }
 

@@ -51,6 +51,9 @@ type GridOptions struct {
 	Fairness         List[float64] `json:"fairness,omitempty"`
 	KPBPercent       List[float64] `json:"kpb_percent,omitempty"`
 	MOCCull          List[float64] `json:"moc_cull,omitempty"`
+	DeferAt          List[string]  `json:"defer_at,omitempty"`
+	DropRunning      List[string]  `json:"drop_running,omitempty"`
+	SufferageExpired List[bool]    `json:"sufferage_expired,omitempty"`
 }
 
 // Level is one trace set of a sweep: trials read from files (Trace) or generated (Generate).

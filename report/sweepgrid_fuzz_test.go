@@ -63,7 +63,8 @@ func FuzzParseGrid(f *testing.F) {
 func countRuns(g *Grid, n int) (int, bool) {
 	lens := []int{len(g.Heuristics), len(g.Prune), len(g.QueueSize), len(g.DropModel), len(g.Strict),
 		len(g.ConditionElapsed), len(g.Trim), len(g.Seed), len(g.Engine), len(g.Toggle), len(g.Lambda),
-		len(g.DropThreshold), len(g.Rho), len(g.Defer), len(g.Fairness), len(g.KPBPercent), len(g.MOCCull)}
+		len(g.DropThreshold), len(g.Rho), len(g.Defer), len(g.Fairness), len(g.KPBPercent), len(g.MOCCull),
+		len(g.DeferAt), len(g.DropRunning), len(g.SufferageExpired)}
 	total := len(g.Levels) * n
 	for _, l := range lens {
 		total *= max(l, 1)

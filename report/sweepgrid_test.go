@@ -41,7 +41,7 @@ func TestGridExpansion(t *testing.T) {
 	if len(runs) != 40 {
 		t.Fatalf("%d runs, want 40", len(runs))
 	}
-	const rest = "|drop_model=evict|strict=false|condition_elapsed=true|trim=100|seed=1|engine=fast|toggle=threshold:1|lambda=1|drop_threshold=0.5|rho=0|defer=gap:0.25|fairness=0|kpb_percent=50|moc_cull=0.3"
+	const rest = "|drop_model=evict|strict=false|condition_elapsed=true|trim=100|seed=1|engine=fast|toggle=threshold:1|lambda=1|drop_threshold=0.5|rho=0|defer=gap:0.25|fairness=0|kpb_percent=50|moc_cull=0.3|defer_at=after|drop_running=evict|sufferage_expired=false"
 	want := map[int]string{
 		0:  "level=a|heuristic=MM|prune=none|queue_size=4" + rest + "|trial=1",
 		1:  "level=a|heuristic=MM|prune=none|queue_size=4" + rest + "|trial=2",

@@ -47,7 +47,9 @@ func TestFiguresThesisQuick(t *testing.T) {
 			t.Errorf("experiment %s: %v", e.name, err)
 		}
 	}
-	for _, want := range []string{"--quick", "34 % (toggle None)", "PAM-P", "± "} {
+	// The preset's semantics at the top (issue 45), and the sensitivity lines under the defaults.
+	for _, want := range []string{"--quick", "34 % (toggle None)", "PAM-P", "± ", "**Semantics.** Drop model **pending**",
+		"drop_model=pending", "defer_at=after", "drop_running=always", "Sensitivity: under the default semantics"} {
 		if !strings.Contains(string(notes), want) {
 			t.Errorf("notes.md lacks %q", want)
 		}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -108,6 +109,8 @@ type trial struct {
 	means trace.TypeMeans
 	warn  func(string)
 	units *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
+	// repairs tells the HCW19 repair once for the spec's trials, not once per file (issue 46).
+	repairs *repairNote
 
 	maxBatch int // traceInput.MaxBatch
 }
@@ -149,8 +152,9 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	}
 	ts := make([]trial, len(srcs))
 	units := new(atomic.Bool)
+	repairs := &repairNote{spec: in.Spec, trials: len(srcs)}
 	for i, src := range srcs {
-		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn, units: units, maxBatch: in.MaxBatch}
+		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn, units: units, repairs: repairs, maxBatch: in.MaxBatch}
 	}
 	return ts, nil
 }
@@ -163,7 +167,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 		return nil, nil, badInput(err)
 	}
 	if repaired {
-		t.warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", tr.Name))
+		t.repairs.tell(t.warn, tr.Name)
 	}
 	var slacks slackSample
 	batch := newArrivalBatch(tr.Name, t.maxBatch)
@@ -263,6 +267,26 @@ func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace
 		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
 	}
 	return trs, nil
+}
+
+// repairNote tells that the HCW19 first-arrival defect was repaired, once for a spec's trials:
+// replay and sweep load the trials one at a time (and again for each mapper), so the count of a
+// set is not known when the first is repaired, and thirty lines of one warning hide the others.
+type repairNote struct {
+	once   sync.Once
+	spec   string
+	trials int
+}
+
+func (r *repairNote) tell(warn func(string), name string) {
+	r.once.Do(func() {
+		if r.trials == 1 {
+			warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", name))
+			return
+		}
+		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect) in %s and in every other of its %d trials that has the defect",
+			r.spec, filepath.Base(name), r.trials))
+	})
 }
 
 func (t trial) rng() *rand.Rand { return rand.New(rand.NewPCG(t.seed, uint64(t.index))) }

@@ -51,8 +51,11 @@ type ReplayCmd struct {
 	Lambda        float64 `default:"1" help:"Weight of the current event's misses in the oversubscription level (1: no history)."`
 	DropThreshold float64 `default:"0.5" help:"Base dropping threshold (0 disables dropping)."`
 	Rho           float64 `default:"0" help:"Weight of the skewness and position adjustment of the dropping threshold (Denninnart et al. 2020 Eq 7)."`
-	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C (Denninnart et al. 2020 Eqs 8-10)."`
+	DeferRule     string  `name:"defer" default:"gap:0.25" help:"Deferring threshold: static:T, gap:G (dropping threshold + G) or dynamic:C[:START] (Denninnart et al. 2020 Eqs 8-10, in our reading of Eq 10, which did not survive; START defaults to the dropping threshold + 0.25)."`
 	Fairness      float64 `default:"0" help:"Sufferage factor per task type (Denninnart et al. 2020 §6.3.2); PAMF uses 0.1 when unset."`
+	DeferAt       string  `name:"defer-at" default:"after" enum:"after,before" help:"Where a retrofitted heuristic's deferring sits (${enum}): after it has chosen its pairs, low-chance pairs are deferred instead of assigned (Gentry 2018 §4.5); before, hopeless tasks are deferred before it sees the batch (PAM's ordering). PAM defers between its phases either way."`
+	DropRunning   string  `name:"drop-running" default:"evict" enum:"evict,always,never" help:"When the pruner may drop a running task (${enum}): evict, only under --drop-model evict; always, under every drop model (Gentry 2018 Alg. 1)."`
+	SufferExpired bool    `name:"sufferage-expired" help:"Count tasks that expire unmapped as unsuccessful in the per-type sufferage (the papers are silent; off reproduces the journal's PAMF best)."`
 
 	KPBPercent    float64 `name:"kpb-percent" default:"50" help:"KPB and MR: percent of machines with the best expected execution time."`
 	MOCCull       float64 `name:"moc-cull" default:"0.30" help:"MOC: tasks whose best success chance is not above this stay in the batch."`
@@ -499,6 +502,13 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 		return cfg, err
 	}
 	cfg.Lambda, cfg.DropThreshold, cfg.Rho, cfg.Fairness = c.Lambda, c.DropThreshold, c.Rho, c.Fairness
+	if cfg.DeferAt, err = prune.ParseDeferPlace(c.DeferAt); err != nil {
+		return cfg, err
+	}
+	if cfg.DropRunning, err = prune.ParseRunningDrop(c.DropRunning); err != nil {
+		return cfg, err
+	}
+	cfg.SufferExpired = c.SufferExpired
 	return cfg, nil
 }
 

@@ -150,6 +150,11 @@ func TestConvertedTrialReplaysTheSame(t *testing.T) {
 	if strings.Count(errb, "warning") != 1 || !strings.Contains(errb, "repaired the first task's arrival in 2 of 2 trials") {
 		t.Errorf("trace stats of two damaged trials: want one warning of 2 repairs:\n%s", errb)
 	}
+	// replay and sweep load the trials one at a time, once per mapper: still one warning.
+	_, _, errb = cli(t, "replay", "--pet", pet, "--trace", filepath.Join(dir, "arr_*.dat"), "-H", "MM,MCT", "--trim", "10")
+	if strings.Count(errb, "repaired") != 1 || !strings.Contains(errb, "in arr_1.dat and in every other of its 2 trials") {
+		t.Errorf("replay of two damaged trials through two mappers: want one warning of the repairs:\n%s", errb)
+	}
 	if _, _, errb = cli(t, "replay", "--pet", pet, "--trace", dat, "-H", "MM", "--trim", "10"); strings.Contains(errb, "out of order") {
 		t.Errorf("replay of a repaired trial warns of the order the repair fixed:\n%s", errb)
 	}

@@ -10,7 +10,9 @@ import "github.com/hcreplay/hcreplay/replay"
 // empty or the queues are full.
 //
 // PAM defers by itself only when it runs inside the pruner (replay/prune), which supplies the
-// threshold; alone it is MOC's phase 1 followed by minimum completion. Ties: in phase 1 the
+// threshold; alone it is MOC's phase 1 followed by minimum completion. Phase 1 looks at the
+// machines with a free slot, or at every machine with Params.Phase1All, and then a task whose
+// best machine is full waits for a later event (as MOC's does). Ties: in phase 1 the
 // smaller expected completion, then the lower machine index; in phase 2 the shorter expected
 // execution time (003 §V), then arrival order.
 type PAM struct {
@@ -30,12 +32,14 @@ type deferThresholder interface {
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
 	b := orFresh(h.buf)
+	skipped := b.skippedSet()
 	for {
-		tasks, free, ok := b.round(ev, nil)
+		tasks, free, ok := b.round(ev, skipped)
 		if !ok {
 			return
 		}
-		b.pairs = maxSuccess(ev, h.Params, b, tasks, free)
+		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
+		b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		pairs := b.pairs
 		kept := pairs[:0]
 		for _, p := range pairs {
@@ -44,6 +48,10 @@ func (h PAM) Map(ev replay.Event) {
 					ev.Defer(p.task)
 					continue
 				}
+			}
+			if ev.Free(p.machine) <= 0 {
+				skipped[p.task] = true // Params.Phase1All: its best machine is full (004 Alg. 2)
+				continue
 			}
 			p.completion = b.completionIn(ev, h.Params, p.task, p.machine) // no queue has moved since maxSuccess
 			kept = append(kept, p)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -88,19 +89,101 @@ func (t Toggle) String() string {
 type DeferRule struct {
 	Kind  string  // "static", "gap" or "dynamic"
 	Value float64 // static: the threshold; gap: added to the dropping threshold; dynamic: c
+	// Start is where the dynamic threshold starts ([IMPL]: 000 Eq 10 did not survive in any
+	// source); 0 means the dropping threshold plus 0.25, where the default gap puts it.
+	Start float64
 }
 
-// ParseDeferRule reads static:T, gap:G or dynamic:C.
+// ParseDeferRule reads static:T, gap:G or dynamic:C[:START].
 func ParseDeferRule(s string) (DeferRule, error) {
 	kind, val, ok := strings.Cut(s, ":")
-	v, err := strconv.ParseFloat(val, 64)
-	if !ok || err != nil || math.IsNaN(v) || v < 0 || v > 1 || (kind != "static" && kind != "gap" && kind != "dynamic") {
-		return DeferRule{}, fmt.Errorf("deferring rule %q: want static:T, gap:G or dynamic:C with a number in [0, 1]", s)
+	start := ""
+	if kind == "dynamic" {
+		val, start, _ = strings.Cut(val, ":")
 	}
-	return DeferRule{Kind: kind, Value: v}, nil
+	v, err := strconv.ParseFloat(val, 64)
+	bad := !ok || err != nil || math.IsNaN(v) || v < 0 || v > 1 || (kind != "static" && kind != "gap" && kind != "dynamic")
+	st := 0.0
+	if start != "" {
+		st, err = strconv.ParseFloat(start, 64)
+		bad = bad || err != nil || !(st > 0 && st <= 1)
+	}
+	if bad {
+		return DeferRule{}, fmt.Errorf("deferring rule %q: want static:T, gap:G or dynamic:C[:START] with numbers in [0, 1] (START above 0)", s)
+	}
+	return DeferRule{Kind: kind, Value: v, Start: st}, nil
 }
 
-func (d DeferRule) String() string { return fmt.Sprintf("%s:%g", d.Kind, d.Value) }
+func (d DeferRule) String() string {
+	if d.Kind == "dynamic" && d.Start > 0 {
+		return fmt.Sprintf("%s:%g:%g", d.Kind, d.Value, d.Start)
+	}
+	return fmt.Sprintf("%s:%g", d.Kind, d.Value)
+}
+
+// DeferPlace says where a retrofitted heuristic's deferring sits (thesis §4.5).
+type DeferPlace int
+
+const (
+	// DeferAfter lets the heuristic choose its pairs from the whole batch, then defers, instead
+	// of assigning, each pair whose chance on the chosen machine is at or below the deferring
+	// threshold (thesis §4.5: "the heuristic is invoked and determines the best mapping … Prior
+	// to assigning the tasks to machines, the tasks with low chance of success are deferred").
+	// The slot a deferred pair would have taken stays free until the next event. The default.
+	DeferAfter DeferPlace = iota
+	// DeferBefore defers, before the heuristic sees the batch, every task that no machine with
+	// a free slot gives a chance above the threshold, and turns each low-chance assignment into
+	// a deferral as it is made, so the heuristic fills the slot with another task: PAM's own
+	// ordering (thesis §4.3), applied to every heuristic.
+	DeferBefore
+)
+
+var placeNames = [...]string{"after", "before"}
+
+func (d DeferPlace) String() string { return placeNames[d] }
+
+// ParseDeferPlace reads after or before.
+func ParseDeferPlace(s string) (DeferPlace, error) {
+	for i, n := range placeNames {
+		if strings.EqualFold(s, n) {
+			return DeferPlace(i), nil
+		}
+	}
+	return 0, fmt.Errorf("deferral placement %q: want after (the thesis's retrofit) or before (PAM's ordering for every heuristic)", s)
+}
+
+// RunningDrop says when the pruner's dropping phase may drop a machine's running task.
+type RunningDrop int
+
+const (
+	// RunningEvict drops a running task only under the evict drop model, the one under which
+	// executing tasks can be removed at all at their deadline. The default.
+	RunningEvict RunningDrop = iota
+	// RunningAlways drops it under every drop model: thesis Alg. 1 starts its dropping loop at
+	// the executing task, whatever happens at a deadline.
+	RunningAlways
+	// RunningNever never drops a running task.
+	RunningNever
+)
+
+var runningNames = [...]string{"evict", "always", "never"}
+
+func (r RunningDrop) String() string { return runningNames[r] }
+
+// ParseRunningDrop reads evict, always or never.
+func ParseRunningDrop(s string) (RunningDrop, error) {
+	for i, n := range runningNames {
+		if strings.EqualFold(s, n) {
+			return RunningDrop(i), nil
+		}
+	}
+	return 0, fmt.Errorf("running-task dropping %q: want evict (only under --drop-model evict), always or never", s)
+}
+
+// may reports whether a running task may be dropped under drop model m.
+func (r RunningDrop) may(m pmf.Model) bool {
+	return r == RunningAlways || r == RunningEvict && m == pmf.Evict
+}
 
 // Config is the pruning configuration (SPEC §5.3).
 type Config struct {
@@ -113,6 +196,16 @@ type Config struct {
 	Defer              DeferRule
 	// Fairness is the sufferage factor ϑ of 000 §6.3.2 (0 turns fairness off).
 	Fairness float64
+	// DeferAt places a retrofitted heuristic's deferring before or after its choice (DeferPlace);
+	// PAM defers between its phases either way.
+	DeferAt DeferPlace
+	// DropRunning says when the dropping phase may drop a running task (RunningDrop).
+	DropRunning RunningDrop
+	// SufferExpired counts a task that expires unmapped as unsuccessful in its type's
+	// sufferage. The papers are silent (003 §V counts "an unsuccessful task", the thesis §6
+	// "each time a task is dropped"); off by default, as it reproduces the journal's "a few
+	// points" of robustness for PAMF best (docs/fidelity.md).
+	SufferExpired bool
 	// IsMiss says which exits count as deadline misses for the oversubscription level.
 	IsMiss func(replay.Status) bool
 }
@@ -145,6 +238,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("pruning: dropping threshold %v outside [0, 1]", c.DropThreshold)
 	case c.Fairness < 0 || c.Fairness > 1 || math.IsNaN(c.Fairness):
 		return fmt.Errorf("pruning: fairness factor %v outside [0, 1]", c.Fairness)
+	case c.DeferAt < DeferAfter || c.DeferAt > DeferBefore:
+		return fmt.Errorf("pruning: deferral placement %d unknown", c.DeferAt)
+	case c.DropRunning < RunningEvict || c.DropRunning > RunningNever:
+		return fmt.Errorf("pruning: running-task dropping %d unknown", c.DropRunning)
 	case !(c.Rho >= 0) || math.IsInf(c.Rho, 1):
 		return fmt.Errorf("pruning: ρ %v must be finite and ≥ 0", c.Rho)
 	}

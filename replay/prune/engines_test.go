@@ -40,6 +40,13 @@ func TestFastEqualsReference(t *testing.T) {
 				cfg.Options.ConditionElapsed = i%5 != 4 // a chain may then start before now
 				pc := DefaultConfig()
 				pc.Variant, pc.Toggle, pc.Rho, pc.Fairness = variant, Toggle{Kind: "always"}, 0.2*float64(r.IntN(2)), 0.05*float64(r.IntN(2))
+				// The readings of issue 45: every drop model with every running-task rule, each
+				// deferring variant with both placements, expiries in the sufferage or not.
+				pc.DeferAt, pc.DropRunning = []DeferPlace{DeferAfter, DeferBefore}[(i/4)%2], RunningDrop((i/3)%3)
+				pc.SufferExpired = (i/2)%2 == 1
+				if i%5 == 2 {
+					pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.6}
+				}
 				run := func(engine string) *replay.Result {
 					m, err := Wrap(h.New(heuristic.DefaultParams()), pc)
 					if err != nil {
@@ -61,7 +68,7 @@ func TestFastEqualsReference(t *testing.T) {
 				ref := run("reference")
 				for _, engine := range []string{"fast", "approx"} { // approx with a bucket of 1 and no crop
 					fast := run(engine)
-					label := fmt.Sprintf("%s%s %v workload %d engine %s", h.Name, variant.Suffix(), model, i, engine)
+					label := fmt.Sprintf("%s%s %v workload %d engine %s defer-at %v drop-running %v", h.Name, variant.Suffix(), model, i, engine, pc.DeferAt, pc.DropRunning)
 					if len(ref.Outcomes) != len(fast.Outcomes) {
 						t.Fatalf("%s: %d outcomes, reference %d", label, len(fast.Outcomes), len(ref.Outcomes))
 					}

@@ -104,6 +104,9 @@ type pruningKey struct {
 	lambda, drop, rho float64
 	deferRule         DeferRule
 	fairness          float64
+	deferAt           DeferPlace
+	dropRunning       RunningDrop
+	sufferExpired     bool
 }
 
 // KindOf is the Kind name makes with parameters p and pruning cfg. An alias (MECT) is of its
@@ -113,7 +116,8 @@ func KindOf(name string, p heuristic.Params, cfg Config) Kind {
 	if h, err := heuristic.Lookup(base); err == nil {
 		base = h.Name
 	}
-	return Kind{strings.ToUpper(base), p, pruningKey{cfg.Variant, cfg.Toggle, cfg.Lambda, cfg.DropThreshold, cfg.Rho, cfg.Defer, cfg.Fairness}}
+	return Kind{strings.ToUpper(base), p, pruningKey{cfg.Variant, cfg.Toggle, cfg.Lambda, cfg.DropThreshold, cfg.Rho, cfg.Defer, cfg.Fairness,
+		cfg.DeferAt, cfg.DropRunning, cfg.SufferExpired}}
 }
 
 // renamed reports a preset under its own name.
@@ -138,6 +142,14 @@ func (r renamed) ReadsSkewness() bool { return replay.ReadsSkewness(r.Mapper) }
 // WaitsForSlot passes the question through the rename (replay.SlotWaiter): a pruner does not
 // say so, a heuristic with no pruning may.
 func (r renamed) WaitsForSlot() bool { return replay.WaitsForSlot(r.Mapper) }
+
+// Readings passes the pruner's semantic choices through the rename (replay.PruningReadings).
+func (r renamed) Readings() replay.Readings {
+	if p, ok := r.Mapper.(replay.PruningReadings); ok {
+		return p.Readings()
+	}
+	return replay.Readings{}
+}
 
 // Variant passes the pruning variant through the rename.
 func (r renamed) Variant() string {

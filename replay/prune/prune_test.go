@@ -182,7 +182,7 @@ func TestSkippedSkewnessChangesNothing(t *testing.T) {
 			if skipped.DroppedPruned == 0 {
 				t.Errorf("%s-P rho %v: nothing dropped by pruning on a crowded workload", name, rho)
 			}
-			computed.Heuristic, computed.Prune = skipped.Heuristic, skipped.Prune
+			computed.Heuristic, computed.Prune, computed.Readings = skipped.Heuristic, skipped.Prune, skipped.Readings // silent hides them
 			if fmt.Sprintf("%+v", skipped) != fmt.Sprintf("%+v", computed) {
 				t.Errorf("%s-P rho %v: skipping skewness changed the run:\n%+v\n%+v", name, rho, skipped, computed)
 			}
@@ -254,7 +254,7 @@ func (f fakeEvent) Now() float64           { return 0 }
 
 func TestSufferage(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Fairness = 0.3
+	cfg.Fairness, cfg.SufferExpired = 0.3, true // unmapped expiries count, as the steps below say
 	p := newPruner(t, cfg)
 	types := map[int]int{1: 0, 2: 0, 3: 1, 4: 1}
 	step := func(exits ...replay.Exit) { p.account(fakeEvent{exits: exits, types: types}) }
@@ -411,7 +411,7 @@ func TestNeverAndZeroIsUnpruned(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, b := base.Summary, res.Summary
-			b.Heuristic, b.Prune = a.Heuristic, a.Prune
+			b.Heuristic, b.Prune, b.Readings = a.Heuristic, a.Prune, a.Readings // a pruner's name and readings, not its decisions
 			ja, _ := json.Marshal(a)
 			jb, _ := json.Marshal(b)
 			if string(ja) != string(jb) {
@@ -422,14 +422,15 @@ func TestNeverAndZeroIsUnpruned(t *testing.T) {
 }
 
 // TestInvariantsWithPruning: every heuristic × variant × drop model keeps the replay invariants,
-// with the most aggressive pruning (always engaged, skew adjustment, fairness).
+// with the most aggressive pruning (always engaged, skew adjustment, fairness); then, with both
+// kinds of pruning, every drop model × running-task rule × deferral placement (issue 45).
 func TestInvariantsWithPruning(t *testing.T) {
 	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
 	for _, h := range heuristic.All() {
 		t.Run(h.Name, func(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewPCG(7, uint64(len(h.Name))))
-			for trial := range 9 {
+			for trial := range 27 {
 				cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 6, 16),
 					Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
 					Tasks:    replaytest.RandomTasks(r, 120, 4, 0.4+r.Float64(), 4, 30), Options: replay.DefaultOptions()}
@@ -437,10 +438,14 @@ func TestInvariantsWithPruning(t *testing.T) {
 				cfg.Options.QueueSize = 1 + r.IntN(4)
 				cfg.Options.Trim = 3
 				pc := DefaultConfig()
-				pc.Variant = []Variant{Defer, Drop, Both}[trial/3]
+				pc.Variant = []Variant{Defer, Drop, Both, Both}[min(trial/3, 3)]
 				pc.Toggle, pc.Rho, pc.Fairness = Toggle{Kind: "always"}, 0.3, 0.1
 				if trial%2 == 1 {
-					pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05}
+					pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.4 * float64(trial%3)}
+				}
+				if k := trial - 9; k >= 0 {
+					pc.DropRunning, pc.DeferAt = RunningDrop((k/3)%3), []DeferPlace{DeferAfter, DeferBefore}[k/9]
+					pc.SufferExpired = k%2 == 0
 				}
 				m, err := Wrap(h.New(heuristic.DefaultParams()), pc)
 				if err != nil {
@@ -454,7 +459,7 @@ func TestInvariantsWithPruning(t *testing.T) {
 				if h.Mode == replay.Immediate {
 					size = math.MaxInt
 				}
-				replaytest.CheckInvariants(t, fmt.Sprintf("%s%s trial %d %v", h.Name, pc.Variant.Suffix(), trial, cfg.Options.DropModel), cfg, res, size, true)
+				replaytest.CheckInvariants(t, fmt.Sprintf("%s%s trial %d %v defer-at %v drop-running %v", h.Name, pc.Variant.Suffix(), trial, cfg.Options.DropModel, pc.DeferAt, pc.DropRunning), cfg, res, size, true)
 			}
 		})
 	}
@@ -535,5 +540,18 @@ func TestCompetencyAndInstantRobustness(t *testing.T) {
 	empty := chanceEvent{free: []int{1}, queues: [][]replay.QueueChance{{}}}
 	if got := instantRobustness(empty); got != 1 {
 		t.Errorf("instantaneous robustness with empty queues %v, want 1", got)
+	}
+}
+
+// TestSufferageExpired: with Config.SufferExpired off (the default) a task that expires unmapped
+// leaves its type's sufferage where it was; every other unsuccessful exit still raises it by ϑ.
+func TestSufferageExpired(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Fairness = 0.25
+	p := newPruner(t, cfg)
+	types := map[int]int{1: 0, 2: 1}
+	p.account(fakeEvent{exits: []replay.Exit{{Task: 1, Status: replay.ExpiredUnmapped}, {Task: 2, Status: replay.DroppedPruned}}, types: types})
+	if p.sufferage[0] != 0 || p.sufferage[1] != 0.25 {
+		t.Errorf("expiry of type 0, pruner's drop of type 1: sufferage %v, want 0 and 0.25", p.sufferage)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -24,6 +23,7 @@ type Pruner struct {
 	cut       cutoffs         // the deferring filter's bounds, reused
 	view      deferring       // what the heuristic sees, reused so that an event allocates nothing
 	free      []int           // the deferring filter's machines with a free slot, reused
+	low       []int           // DeferAfter: this event's assignments to take back, reused
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -68,6 +68,16 @@ func (p *Pruner) ReadsSkewness() bool {
 // Variant names the pruning variant, for the run summary.
 func (p *Pruner) Variant() string { return p.cfg.Variant.String() }
 
+// Readings are the semantic choices the pruner runs under, for the run summary
+// (replay.PruningReadings).
+func (p *Pruner) Readings() replay.Readings {
+	suffer := "no"
+	if p.cfg.SufferExpired {
+		suffer = "yes"
+	}
+	return replay.Readings{DeferAt: p.cfg.DeferAt.String(), DropRunning: p.cfg.DropRunning.String(), SufferageExpired: suffer}
+}
+
 // PrunerSeconds is the wall time spent in the pruner itself (not in the wrapped heuristic).
 func (p *Pruner) PrunerSeconds() float64 { return p.wall.Seconds() }
 
@@ -84,7 +94,9 @@ func (p *Pruner) Map(ev replay.Event) {
 	p.wall += time.Since(start)
 	if p.cfg.Variant.defers() {
 		p.view = deferring{Event: ev, p: p}
+		p.low = p.low[:0]
 		p.inner.Map(&p.view)
+		p.deferChosen(ev)
 		return
 	}
 	p.inner.Map(ev)
@@ -98,7 +110,7 @@ func (p *Pruner) account(ev replay.Event) {
 		if p.cfg.IsMiss(x.Status) {
 			misses++
 		}
-		if p.cfg.Fairness > 0 {
+		if p.cfg.Fairness > 0 && (x.Status != replay.ExpiredUnmapped || p.cfg.SufferExpired) {
 			ty := ev.Task(x.Task).Type
 			step := p.cfg.Fairness
 			if x.Status == replay.OnTime {
@@ -173,8 +185,8 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		chances := ev.QueueChances(m)
 		for pos := 0; pos < len(q); {
 			h := q[pos]
-			if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
-				pos++ // a running task can only be removed under evict
+			if pos == 0 && ev.Running(m) && !p.cfg.DropRunning.may(ev.DropModel()) {
+				pos++ // Config.DropRunning keeps the running task
 				continue
 			}
 			c := chances[pos]
@@ -202,7 +214,7 @@ func (p *Pruner) safe(ev replay.Event, m int, q []int) bool {
 		return false
 	}
 	for pos, h := range q {
-		if pos == 0 && ev.Running(m) && ev.DropModel() != pmf.Evict {
+		if pos == 0 && ev.Running(m) && !p.cfg.DropRunning.may(ev.DropModel()) {
 			continue
 		}
 		if th := p.DropThreshold(ev.Task(h).Type, pos, -1); th > 0 && floors[pos] <= th+boundMargin {
@@ -220,6 +232,9 @@ func (p *Pruner) staticDefer() float64 {
 		return p.cfg.Defer.Value
 	case "gap":
 		return clamp01(p.cfg.DropThreshold + p.cfg.Defer.Value)
+	}
+	if p.cfg.Defer.Start > 0 {
+		return p.cfg.Defer.Start // dynamic, started where the user said
 	}
 	return clamp01(p.cfg.DropThreshold + 0.25) // dynamic: start where the default gap would
 }
@@ -299,8 +314,11 @@ func instantRobustness(ev replay.Event) float64 {
 
 // deferring is the Event the wrapped heuristic sees (000 §5.3; thesis §3.1 and §5.2: after
 // phase 1, pairs whose chance on the chosen machine is at or below the deferring threshold are
-// deferred). The heuristic's phase 1 is its own, so the rule is applied at the two places the
-// wrapper can see: a task that no machine with a free slot gives a chance above the threshold
+// deferred). The heuristic's phase 1 is its own, so the rule is applied where the wrapper can
+// see it. Under DeferAfter (thesis §4.5) the heuristic sees the whole batch and makes its
+// assignments; those at or below the threshold are noted (Assign) and taken back once it is
+// done (deferChosen). Under DeferBefore, at two places: a task that no machine with a free slot
+// gives a chance above the threshold
 // is deferred before the heuristic sees the batch (whatever machine it would choose, the pair
 // would be deferred), and an assignment whose chance on the chosen machine is at or below the
 // threshold becomes a deferral. The first saves the heuristic a round per hopeless task. Batch
@@ -313,6 +331,9 @@ type deferring struct {
 
 func (d *deferring) Batch() []int {
 	batch := d.Event.Batch()
+	if d.p.cfg.DeferAt == DeferAfter {
+		return batch // the heuristic chooses from the whole batch; deferChosen defers after
+	}
 	free := d.FreeMachines(d.p.free)
 	d.p.free = free
 	if len(free) == 0 {
@@ -462,19 +483,51 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 // (cachegrind, 10 MET-P replays of 1,000 HCW19-like tasks: 32% fewer instructions, with the
 // early exit of Batch; PAM-P 0.8%, MM-P 1.4%; decisions unchanged). A trace gets the exact
 // chance, as Batch's does.
+//
+// Under DeferAfter the assignment is made all the same, so that the heuristic goes on choosing
+// against the queues it built, and the task is noted for deferChosen to take back.
 func (d *deferring) Assign(h, m int) {
 	th := d.p.DeferThreshold(d.Task(h).Type)
 	if th > 0 {
+		low, s := false, 0.0
 		if d.p.trace == nil && d.SuccessBound(h, m) < th-boundMargin {
-			d.deferTask(h, 0, th) // the chance is at most the bound: at or below th
-			return
+			low = true // the chance is at most the bound: at or below th
+		} else if s = d.Success(h, m); s <= th {
+			low = true
 		}
-		if s := d.Success(h, m); s <= th {
+		if low && d.p.cfg.DeferAt == DeferAfter {
+			d.p.low = append(d.p.low, h)
+			if d.p.trace != nil {
+				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
+			}
+		} else if low {
 			d.deferTask(h, s, th)
 			return
 		}
 	}
 	d.Event.Assign(h, m)
+}
+
+// retracter is the engine's Event, which can take back an assignment of the current event and
+// make it a deferral (replay's mapping).
+type retracter interface {
+	Retract(h int)
+}
+
+// deferChosen defers, under DeferAfter, the assignments the heuristic made at or below the
+// deferring threshold (thesis §4.5), judged by the chance each pair had when the heuristic chose
+// it, in the queue it had built by then.
+func (p *Pruner) deferChosen(ev replay.Event) {
+	if len(p.low) == 0 {
+		return
+	}
+	r, ok := ev.(retracter)
+	if !ok {
+		panic("prune: --defer-at after needs an Event that can take back an assignment (Retract)")
+	}
+	for _, h := range p.low {
+		r.Retract(h)
+	}
 }
 
 func (d *deferring) deferTask(h int, chance, th float64) {

@@ -76,15 +76,15 @@ func TestHandWorkedDeferRules(t *testing.T) {
 		drop     float64
 		deferred bool
 	}{
-		{DeferRule{"static", 0.6}, 0.5, false},
-		{DeferRule{"static", 0.625}, 0.5, true},
-		{DeferRule{"static", 0.625 - 5e-10}, 0.5, false}, // a hair below the chance: not at or below it
-		{DeferRule{"gap", 0.1}, 0.5, false},
-		{DeferRule{"gap", 0.1}, 0.55, true},
-		{DeferRule{"gap", 0.15}, 0.5, true},
-		{DeferRule{"dynamic", 0.2}, 0.5, false},
-		{DeferRule{"dynamic", 0.1}, 0.5, true},
-		{DeferRule{"dynamic", 0.3}, 0.63, true},
+		{DeferRule{Kind: "static", Value: 0.6}, 0.5, false},
+		{DeferRule{Kind: "static", Value: 0.625}, 0.5, true},
+		{DeferRule{Kind: "static", Value: 0.625 - 5e-10}, 0.5, false}, // a hair below the chance: not at or below it
+		{DeferRule{Kind: "gap", Value: 0.1}, 0.5, false},
+		{DeferRule{Kind: "gap", Value: 0.1}, 0.55, true},
+		{DeferRule{Kind: "gap", Value: 0.15}, 0.5, true},
+		{DeferRule{Kind: "dynamic", Value: 0.2}, 0.5, false},
+		{DeferRule{Kind: "dynamic", Value: 0.1}, 0.5, true},
+		{DeferRule{Kind: "dynamic", Value: 0.3}, 0.63, true},
 	} {
 		pc := DefaultConfig()
 		pc.Variant, pc.Defer, pc.DropThreshold = Defer, c.rule, c.drop
@@ -110,7 +110,7 @@ func TestHandWorkedDeferRules(t *testing.T) {
 //	PUM    PAM, deferring static 30%, dropping 75%, pruning both (thesis §4.4.3.1)
 //	PAMND  PAM, deferring only (thesis §4.4.5)
 func TestPresetsResolve(t *testing.T) {
-	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{"gap", 0.25}}
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{Kind: "gap", Value: 0.25}}
 	for _, c := range []struct {
 		name, base string
 		cull       float64
@@ -118,10 +118,10 @@ func TestPresetsResolve(t *testing.T) {
 		defer_     DeferRule
 		drop, fair float64
 	}{
-		{"PAMF", "PAM", 0.30, Both, DeferRule{"gap", 0.25}, 0.5, 0.10},
-		{"MOCA", "MOC", 0.75, None, DeferRule{"gap", 0.25}, 0.5, 0},
-		{"PUM", "PAM", 0.30, Both, DeferRule{"static", 0.30}, 0.75, 0},
-		{"PAMND", "PAM", 0.30, Defer, DeferRule{"gap", 0.25}, 0.5, 0},
+		{"PAMF", "PAM", 0.30, Both, DeferRule{Kind: "gap", Value: 0.25}, 0.5, 0.10},
+		{"MOCA", "MOC", 0.75, None, DeferRule{Kind: "gap", Value: 0.25}, 0.5, 0},
+		{"PUM", "PAM", 0.30, Both, DeferRule{Kind: "static", Value: 0.30}, 0.75, 0},
+		{"PAMND", "PAM", 0.30, Defer, DeferRule{Kind: "gap", Value: 0.25}, 0.5, 0},
 	} {
 		base, p, cfg := Resolve(c.name, heuristic.DefaultParams(), given)
 		if base != c.base || p.MOCCull != c.cull || cfg.Variant != c.variant || cfg.Defer != c.defer_ || cfg.DropThreshold != c.drop || cfg.Fairness != c.fair {
@@ -151,10 +151,12 @@ func TestPresetsResolve(t *testing.T) {
 // 9 on m0, 50 on m1. A arrives at 0, due 1: chance .6875 ≤ .75, deferred; at the next event, B's
 // arrival at 1, A expires: a miss of type 0. B is due 3: on m0 from 1 it completes at 2 (p
 // .6875) or 10, chance .6875. PAM-P defers it again (≤ .75) and it expires at 3. PAMF (ϑ .10)
-// has raised type 0's sufferage by .10 for A's miss, so B's threshold is .75 − .10 = .65 <
-// .6875: B runs 1–2 (it takes 1), on time.
+// with unmapped expiries counted (SufferExpired) has raised type 0's sufferage by .10 for A's
+// miss, so B's threshold is .75 − .10 = .65 < .6875: B runs 1–2 (it takes 1), on time. Without
+// SufferExpired (the default: the papers count dropped tasks only) A's expiry raises nothing,
+// and B is deferred and expires as under PAM-P.
 func TestHandWorkedPresets(t *testing.T) {
-	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{"gap", 0.25}}
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "threshold", On: 1}, DropThreshold: 0.5, Defer: DeferRule{Kind: "gap", Value: 0.25}}
 	build := func(name string, cfg Config) replay.Mapper {
 		m, err := New(name, heuristic.DefaultParams(), cfg)
 		if err != nil {
@@ -187,8 +189,13 @@ func TestHandWorkedPresets(t *testing.T) {
 	if o := outcomeOf(t, cfg, build("PAM", pruned), 1); o.Status != replay.ExpiredUnmapped || o.End != 3 {
 		t.Errorf("PAM-P: B %v at %v, want expired at 3", o.Status, o.End)
 	}
-	if o := outcomeOf(t, cfg, build("PAMF", given), 1); o.Status != replay.OnTime || o.Start != 1 || o.End != 2 {
-		t.Errorf("PAMF: B %v %v–%v, want on time 1–2", o.Status, o.Start, o.End)
+	counted := given
+	counted.SufferExpired = true
+	if o := outcomeOf(t, cfg, build("PAMF", counted), 1); o.Status != replay.OnTime || o.Start != 1 || o.End != 2 {
+		t.Errorf("PAMF, expiries counted: B %v %v–%v, want on time 1–2", o.Status, o.Start, o.End)
+	}
+	if o := outcomeOf(t, cfg, build("PAMF", given), 1); o.Status != replay.ExpiredUnmapped || o.End != 3 {
+		t.Errorf("PAMF, expiries not counted: B %v at %v, want expired at 3", o.Status, o.End)
 	}
 }
 
@@ -216,7 +223,7 @@ func TestHandWorkedDeferChosenMachine(t *testing.T) {
 		deferred bool
 	}{{0.625, true}, {0.6, false}} {
 		pc := DefaultConfig()
-		pc.Variant, pc.Defer = Defer, DeferRule{"static", c.th}
+		pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: c.th}
 		m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
 		if err != nil {
 			t.Fatal(err)
@@ -232,7 +239,7 @@ func TestHandWorkedDeferChosenMachine(t *testing.T) {
 	// An observer hears the pair's exact chance: at threshold .7, X (.75 on m1) reaches MM, and
 	// the pair on m0 is deferred with its chance .625 against .7.
 	pc := DefaultConfig()
-	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.7}
+	pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.7}
 	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +385,7 @@ func TestHandWorkedDeferAnyGoodMachine(t *testing.T) {
 	cfg.PET = replaytest.Grid{{gamble(t, 0.625), gamble(t, 0.75)}}
 	cfg.Tasks[0].Observed = []float64{1, 1}
 	pc := DefaultConfig()
-	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.625}
+	pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.625}
 	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +393,7 @@ func TestHandWorkedDeferAnyGoodMachine(t *testing.T) {
 	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 1 || o.End != 1 {
 		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 1 at 1", o.Status, o.Machine, o.End, o.Deferred)
 	}
-	pc.Defer = DeferRule{"static", 0.8}
+	pc.Defer = DeferRule{Kind: "static", Value: 0.8}
 	w, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
 	if err != nil {
 		t.Fatal(err)
@@ -415,7 +422,7 @@ func TestHandWorkedDeferEarlyDeadline(t *testing.T) {
 	cfg.PET = replaytest.Grid{{x, pmf.Impulse(50, 1)}}
 	cfg.Tasks[0].Deadline, cfg.Tasks[0].Observed = 0.75, []float64{0, 50}
 	pc := DefaultConfig()
-	pc.Variant, pc.Defer = Defer, DeferRule{"static", 0.6}
+	pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.6}
 	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
 	if err != nil {
 		t.Fatal(err)
