@@ -72,7 +72,25 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveSlices(prev.p, exec.p)}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendDropAware(model, prev, exec, shift, deadline, strict)
+	return appendDropAware(nil, model, prev, exec, shift, deadline, strict)
+}
+
+// AppendPlainInto is AppendPlain with next's impulses written into buf, always (a copy of prev
+// when the task cannot start), and the convolution in buf's scratch: the same sums in the same
+// order, so AppendPlain's result to the bit, without allocating once buf has grown. The fast
+// engine computes a value as the reference engine does with it when its own value lies too close
+// to a rounding boundary to be rounded safely.
+func AppendPlainInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	prev, exec, shift, err := linkInputs(model, prev, exec)
+	if err != nil {
+		return PMF{}, 0, err
+	}
+	if model == None {
+		p := convolveSlicesTo(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p)
+		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: p}
+		return next, next.Success(deadline, strict), nil
+	}
+	return appendDropAware(buf, model, prev, exec, shift, deadline, strict)
 }
 
 // linkInputs checks a chain link's drop model and puts prev and exec on one step; for the
@@ -112,9 +130,14 @@ func errOffGridOrigin(origin, step float64) error {
 // appendDropAware builds the Pending or Evict chain link on prev's grid. The convolution of the
 // predecessor outcomes that let the task start (finish strictly before the deadline) with exec
 // lands shift grid points later; outcomes where the task never starts pass through unchanged.
-func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+//
+// With buf set, next and the convolution are written into buf's storage (AppendPlainInto).
+func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
+		if buf != nil {
+			return prev.CopyInto(buf), 0, nil
+		}
 		return prev, 0, nil
 	}
 	convOrigin := prev.origin + float64(shift)*prev.step
@@ -126,7 +149,18 @@ func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, s
 		ok = lastIndexBefore(convOrigin, prev.step, deadline)
 	}
 	ok = min(ok, convLen-1)
-	conv := convolveSlices(prev.p[:starts+1], exec.p)
+	var conv []float64
+	if buf == nil {
+		conv = convolveSlices(prev.p[:starts+1], exec.p)
+	} else { // in buf's convolution scratch, which nothing else uses during the call
+		n := starts + len(exec.p)
+		if cap(buf.pad) < n {
+			buf.pad = make([]float64, n, n+n/4)
+		}
+		conv = buf.pad[:n]
+		clear(conv)
+		conv = convolveSlicesTo(conv, prev.p[:starts+1], exec.p)
+	}
 	success, killed := 0.0, 0.0
 	for i, x := range conv {
 		if i <= ok {
@@ -147,7 +181,12 @@ func appendDropAware(model Model, prev, exec PMF, shift int, deadline float64, s
 			hi = max(hi, evictAt+1)
 		}
 	}
-	out := make([]float64, hi-lo)
+	var out []float64
+	if buf == nil {
+		out = make([]float64, hi-lo)
+	} else {
+		out = buf.take(hi - lo)
+	}
 	for k := starts + 1; k < len(prev.p); k++ {
 		out[k-lo] += prev.p[k]
 	}

@@ -28,8 +28,8 @@ func dirty(r *rand.Rand, b *Buffer) {
 }
 
 // TestIntoMatchesAllocating: each *Into function gives its allocating counterpart's result to
-// the bit, whatever its reused buffer held before, and a result stays intact while other
-// buffers are written. Append, CDFTable, Condition and FromWeights are their *Into with fresh
+// the bit (AppendPlainInto AppendPlain's), whatever its reused buffer held before, and a result
+// stays intact while other buffers are written. Append, CDFTable, Condition and FromWeights are their *Into with fresh
 // storage, so for them this checks the reuse alone (TestAppendMatchesPlain checks the link
 // against the textbook one, TestAppendStatsMatchesAppend the table's use against it, TestCondition
 // and TestConditionWeights conditioning by hand and impulse by impulse).
@@ -63,6 +63,17 @@ func TestIntoMatchesAllocating(t *testing.T) {
 			exec.CDFTableInto(&table)
 			if got, gs, err := AppendIntoTable(&bufs[1], model, prev, exec, &table, d, strict); err != nil || gs != ws || !same(got, want) {
 				t.Fatalf("trial %d %v: AppendIntoTable %v success %v (%v), Append %v success %v", trial, model, got, gs, err, want, ws)
+			}
+			plain, ps, err := AppendPlain(model, prev, exec, d, strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirty(r, &bufs[1])
+			for i := range bufs[1].pad[:cap(bufs[1].pad)] {
+				bufs[1].pad[:cap(bufs[1].pad)][i] = r.Float64()
+			}
+			if got, gs, err := AppendPlainInto(&bufs[1], model, prev, exec, d, strict); err != nil || gs != ps || !same(got, plain) {
+				t.Fatalf("trial %d %v: AppendPlainInto %v success %v (%v), AppendPlain %v success %v", trial, model, got, gs, err, plain, ps)
 			}
 			// A second link into the other buffer leaves the first result alone.
 			dirty(r, &bufs[1])

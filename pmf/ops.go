@@ -49,7 +49,12 @@ func Convolve(a, b PMF) (PMF, error) {
 // probabilities above 1e-154). It is the textbook loop, which the reference engine's links
 // (AppendPlain) and Convolve keep; the fast engine's links use convolveInto.
 func convolveSlices(a, b []float64) []float64 {
-	out := make([]float64, len(a)+len(b)-1)
+	return convolveSlicesTo(make([]float64, len(a)+len(b)-1), a, b)
+}
+
+// convolveSlicesTo is convolveSlices written into out, which callers pass zeroed and of length
+// len(a)+len(b)-1.
+func convolveSlicesTo(out, a, b []float64) []float64 {
 	if len(a) < len(b) {
 		a, b = b, a
 	}

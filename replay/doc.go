@@ -37,7 +37,13 @@
 // its chance counted it). The fast engine's cache of a conditioned chain is valid while now is
 // before pmf.PMF.NextAfter, the exact float64 at which conditioning changes. Every decision
 // compares rounded values (chances to 12 decimals, times to 1e-9, RoundChance and RoundTime for
-// values a heuristic derives itself), so a tie is a tie under every engine.
+// values a heuristic derives itself), so a tie is a tie under every engine. Rounding alone is
+// not enough: the engines' unrounded values differ in their last bits, and one that lies that
+// close to a rounding boundary rounds apart (an expected completion of 1309.2199999994996 on one
+// engine, 1309.2199999995003 on the other, made MM map different tasks on an HCW19 trial). So
+// the fast engine rounds a success chance or expected completion of its own only when it lies
+// clearly away from a boundary, and otherwise rounds the value the reference engine computes
+// for the same state, to the bit (fast.completion): both engines round the same number.
 //
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,

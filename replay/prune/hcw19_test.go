@@ -171,6 +171,22 @@ func TestHCW19StaleChain(t *testing.T) {
 	}
 }
 
+// TestHCW19RoundingBoundary is the one difference the exhaustive check found in 720 full MM
+// replays: on trial arr34k_8 under evict without pruning, at t = 1183.22 machine 1 has one free
+// slot, and task 390's expected completion there (chance 1.48e-10: it is nearly always dropped,
+// so it completes 5e-10 sooner than tasks 382 and 387, which never run) was 1309.2199999994996
+// on the reference engine and 1309.2199999995003 on the fast one, either side of the rounding
+// boundary of 1e-9: rounded, 1309.219999999 (390 first) against 1309.22, a tie with task 382,
+// which batch order gave to 382. Both engines must end every task the same way.
+func TestHCW19RoundingBoundary(t *testing.T) {
+	cfg := hcw19Trial(t, "arr34k_8")
+	ref := runEngine(t, cfg, "MM", None, pmf.Evict, "reference")
+	fast := runEngine(t, cfg, "MM", None, pmf.Evict, "fast")
+	if d := engineDiff(ref, fast); d != "" {
+		t.Errorf("MM on arr34k_8 under evict: %s", d)
+	}
+}
+
 // sameTimeTol is the tolerance within which two times are the same time, for the step-2 HCW19
 // PET: pmf's grid tolerance (1e-9 steps).
 const sameTimeTol = 2e-9
