@@ -7,38 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/internal/hcw19"
 )
 
-// hcw19Dir locates the HCW19 data next to the repository (../shared/data/hcw19
-// from the module root) and skips the test when it is not there. The
-// HCW19_DIR environment variable overrides the location.
-func hcw19Dir(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv("HCW19_DIR")
-	if d == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			t.Skip("no working directory")
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				t.Skip("module root not found")
-			}
-			dir = parent
-		}
-		d = filepath.Join(dir, "..", "shared", "data", "hcw19")
-	}
-	for _, f := range []string{"constant.zip", "spiky.zip", "classes_2.etc"} {
-		if _, err := os.Stat(filepath.Join(d, f)); err != nil {
-			t.Skipf("HCW19 data not found at %s", d)
-		}
-	}
-	return d
-}
+// hcw19Dir is the HCW19 data folder, or skips the test without it.
+func hcw19Dir(t testing.TB) string { return hcw19.Dir(t, "constant.zip", "spiky.zip", "classes_2.etc") }
 
 // writeFile writes content under dir and returns a Source for it.
 func writeFile(t testing.TB, dir, name string, content []byte) Source {

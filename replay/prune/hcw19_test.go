@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/hcw19"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
@@ -14,35 +15,8 @@ import (
 	"github.com/hcreplay/hcreplay/trace"
 )
 
-// hcw19Dir locates the HCW19 data of the original study (../shared/data/hcw19 from the module
-// root, or $HCW19_DIR) and skips the test when it is not there.
-func hcw19Dir(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv("HCW19_DIR")
-	if d == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			t.Skip("no working directory")
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				t.Skip("module root not found")
-			}
-			dir = parent
-		}
-		d = filepath.Join(dir, "..", "shared", "data", "hcw19")
-	}
-	for _, f := range []string{"constant.zip", "classes_2.etc"} {
-		if _, err := os.Stat(filepath.Join(d, f)); err != nil {
-			t.Skipf("HCW19 data not found at %s", d)
-		}
-	}
-	return d
-}
+// hcw19Dir is the HCW19 data folder, or skips the test without it.
+func hcw19Dir(t testing.TB) string { return hcw19.Dir(t, "constant.zip", "classes_2.etc") }
 
 // hcw19Trial is the replay of one HCW19 trial (for example "arr34k_3") on the heterogeneous PET
 // with one machine per type, queue 6 and the CLI's defaults, as `hcreplay replay --pet
