@@ -188,17 +188,7 @@ func TestLevelOrder(t *testing.T) {
 // too, so a λ axis splits MM into two identical groups; MM-P at each λ pairs with the MM row of
 // that λ rather than giving up over two candidates.
 func TestBaselineSameLambda(t *testing.T) {
-	var rows []RunRow
-	for _, pr := range []string{"none", "both"} {
-		for _, l := range []float64{0.5, 1} {
-			for trial := int32(1); trial <= 2; trial++ {
-				name := map[string]string{"none": "MM", "both": "MM-P"}[pr]
-				rows = append(rows, RunRow{Point: fmt.Sprint(name, l), Heuristic: "MM", Prune: pr, Name: name, Level: "a",
-					Trial: trial, Toggle: "threshold:1", Lambda: l, DropThreshold: 0.5, Defer: "gap:0.25",
-					Robustness: float64(trial) + l*10})
-			}
-		}
-	}
+	rows := lambdaRows(0.5, 1)
 	a, err := AggregateRuns(rows, "MM")
 	if err != nil {
 		t.Fatal(err)
@@ -218,4 +208,21 @@ func TestBaselineSameLambda(t *testing.T) {
 	if v := varying(plain); len(v) != 0 {
 		t.Errorf("varying among unpruned groups: %v", v[0].name)
 	}
+}
+
+// lambdaRows is MM and MM-P at each λ of lambdas, two trials each, with the pruning options a
+// sweep writes into every row, unpruned ones too: robustness trial + 10λ.
+func lambdaRows(lambdas ...float64) []RunRow {
+	var rows []RunRow
+	for _, pr := range []string{"none", "both"} {
+		for _, l := range lambdas {
+			for trial := int32(1); trial <= 2; trial++ {
+				name := map[string]string{"none": "MM", "both": "MM-P"}[pr]
+				rows = append(rows, RunRow{Point: fmt.Sprint(name, l), Heuristic: "MM", Prune: pr, Name: name, Level: "a",
+					Trial: trial, Toggle: "threshold:1", Lambda: l, DropThreshold: 0.5, Defer: "gap:0.25",
+					Robustness: float64(trial) + l*10})
+			}
+		}
+	}
+	return rows
 }
