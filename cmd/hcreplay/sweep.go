@@ -24,7 +24,7 @@ import (
 // report.Sweep; this file reads the grid's files and wires the flags and the progress bar.
 type SweepCmd struct {
 	Grid       string        `arg:"" optional:"" help:"Grid file (YAML; see docs/sweep-example.yaml). The flags below set or replace its keys." placeholder:"GRID.yaml"`
-	Out        string        `required:"" help:"Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
+	Out        string        `help:"Required. Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
 	Jobs       int           `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
 	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep of the same grid and shard finished in DIR and run only the others. A folder of another shard or grid is refused."`
 	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them, and refuses while one is missing." placeholder:"i/n"`
@@ -39,6 +39,8 @@ type SweepCmd struct {
 	Trials    int      `help:"Trials of the --trace levels (the first N files; default all) and --generate levels (default 30)." placeholder:"N"`
 	Deadline  string   `help:"Deadline rule of the --trace levels (for files without deadlines) and --generate levels (default prop:1)." placeholder:"RULE"`
 	Set       []string `sep:"none" help:"Any other grid key as KEY=V1,V2, e.g. queue_size=4,6 or drop_threshold=0.25,0.5; repeatable." placeholder:"KEY=VALUES"`
+
+	SlurmFlags `embed:""`
 }
 
 // Help is the command's long help.
@@ -65,6 +67,15 @@ Examples:
 }
 
 func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
+	if on, err := c.usesSlurm(); err != nil || on {
+		if err != nil {
+			return badInput(err)
+		}
+		return c.runSlurm(ctx, con)
+	}
+	if c.Out == "" {
+		return badInput(errors.New("missing flags: --out=DIR"))
+	}
 	grid, base, err := c.grid()
 	if err != nil {
 		return badInput(err)
