@@ -297,8 +297,9 @@ func Queue(ctx context.Context, ids []string) map[string]Job {
 		}
 	}
 	// squeue is the word on jobs still there: sacct may lag.
-	// All jobs, not -j list: squeue fails on the id of a job it no longer knows.
-	if out, err := exec.CommandContext(ctx, "squeue", "-h", "-r", "-o", "%i|%T|%r").Output(); err == nil {
+	// All jobs, not -j list: squeue fails on the id of a job it no longer knows. -t all: also
+	// those ended in the last MinJobAge (FAILED, CANCELLED, TIMEOUT) when sacct is off.
+	if out, err := exec.CommandContext(ctx, "squeue", "-h", "-r", "-t", "all", "-o", "%i|%T|%r").Output(); err == nil {
 		for _, j := range parseLines(string(out), "|") {
 			jobs[j.ID] = j
 		}
