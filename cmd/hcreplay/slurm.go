@@ -41,7 +41,7 @@ const slurmMinutesPerShard = 10
 // slurmTasksPerCoreSecond is the replay speed --slurm-shards's estimate assumes, in tasks per
 // second per core: measured on a sweep of MM, MSD, PAM and PAMF, unpruned and pruned, on the
 // project's machine (docs/scale.md). Slower heuristics only make shards longer than planned.
-const slurmTasksPerCoreSecond = 20000
+const slurmTasksPerCoreSecond = 7500
 
 // usesSlurm says whether a Slurm flag was given, and refuses Slurm flags without --slurm.
 func (f *SlurmFlags) usesSlurm() (bool, error) {
