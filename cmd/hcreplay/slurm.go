@@ -21,13 +21,13 @@ import (
 
 // SlurmFlags are sweep's flags for running on a Slurm cluster (README, "Running on a cluster"):
 // a job array of shards and a merge job after it, built on Slurm's arrays and dependencies.
-// The flags that change what sweep does (--slurm, --status, --dry-run) are command-line only:
-// sbatch hands the environment to the jobs, and a --slurm there would make every shard submit.
+// They are command-line only: sbatch hands the environment to the jobs, where an
+// HCREPLAY_SLURM would make every shard submit again, and an HCREPLAY_SLURM_SHARDS be refused.
 type SlurmFlags struct {
 	Slurm       bool     `env:"-" help:"Submit the sweep to Slurm instead of running it: a job array, one task per shard into DIR/shards/NNN, and a merge job after it (afterok) that writes DIR/runs.parquet and DIR/report. With --resume --out DIR: resubmit the shards not complete, and the merge."`
-	SlurmShards int      `help:"Shards of a --slurm sweep (default: enough for about 10 minutes of replay each, estimated from the grid's tasks)." placeholder:"N"`
-	SlurmOpt    []string `sep:"none" help:"An #SBATCH option of both jobs, NAME=VALUE: partition=short, account=proj, time=01:00:00, mem=8G, cpus-per-task=8 (each shard's --jobs is then $SLURM_CPUS_PER_TASK); repeatable." placeholder:"NAME=VALUE"`
-	SlurmExe    string   `help:"The hcreplay the jobs run (default: the absolute path of this one); it must be at that path on every node." placeholder:"PATH"`
+	SlurmShards int      `env:"-" help:"Shards of a --slurm sweep (default: enough for about 10 minutes of replay each, estimated from the grid's tasks)." placeholder:"N"`
+	SlurmOpt    []string `env:"-" sep:"none" help:"An #SBATCH option of both jobs, NAME=VALUE: partition=short, account=proj, time=01:00:00, mem=8G, cpus-per-task=8 (each shard's --jobs is then $SLURM_CPUS_PER_TASK); repeatable." placeholder:"NAME=VALUE"`
+	SlurmExe    string   `env:"-" help:"The hcreplay the jobs run (default: the absolute path of this one); it must be at that path on every node." placeholder:"PATH"`
 	DryRun      bool     `env:"-" help:"With --slurm: print the scripts and the sbatch commands; write and submit nothing."`
 	Status      string   `env:"-" help:"With --slurm: say which shards of the sweep in DIR are done, waiting, running or failed, and what the merge job does." placeholder:"DIR"`
 	SlurmMerge  string   `env:"-" hidden:"" help:"Merge the shards of the --slurm sweep in DIR into DIR/runs.parquet (what the merge job runs)." placeholder:"DIR"`

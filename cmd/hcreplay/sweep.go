@@ -55,6 +55,11 @@ runs only the missing ones and then writes runs.parquet. --shard i/n runs every 
 i-th, so n machines can share a sweep; each shard needs its own DIR (DIR/manifest.json says which
 shard of which grid it holds, and a sweep refuses a DIR of another).
 
+--slurm submits the sweep to a Slurm cluster instead: a job array of --slurm-shards shards and a
+merge job that writes DIR/runs.parquet and DIR/report when all have succeeded; --slurm --status
+DIR says how far it is, --slurm --resume --out DIR resubmits what failed (README, "Running on a
+cluster").
+
 A combination of the lists that replays as another runs once: options a mapper does not read
 (the pruning options of an unpruned run) are not crossed with it, and two names of one mapper
 (PAMF and PAM-P with fairness 0.1) run under the first. A point whose pruning is degenerate (a
@@ -63,7 +68,8 @@ deferring threshold of 1, which defers every task until it expires) is refused.
 Examples:
 
     hcreplay sweep docs/sweep-example.yaml --out runs
-    hcreplay sweep --pet pet.json -H MM,PAM --prune none,both --generate 15k --generate 25k --trials 10 --out runs`
+    hcreplay sweep --pet pet.json -H MM,PAM --prune none,both --generate 15k --generate 25k --trials 10 --out runs
+    hcreplay sweep docs/sweep-example.yaml --out /scratch/runs --slurm --slurm-opt time=01:00:00`
 }
 
 func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
