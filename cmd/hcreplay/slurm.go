@@ -126,7 +126,7 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	plan := slurmPlan(dir, exe, shards, opts, c.Jobs, c.Checkpoint.String())
+	plan := slurmPlan(dir, exe, shards, opts, c.Jobs, c.Checkpoint.String(), readLimits(con))
 	if c.DryRun {
 		fmt.Fprintf(con.Stdout, "# %s (the grid, its paths made absolute)\n%s\n", filepath.Join(dir, slurm.GridFile), copied)
 		fmt.Fprintf(con.Stdout, "# %s\n%s\n", filepath.Join(dir, slurm.ArrayFile), plan.ArrayScript())
@@ -201,7 +201,7 @@ func submitShards(ctx context.Context, dir string, shards []int) (slurm.Submissi
 
 // slurmPlan is the scripts' content. Each array task resumes its shard's folder, so a task
 // that runs again (requeued, or resubmitted by --resume) keeps the runs it had saved.
-func slurmPlan(dir, exe string, shards int, opts []slurm.Opt, jobs int, checkpoint string) *slurm.Plan {
+func slurmPlan(dir, exe string, shards int, opts []slurm.Opt, jobs int, checkpoint string, limits []string) *slurm.Plan {
 	j := "{cpus}"
 	if jobs > 0 {
 		j = strconv.Itoa(jobs)
@@ -213,13 +213,30 @@ func slurmPlan(dir, exe string, shards int, opts []slurm.Opt, jobs int, checkpoi
 	report = append(report, "--out", filepath.Join(dir, slurm.ReportDir), "--force")
 	return &slurm.Plan{
 		Dir: dir, Shards: shards, Opts: opts,
-		Shard: []string{exe, "sweep", filepath.Join(dir, slurm.GridFile), "--out", filepath.Join(dir, slurm.ShardsDir, "{shard}"),
-			"--shard", "{i}/" + strconv.Itoa(shards), "--resume", "--jobs", j, "--checkpoint", checkpoint},
+		Shard: append([]string{exe, "sweep", filepath.Join(dir, slurm.GridFile), "--out", filepath.Join(dir, slurm.ShardsDir, "{shard}"),
+			"--shard", "{i}/" + strconv.Itoa(shards), "--resume", "--jobs", j, "--checkpoint", checkpoint}, limits...),
 		Merge: []string{
 			slurm.Command(exe, "sweep", "--slurm-merge", dir),
 			slurm.Command(report...),
 		},
 	}
+}
+
+// readLimits are the global flags of the limits on what an input may hold, as this command
+// got them: the shards read the same files under the same limits, or a trace this command
+// checked could be refused in every array task.
+func readLimits(con *Console) []string {
+	bytes, ratio, batch := strconv.FormatInt(con.Inflate.MaxBytes, 10), strconv.FormatFloat(con.Inflate.MaxRatio, 'g', -1, 64), strconv.Itoa(con.MaxBatch)
+	if con.Inflate.MaxBytes < 0 {
+		bytes = "0" // no limit
+	}
+	if con.Inflate.MaxRatio < 0 {
+		ratio = "0"
+	}
+	if con.MaxBatch < 0 {
+		batch = "0"
+	}
+	return []string{"--max-inflate", bytes, "--max-inflate-ratio", ratio, "--max-batch", batch}
 }
 
 // exe is the hcreplay the jobs run: --slurm-exe, or this one.
