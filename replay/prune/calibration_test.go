@@ -72,7 +72,7 @@ func TestHCW19Calibration(t *testing.T) {
 			known string // why the check is known to fail, for now
 		}{
 			{pmf.Evict, "evict", loaded, "under evict a task killed at an off-grid deadline frees its machine, in the chains, at the next grid point: " +
-				"predictions are pessimistic (issue 51, item 5, not done yet)"},
+				"predictions are pessimistic (issue 51, item 4, not done yet)"},
 			{pmf.Evict, "evict-on-grid", snapped, ""},
 			{pmf.Pending, "pending", loaded, ""},
 			{pmf.None, "none", light, ""},
