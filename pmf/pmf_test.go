@@ -367,6 +367,16 @@ func TestParseModel(t *testing.T) {
 	}
 }
 
+// TestModelStringOutOfRange: a model value past the three named ones (3, the count of names)
+// or below them prints as Model(n) instead of indexing past the names.
+func TestModelStringOutOfRange(t *testing.T) {
+	for m, want := range map[Model]string{3: "Model(3)", -1: "Model(-1)", None: "none"} {
+		if got := m.String(); got != want {
+			t.Errorf("Model(%d).String() = %q, want %q", int(m), got, want)
+		}
+	}
+}
+
 // TestAppendStatsMatchesAppend: the success chance and mean that AppendStats computes without a
 // convolution equal those of the PMF Append builds, under every model, on random inputs with
 // deadlines on and off the grid.
