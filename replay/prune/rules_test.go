@@ -509,3 +509,60 @@ func TestHandWorkedDeferBeforeReportsBest(t *testing.T) {
 		t.Errorf("heard %+v, want %+v", heard, want)
 	}
 }
+
+// TestHandWorkedPAMND: PAMND is PAM with deferring only (thesis §4.4.5): where PAM-P's dropping
+// alone decides, PAMND keeps the task. Dropping always on, drop .5, gap .25 (deferring at .75),
+// two machines, queue size 2, drop model none.
+//
+//	task  type  arrives  exec m0                     exec m1  deadline
+//	A      0      0      1 (p .9) or 9: takes 9        50       100
+//	B      1      .5     1                             50         3
+//	C      2      1.5    50                             1       100
+//
+// At 0, A's chance on m0 is 1: A runs on m0 from 0. At .5, B behind A on m0 completes at 2 (p .9)
+// or 10 (A elapsed .5 keeps both outcomes): chance .9 > .75, not deferred; on m1 it has none, so
+// PAM maps it to m0. At 1.5 (C's arrival; C goes to m1 and runs 1.5–2.5), A has run past 1, so it
+// ends at 9: B's chance is P(10 ≤ 3) = 0 ≤ .5. PAM-P drops B at 1.5 (dropped_pruned); PAMND,
+// which never drops, keeps it, and B runs 9–10, late.
+func TestHandWorkedPAMND(t *testing.T) {
+	a, _, err := pmf.FromWeights(1, 1, []float64{0.9, 0, 0, 0, 0, 0, 0, 0, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.Trim, opt.DropModel = 2, 0, pmf.None
+	cfg := replay.Config{
+		PET: replaytest.Grid{
+			{a, pmf.Impulse(50, 1)},
+			{pmf.Impulse(1, 1), pmf.Impulse(50, 1)},
+			{pmf.Impulse(50, 1), pmf.Impulse(1, 1)},
+		},
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}},
+		Tasks: []replay.Task{
+			{ID: 0, Type: 0, Arrival: 0, Deadline: 100, Observed: []float64{9, 50}},
+			{ID: 1, Type: 1, Arrival: 0.5, Deadline: 3, Observed: []float64{1, 50}},
+			{ID: 2, Type: 2, Arrival: 1.5, Deadline: 100, Observed: []float64{50, 1}},
+		},
+		Options: opt,
+	}
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "always"}, DropThreshold: 0.5, Defer: DeferRule{Kind: "gap", Value: 0.25}}
+	pruned := given
+	pruned.Variant = Both
+	for _, c := range []struct {
+		name   string
+		cfg    Config
+		status replay.Status
+		end    float64
+	}{
+		{"PAM", pruned, replay.DroppedPruned, 1.5},
+		{"PAMND", given, replay.Late, 10},
+	} {
+		m, err := New(c.name, heuristic.DefaultParams(), c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := outcomeOf(t, cfg, m, 1); o.Status != c.status || o.Machine != 0 || o.End != c.end {
+			t.Errorf("%s: B %v on machine %d at %v; want %v on machine 0 at %v", c.name, o.Status, o.Machine, o.End, c.status, c.end)
+		}
+	}
+}
