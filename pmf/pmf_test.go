@@ -2,6 +2,7 @@ package pmf
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -200,6 +201,46 @@ func TestOffGridDeadlineEviction(t *testing.T) {
 	// Finishes at 12 (success) or would finish at 14 > 13.5: killed, machine free at 14.
 	if s != 0.5 || next.Origin() != 12 || next.Len() != 3 || next.Prob(0) != 0.5 || next.Prob(2) != 0.5 {
 		t.Errorf("next %v %v success %v", next, next.Probs(), s)
+	}
+}
+
+// TestAppendNegativeExecOrigin works a chain link by hand whose execution time starts a step
+// before 0 (shift −1: the link's grid extends below prev's). prev = {1: .5, 3: .5}, exec =
+// {−1: .5, 3: .5}, deadline 2.5. The task starts after prev's outcomes before 2.5: 1 (.5); the
+// convolution of that half with exec is {0: .25, 4: .25}; the outcome 3 (.5) never lets it start
+// and passes through. Success: the completion at 0, .25.
+//
+//	pending: {0: .25, 3: .5, 4: .25} (the completion at 4 runs late)
+//	evict:   {0: .25, 3: .75} (the completion at 4 is killed at 2.5 and frees the machine at 3,
+//	         the first grid point after the deadline)
+func TestAppendNegativeExecOrigin(t *testing.T) {
+	prev := mustNew(t, 1, 1, []float64{0.5, 0, 0.5})
+	exec := mustNew(t, -1, 1, []float64{0.5, 0, 0, 0, 0.5})
+	wants := map[Model]map[float64]float64{
+		Pending: {0: 0.25, 3: 0.5, 4: 0.25},
+		Evict:   {0: 0.25, 3: 0.75},
+	}
+	appends := map[string]func(Model) (PMF, float64, error){
+		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 2.5, false) },
+		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 2.5, false) },
+		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 2.5, false) },
+	}
+	for name, f := range appends {
+		for model, want := range wants {
+			next, s, err := f(model)
+			if err != nil {
+				t.Fatalf("%s %v: %v", name, model, err)
+			}
+			got := map[float64]float64{}
+			for k := range next.Len() {
+				if next.Prob(k) != 0 {
+					got[next.Time(k)] = next.Prob(k)
+				}
+			}
+			if s != 0.25 || !maps.Equal(got, want) {
+				t.Errorf("%s %v: next %v, success %v; want %v, .25", name, model, got, s, want)
+			}
+		}
 	}
 }
 
