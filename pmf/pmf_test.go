@@ -205,25 +205,26 @@ func TestOffGridDeadlineEviction(t *testing.T) {
 }
 
 // TestAppendNegativeExecOrigin works a chain link by hand whose execution time starts a step
-// before 0 (shift −1: the link's grid extends below prev's). prev = {1: .5, 3: .5}, exec =
-// {−1: .5, 3: .5}, deadline 2.5. The task starts after prev's outcomes before 2.5: 1 (.5); the
-// convolution of that half with exec is {0: .25, 4: .25}; the outcome 3 (.5) never lets it start
-// and passes through. Success: the completion at 0, .25.
+// before 0 (shift −1: the link's grid extends below prev's), on a grid of step .5 (so that the
+// origin's step count and its time differ). prev = {.5: .5, 1.5: .5}, exec = {−.5: .5, 1.5: .5},
+// deadline 1.25. The task starts after prev's outcomes before 1.25: .5 (.5); the convolution of
+// that half with exec is {0: .25, 2: .25}; the outcome 1.5 (.5) never lets it start and passes
+// through. Success: the completion at 0, .25.
 //
-//	pending: {0: .25, 3: .5, 4: .25} (the completion at 4 runs late)
-//	evict:   {0: .25, 3: .75} (the completion at 4 is killed at 2.5 and frees the machine at 3,
-//	         the first grid point after the deadline)
+//	pending: {0: .25, 1.5: .5, 2: .25} (the completion at 2 runs late)
+//	evict:   {0: .25, 1.5: .75} (the completion at 2 is killed at 1.25 and frees the machine at
+//	         1.5, the first grid point after the deadline)
 func TestAppendNegativeExecOrigin(t *testing.T) {
-	prev := mustNew(t, 1, 1, []float64{0.5, 0, 0.5})
-	exec := mustNew(t, -1, 1, []float64{0.5, 0, 0, 0, 0.5})
+	prev := mustNew(t, 0.5, 0.5, []float64{0.5, 0, 0.5})
+	exec := mustNew(t, -0.5, 0.5, []float64{0.5, 0, 0, 0, 0.5})
 	wants := map[Model]map[float64]float64{
-		Pending: {0: 0.25, 3: 0.5, 4: 0.25},
-		Evict:   {0: 0.25, 3: 0.75},
+		Pending: {0: 0.25, 1.5: 0.5, 2: 0.25},
+		Evict:   {0: 0.25, 1.5: 0.75},
 	}
 	appends := map[string]func(Model) (PMF, float64, error){
-		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 2.5, false) },
-		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 2.5, false) },
-		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 2.5, false) },
+		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 1.25, false) },
+		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 1.25, false) },
+		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 1.25, false) },
 	}
 	for name, f := range appends {
 		for model, want := range wants {
