@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/pmf"
 )
 
 // funcSource is a TaskSource over a function, for tests.
@@ -124,6 +126,22 @@ func TestSourceErrors(t *testing.T) {
 			t.Errorf("%s: %v, want a *TaskError", c.name, err)
 		case !c.ok && te.ID != c.tasks[len(c.tasks)-1].ID:
 			t.Errorf("%s: the error names task %d", c.name, te.ID)
+		}
+	}
+	// The limit is in steps, not time units: on a grid of step 4 it is 2^50 · 4 = 2^52, so an
+	// arrival at −2^51 lies within it (it would not on a grid of step 1, nor under a limit of
+	// 2^50 / 4 = 2^48), and one at 2^53 past it.
+	coarse := cfg
+	coarse.PET = gridPET{{pmf.Impulse(4, 4)}}
+	for _, c := range []struct {
+		arrival float64
+		ok      bool
+	}{{-math.Ldexp(1, 51), true}, {-math.Ldexp(1, 52), true}, {math.Ldexp(1, 53), false}} {
+		coarse.Source = sourceOf([]Task{{ID: 0, Arrival: c.arrival, Deadline: 50}})
+		_, err := Run(t.Context(), coarse, greedyBest)
+		var te *TaskError
+		if c.ok != (err == nil) || !c.ok && !errors.As(err, &te) {
+			t.Errorf("step 4, arrival %g: %v, want ok %v (else a *TaskError)", c.arrival, err, c.ok)
 		}
 	}
 	boom := errors.New("disk on fire")
