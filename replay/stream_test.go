@@ -153,7 +153,8 @@ func TestSourceErrors(t *testing.T) {
 		}
 		return Task{ID: int64(n), Arrival: float64(n), Deadline: 50}, true, nil
 	})
-	if _, err := Run(t.Context(), cfg, greedyBest); !errors.Is(err, boom) {
-		t.Errorf("failing source: %v, want %v", err, boom)
+	// Three tasks read, the fourth read fails: the error names it, the fourth.
+	if _, err := Run(t.Context(), cfg, greedyBest); !errors.Is(err, boom) || !strings.Contains(err.Error(), "read task 4:") {
+		t.Errorf("failing source: %v, want %v reading task 4", err, boom)
 	}
 }
