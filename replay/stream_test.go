@@ -158,3 +158,38 @@ func TestSourceErrors(t *testing.T) {
 		t.Errorf("failing source: %v, want %v reading task 4", err, boom)
 	}
 }
+
+// TestRunCancelled: a replay checks its context before its first mapping event and every 1,024
+// events after, and stops with the context's error. A mapper that maps nothing, so that each
+// arrival is one event and nothing else is.
+//
+// Cancelled before Run, one task: the check before event 0 stops it, Map never called.
+// 2,000 tasks arriving at 0, 1, …, 1999, cancelled during the tenth Map call (event 9): events
+// 10 to 1,023 pass no check and run; the check before event 1,024 stops the replay after 1,024
+// calls of Map.
+func TestRunCancelled(t *testing.T) {
+	calls := 0
+	var cancel context.CancelFunc
+	idle := mapperFunc{"idle", Batch, func(Event) {
+		if calls++; calls == 10 && cancel != nil {
+			cancel()
+		}
+	}}
+	pet := gridPET{{impulse(2)}}
+	cfg := Config{PET: pet, Machines: machinesOf(0), Options: DefaultOptions()}
+	cfg.Tasks = []Task{{ID: 0, Arrival: 0, Deadline: 1}}
+	ctx, stop := context.WithCancel(t.Context())
+	stop()
+	if _, err := Run(ctx, cfg, idle); !errors.Is(err, context.Canceled) || calls != 0 {
+		t.Errorf("cancelled before: %v after %d calls of Map, want %v after none", err, calls, context.Canceled)
+	}
+	cfg.Tasks = nil
+	for i := range 2000 {
+		cfg.Tasks = append(cfg.Tasks, Task{ID: int64(i), Arrival: float64(i), Deadline: float64(i) + 0.5})
+	}
+	ctx, cancel = context.WithCancel(t.Context())
+	defer cancel()
+	if _, err := Run(ctx, cfg, idle); !errors.Is(err, context.Canceled) || calls != 1024 {
+		t.Errorf("cancelled during event 9: %v after %d calls of Map, want %v after 1024", err, calls, context.Canceled)
+	}
+}
