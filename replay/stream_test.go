@@ -111,6 +111,7 @@ func TestSourceErrors(t *testing.T) {
 		ok    bool
 	}{
 		{"arrival at the limit", []Task{{ID: 0, Arrival: -limit, Deadline: 50}}, true},
+		{"deadline at the limit", []Task{{ID: 0, Arrival: 5, Deadline: limit}}, true},
 		{"no deadline", []Task{{ID: 0, Arrival: 5, Deadline: inf}}, true},
 		{"arrival past the limit", []Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 2 * limit, Deadline: 3 * limit}}, false},
 		{"deadline past the limit", []Task{{ID: 0, Arrival: 5, Deadline: 1e300}}, false},
