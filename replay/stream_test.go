@@ -98,6 +98,18 @@ func TestSourceErrors(t *testing.T) {
 	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "sort the trace") {
 		t.Errorf("unsorted source: %v", err)
 	}
+	// Trace order is by arrival, then by ID: at one arrival a smaller ID after a larger one is
+	// out of order; the same ID twice is not (duplicate IDs are trace's reader's to refuse).
+	cfg.Source = sourceOf([]Task{{ID: 5, Arrival: 3, Deadline: 50}, {ID: 4, Arrival: 3, Deadline: 50}})
+	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "task 4: arrives at 3, before task 5") {
+		t.Errorf("one arrival, IDs 5 then 4: %v", err)
+	}
+	for _, ids := range [][2]int64{{4, 5}, {4, 4}} {
+		cfg.Source = sourceOf([]Task{{ID: ids[0], Arrival: 3, Deadline: 50}, {ID: ids[1], Arrival: 3, Deadline: 50}})
+		if _, err := Run(t.Context(), cfg, greedyBest); err != nil {
+			t.Errorf("one arrival, IDs %d then %d: %v", ids[0], ids[1], err)
+		}
+	}
 	cfg.Source = sourceOf([]Task{{ID: 0, Arrival: 5, Deadline: 50}, {ID: 1, Arrival: 6, Deadline: math.NaN()}})
 	if _, err := Run(t.Context(), cfg, greedyBest); err == nil || !strings.Contains(err.Error(), "must be numbers") {
 		t.Errorf("a NaN deadline: %v", err)
