@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -204,5 +205,35 @@ func TestRunCancelled(t *testing.T) {
 	defer cancel()
 	if _, err := Run(ctx, cfg, idle); !errors.Is(err, context.Canceled) || calls != 1024 {
 		t.Errorf("cancelled during event 9: %v after %d calls of Map, want %v after 1024", err, calls, context.Canceled)
+	}
+}
+
+// TestDeferredCount: Outcome.Deferred counts the mapping events at which a task was deferred.
+// One machine, unbounded queue, execution 2; X arrives at 0, Y at 1, Z at 2 (deadlines 100). The
+// mapper defers X before time 2 and assigns every other task: X is deferred at 0 and at 1 and
+// assigned at 2 (twice deferred); Y and Z, assigned on arrival, never.
+func TestDeferredCount(t *testing.T) {
+	m := mapperFunc{"late X", Batch, func(ev Event) {
+		for _, h := range slices.Clone(ev.Batch()) {
+			if ev.Task(h).ID == 0 && ev.Now() < 2 {
+				ev.Defer(h)
+				continue
+			}
+			ev.Assign(h, 0)
+		}
+	}}
+	opt := DefaultOptions()
+	opt.QueueSize = math.MaxInt
+	cfg := Config{PET: gridPET{{impulse(2)}}, Machines: machinesOf(0), Options: opt,
+		Tasks: []Task{{ID: 0, Arrival: 0, Deadline: 100}, {ID: 1, Arrival: 1, Deadline: 100}, {ID: 2, Arrival: 2, Deadline: 100}}}
+	want := map[int64]int{0: 2, 1: 0, 2: 0}
+	res := run(t, cfg, m)
+	if len(res.Outcomes) != 3 {
+		t.Fatalf("%d outcomes, want 3", len(res.Outcomes))
+	}
+	for _, o := range res.Outcomes {
+		if o.Deferred != want[o.Task.ID] || o.Machine != 0 {
+			t.Errorf("task %d deferred %d times, on machine %d; want %d, on machine 0", o.Task.ID, o.Deferred, o.Machine, want[o.Task.ID])
+		}
 	}
 }
