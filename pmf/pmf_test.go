@@ -554,3 +554,26 @@ func TestConditionWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactEdges works by hand the edges of Merge's rounding, Crop and CapImpulses.
+//
+// nearestMultiple, ties upward: −3 to a multiple of 2 is −2 (between −4 and −2, a tie), −5 is
+// −4, −4 to a multiple of 3 is −3 (1 away, against 2 to −6), 5 to a multiple of 2 is 6.
+// Crop(2, 2) of {1: .5, 3: .5}: the range holds one grid point, 2; both halves fold into it.
+// CapImpulses(1) of {1: .5, 2: .5}: Merge(2) moves 1 (a tie between 0 and 2) and 2 to 2: one
+// impulse at 2, on a grid of step 2.
+func TestCompactEdges(t *testing.T) {
+	for _, c := range [][3]int64{{-3, 2, -2}, {-5, 2, -4}, {-4, 3, -3}, {5, 2, 6}} {
+		if got := nearestMultiple(c[0], c[1]); got != c[2] {
+			t.Errorf("nearestMultiple(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
+	c, err := mustNew(t, 1, 1, []float64{0.5, 0, 0.5}).Crop(2, 2)
+	if err != nil || c.Len() != 1 || c.Origin() != 2 || c.Prob(0) != 1 {
+		t.Errorf("Crop(2, 2): %v %v, %v; want an impulse at 2", c, c.Probs(), err)
+	}
+	m := mustNew(t, 1, 1, []float64{0.5, 0.5}).CapImpulses(1)
+	if m.Len() != 1 || m.Origin() != 2 || m.Step() != 2 || m.Prob(0) != 1 {
+		t.Errorf("CapImpulses(1): %v %v; want an impulse at 2, step 2", m, m.Probs())
+	}
+}

@@ -237,3 +237,37 @@ func TestDeferredCount(t *testing.T) {
 		}
 	}
 }
+
+// TestDropQueuedLeavesHeadRunning: the pruner's drop of a task waiting behind a running one
+// leaves the running one alone. One machine, unbounded queue, execution 2; A and B arrive at 0
+// and queue on m0 (A runs 0–2); C's arrival at 1 makes an event, where the mapper drops B. A
+// still ends at 2; B leaves at 1, dropped by the pruner; C runs 2–4.
+func TestDropQueuedLeavesHeadRunning(t *testing.T) {
+	m := mapperFunc{"drop B", Batch, func(ev Event) {
+		for _, h := range slices.Clone(ev.Batch()) {
+			ev.Assign(h, 0)
+		}
+		if ev.Now() == 1 {
+			ev.Drop(ev.Queue(0)[1])
+		}
+	}}
+	opt := DefaultOptions()
+	opt.QueueSize = math.MaxInt
+	cfg := Config{PET: gridPET{{impulse(2)}}, Machines: machinesOf(0), Options: opt,
+		Tasks: []Task{{ID: 0, Arrival: 0, Deadline: 100}, {ID: 1, Arrival: 0, Deadline: 100}, {ID: 2, Arrival: 1, Deadline: 100}}}
+	type end struct {
+		status     Status
+		start, end float64
+	}
+	want := map[int64]end{0: {OnTime, 0, 2}, 1: {DroppedPruned, math.NaN(), 1}, 2: {OnTime, 2, 4}}
+	res := run(t, cfg, m)
+	if len(res.Outcomes) != 3 {
+		t.Fatalf("%d outcomes, want 3", len(res.Outcomes))
+	}
+	for _, o := range res.Outcomes {
+		w := want[o.Task.ID]
+		if o.Status != w.status || o.End != w.end || (o.Start != w.start && !math.IsNaN(w.start)) {
+			t.Errorf("task %d %v %v–%v, want %v %v–%v", o.Task.ID, o.Status, o.Start, o.End, w.status, w.start, w.end)
+		}
+	}
+}
