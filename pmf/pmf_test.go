@@ -561,7 +561,9 @@ func TestConditionWeights(t *testing.T) {
 // −4, −4 to a multiple of 3 is −3 (1 away, against 2 to −6), 5 to a multiple of 2 is 6.
 // Crop(2, 2) of {1: .5, 3: .5}: the range holds one grid point, 2; both halves fold into it.
 // CapImpulses(1) of {1: .5, 2: .5}: Merge(2) moves 1 (a tie between 0 and 2) and 2 to 2: one
-// impulse at 2, on a grid of step 2.
+// impulse at 2, on a grid of step 2. CapImpulses(2) of it: already 2 impulses, unchanged.
+// CapImpulses(3) of .2 at each of 0, 1, 2, 3, 4: the smallest factor is 2 (⌈5/3⌉), where 0 stays,
+// 1 (a tie) and 2 go to 2, 3 (a tie) and 4 to 4: {0: .2, 2: .4, 4: .4}, 3 impulses.
 func TestCompactEdges(t *testing.T) {
 	for _, c := range [][3]int64{{-3, 2, -2}, {-5, 2, -4}, {-4, 3, -3}, {5, 2, 6}} {
 		if got := nearestMultiple(c[0], c[1]); got != c[2] {
@@ -575,5 +577,12 @@ func TestCompactEdges(t *testing.T) {
 	m := mustNew(t, 1, 1, []float64{0.5, 0.5}).CapImpulses(1)
 	if m.Len() != 1 || m.Origin() != 2 || m.Step() != 2 || m.Prob(0) != 1 {
 		t.Errorf("CapImpulses(1): %v %v; want an impulse at 2, step 2", m, m.Probs())
+	}
+	if m := mustNew(t, 1, 1, []float64{0.5, 0.5}).CapImpulses(2); m.Len() != 2 || m.Origin() != 1 || m.Step() != 1 {
+		t.Errorf("CapImpulses(2) of 2 impulses: %v %v; want it unchanged", m, m.Probs())
+	}
+	m = mustNew(t, 0, 1, []float64{0.2, 0.2, 0.2, 0.2, 0.2}).CapImpulses(3)
+	if m.Len() != 3 || m.Origin() != 0 || m.Step() != 2 || m.Prob(0) != 0.2 || m.Prob(1) != 0.4 || m.Prob(2) != 0.4 {
+		t.Errorf("CapImpulses(3) of 5 impulses: %v %v; want {0: .2, 2: .4, 4: .4}", m, m.Probs())
 	}
 }
