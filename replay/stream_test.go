@@ -271,3 +271,28 @@ func TestDropQueuedLeavesHeadRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestSameTimeFinishesInMachineOrder: runs that end at one time finish in machine order,
+// whichever started first (the event heap orders by time, then machine). Two machines, queue
+// size 1, both of machine type 0; A arrives at 0 and runs on m1 0–3 (it takes 3 in this world),
+// B at 1 and runs on m0 1–3 (it takes 2). At the event at 3 the mapper hears B's exit (m0)
+// before A's (m1), though A's run began first.
+func TestSameTimeFinishesInMachineOrder(t *testing.T) {
+	var heard []int64
+	m := mapperFunc{"A to m1", Batch, func(ev Event) {
+		for _, x := range ev.Exits() {
+			heard = append(heard, ev.Task(x.Task).ID)
+		}
+		for _, h := range slices.Clone(ev.Batch()) {
+			ev.Assign(h, int(1-ev.Task(h).ID)) // A (ID 0) to m1, B (ID 1) to m0
+		}
+	}}
+	opt := DefaultOptions()
+	opt.QueueSize = 1
+	cfg := Config{PET: gridPET{{impulse(3)}}, Machines: machinesOf(0, 0), Options: opt,
+		Tasks: []Task{{ID: 0, Arrival: 0, Deadline: 100, Observed: []float64{3}}, {ID: 1, Arrival: 1, Deadline: 100, Observed: []float64{2}}}}
+	run(t, cfg, m)
+	if want := []int64{1, 0}; !slices.Equal(heard, want) {
+		t.Errorf("exits heard in the order %v, want %v (m0's before m1's)", heard, want)
+	}
+}
