@@ -374,3 +374,66 @@ func TestSignalStopsPetShow(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestSignalStopsBlockedRead: a command blocked in an open that never returns (a catalog or a
+// grid that is a named pipe no one writes to) stops on Ctrl-C within the grace period, exits 130
+// and leaves no temporary file in its output folder (issue 49 item 5: a FIFO blocked forever
+// and ignored SIGINT). Trace and PET paths refuse named pipes (TestHostileInputs); a catalog or a
+// grid may come from a pipe (bash's <(...)), so these wait for it, and Ctrl-C must stop them.
+func TestSignalStopsBlockedRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child processes waiting out the grace period")
+	}
+	dir, pet := hostileFixture(t)
+	fifo := filepath.Join(dir, "pfifo.json")
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"replay, catalog a named pipe", []string{"replay", "--pet", pet, "--trace", filepath.Join(dir, "fifo", "a.csv"), "--catalog", fifo, "-H", "MM", "--out", "OUT/r"}},
+		{"sweep, grid a named pipe", []string{"sweep", fifo, "--out", "OUT/s"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{}, c.args...)
+			for i, a := range args {
+				args[i] = strings.Replace(a, "OUT", out, 1)
+			}
+			ch := startChild(t, 0, args...)
+			time.Sleep(1500 * time.Millisecond) // into the open
+			start := time.Now()
+			ch.cmd.Process.Signal(os.Interrupt)
+			code, _ := ch.wait(t, 30*time.Second)
+			if code != exitSignal {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSignal, ch.stderr)
+			}
+			if took := time.Since(start); took > graceAfterSignal+3*time.Second {
+				t.Errorf("stopped %v after the signal", took)
+			}
+			if left := tempFiles(t, out); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// TestStandardInputNamesTheFix: the commands cannot tell the format of standard input ("-"),
+// so neither its message nor the refusal of a named pipe may send the user to it or to a format
+// flag no command has; both say to give a file.
+func TestStandardInputNamesTheFix(t *testing.T) {
+	dir, _ := hostileFixture(t)
+	for _, args := range [][]string{{"trace", "stats", "-"}, {"trace", "stats", filepath.Join(dir, "fifo")}} {
+		code, _, stderr := cli(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+		for _, bad := range []string{"give the format explicitly", "- for standard input"} {
+			if strings.Contains(stderr, bad) {
+				t.Errorf("%v: the message suggests %q, which no command takes:\n%s", args, bad, stderr)
+			}
+		}
+		if !strings.Contains(stderr, "file") || !strings.Contains(stderr, ".csv") && !strings.Contains(stderr, "regular file") {
+			t.Errorf("%v: the message does not say what to give:\n%s", args, stderr)
+		}
+	}
+}
