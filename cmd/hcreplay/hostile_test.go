@@ -72,7 +72,7 @@ type child struct {
 
 // startChild starts `hcreplay args...` in a child process with GOMEMLIMIT and an RLIMIT_DATA
 // of limitMB (0: none).
-func startChild(t *testing.T, limitMB int, args ...string) *child {
+func startChild(t testing.TB, limitMB int, args ...string) *child {
 	t.Helper()
 	js, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChild$")
@@ -90,7 +90,7 @@ func startChild(t *testing.T, limitMB int, args ...string) *child {
 
 // wait returns the child's exit status and its peak resident memory in MiB, failing the test
 // when it runs longer than limit.
-func (c *child) wait(t *testing.T, limit time.Duration) (int, float64) {
+func (c *child) wait(t testing.TB, limit time.Duration) (int, float64) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- c.cmd.Wait() }()
