@@ -335,22 +335,26 @@ func TestNegativeArrivalsShiftInvariant(t *testing.T) {
 	}
 	neg := filepath.Join(dir, "neg.csv")
 	writeFile(t, neg, moved.String())
-	counts := func(path string) []string {
-		out := mustCLI(t, "replay", "--pet", pet, "--trace", path, "-H", "MM,MSD,MCT", "--prune", "none,both", "--json", "-q")
-		var rows []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var r map[string]any
-			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			rows = append(rows, fmt.Sprint(r["heuristic"], r["on_time"], r["late"], r["dropped_deadline"], r["dropped_pruned"], r["unfinished"]))
-		}
-		return rows
-	}
-	a, b := counts(tr), counts(neg)
+	a, b := replayCounts(t, pet, tr), replayCounts(t, pet, neg)
 	if strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != 6 {
 		t.Errorf("moved 1e9 ms back:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
 	}
+}
+
+// replayCounts replays the trace at path under MM, MSD and MCT, unpruned and pruned, and
+// returns each run's heuristic and counts of outcomes, one line a run.
+func replayCounts(t *testing.T, pet, path string) []string {
+	t.Helper()
+	out := mustCLI(t, "replay", "--pet", pet, "--trace", path, "-H", "MM,MSD,MCT", "--prune", "none,both", "--json", "-q")
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		rows = append(rows, fmt.Sprint(r["heuristic"], r["on_time"], r["late"], r["dropped_deadline"], r["dropped_pruned"], r["unfinished"]))
+	}
+	return rows
 }
 
 // TestSignalStopsPetShow: pet show drawing the PMF grid of a large PET (a minute's work) stops
