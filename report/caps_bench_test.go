@@ -49,18 +49,7 @@ func TestCapsWithinBudget(t *testing.T) {
 // under its own cap: 480,000 runs (1.82 GB at 3,800 bytes) and 14 million generated tasks (1.57
 // GB at 112) are refused before any run is listed; 320,000 runs (1.22 GB) with them pass.
 func TestCapsShareTheBudget(t *testing.T) {
-	const grid = `
-pet: p.json
-heuristics: [MM, mect]
-prune: [none, both]
-levels:
-  - name: a
-    trace: a/*.csv
-  - name: b
-    generate: {level: 5k, tasks: 1000000}
-    trials: 14
-queue_size: [4, 6]
-`
+	grid := strings.Replace(smallGrid, "generate: {level: 5k}\n    trials: 2", "generate: {level: 5k, tasks: 1000000}\n    trials: 14", 1)
 	g, err := ParseGrid([]byte(grid), "grid.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -313,32 +313,48 @@ func TestPetBuildSpanNamesFix(t *testing.T) {
 // may be measured from any origin) because a replay does not depend on where time zero is: a
 // trace moved 1e9 ms into the past gives the same counts under every heuristic and pruning.
 func TestNegativeArrivalsShiftInvariant(t *testing.T) {
-	dir := t.TempDir()
-	pet := filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
-	tr := filepath.Join(dir, "t.csv")
-	mustCLI(t, "trace", "gen", "--pet", pet, "--out", tr, "--tasks", "600", "--level", "2k", "--trials", "1", "-q")
-	data, err := os.ReadFile(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moved strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Split(line, ",")
-		if len(f) != 4 || f[0] == "task_id" {
-			moved.WriteString(line + "\n")
-			continue
-		}
-		a, _ := strconv.ParseFloat(f[2], 64)
-		d, _ := strconv.ParseFloat(f[3], 64)
-		fmt.Fprintf(&moved, "%s,%s,%s,%s\n", f[0], f[1], strconv.FormatFloat(a-1e9, 'g', -1, 64), strconv.FormatFloat(d-1e9, 'g', -1, 64))
-	}
-	neg := filepath.Join(dir, "neg.csv")
-	writeFile(t, neg, moved.String())
+	pet, tr := genTrace(t, 600)
+	neg := filepath.Join(filepath.Dir(tr), "neg.csv")
+	mapTimes(t, tr, neg, "", func(x float64) string { return strconv.FormatFloat(x-1e9, 'g', -1, 64) })
 	a, b := replayCounts(t, pet, tr), replayCounts(t, pet, neg)
 	if strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != 6 {
 		t.Errorf("moved 1e9 ms back:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
 	}
+}
+
+// genTrace makes a PET of 3 task types and 2 machines and one trial of n tasks in CSV (ms).
+func genTrace(t *testing.T, n int) (pet, trace string) {
+	t.Helper()
+	dir := t.TempDir()
+	pet, trace = filepath.Join(dir, "pet.json"), filepath.Join(dir, "t.csv")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", trace, "--tasks", strconv.Itoa(n), "--level", "2k", "--trials", "1", "-q")
+	return pet, trace
+}
+
+// mapTimes writes the CSV trace src to dst with each arrival and deadline x written as f(x),
+// and its comment lines replaced by comment when that is not empty.
+func mapTimes(t *testing.T, src, dst, comment string, f func(x float64) string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		c := strings.Split(line, ",")
+		switch {
+		case strings.HasPrefix(line, "#") && comment != "":
+			out.WriteString(comment + "\n")
+		case len(c) != 4 || c[0] == "task_id":
+			out.WriteString(line + "\n")
+		default:
+			a, _ := strconv.ParseFloat(c[2], 64)
+			d, _ := strconv.ParseFloat(c[3], 64)
+			fmt.Fprintf(&out, "%s,%s,%s,%s\n", c[0], c[1], f(a), f(d))
+		}
+	}
+	writeFile(t, dst, out.String())
 }
 
 // replayCounts replays the trace at path under MM, MSD and MCT, unpruned and pruned, and

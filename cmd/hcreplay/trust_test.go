@@ -387,37 +387,15 @@ func TestTraceInSecondsWarns(t *testing.T) {
 // (they refused it: "the file declares … but the caller says ms"), and replays to the same counts
 // as the trace written in milliseconds (its times × 10⁶, rounded to the nanosecond).
 func TestDeclaredUnitTakenByEveryReader(t *testing.T) {
-	dir := t.TempDir()
-	pet := filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
-	msPath := filepath.Join(dir, "ms.csv")
-	mustCLI(t, "trace", "gen", "--pet", pet, "--out", msPath, "--tasks", "300", "--level", "2k", "--trials", "1", "-q")
-	data, err := os.ReadFile(msPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ns strings.Builder // the same times × 10⁶, declared in ns
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Split(line, ",")
-		switch {
-		case strings.HasPrefix(line, "#"):
-			ns.WriteString("# time_unit=ns\n")
-		case len(f) != 4 || f[0] == "task_id":
-			ns.WriteString(line + "\n")
-		default:
-			a, _ := strconv.ParseFloat(f[2], 64)
-			d, _ := strconv.ParseFloat(f[3], 64)
-			fmt.Fprintf(&ns, "%s,%s,%.0f,%.0f\n", f[0], f[1], a*1e6, d*1e6)
-		}
-	}
-	nsPath := filepath.Join(dir, "ns.csv")
-	writeFile(t, nsPath, ns.String())
-	if !strings.Contains(ns.String(), "time_unit=ns") {
-		t.Fatalf("trace gen wrote no time_unit line:\n%.200s", data)
+	pet, msPath := genTrace(t, 300)
+	nsPath := filepath.Join(filepath.Dir(msPath), "ns.csv")
+	mapTimes(t, msPath, nsPath, "# time_unit=ns", func(x float64) string { return fmt.Sprintf("%.0f", x*1e6) })
+	if b, _ := os.ReadFile(nsPath); !strings.Contains(string(b), "# time_unit=ns\n") {
+		t.Fatalf("trace gen wrote no time_unit line:\n%.200s", b)
 	}
 	if a, b := replayCounts(t, pet, msPath), replayCounts(t, pet, nsPath); strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != 6 {
 		t.Errorf("the ns trace replays otherwise:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
 	}
 	mustCLI(t, "trace", "stats", nsPath)
-	mustCLI(t, "trace", "convert", nsPath, filepath.Join(dir, "ns.parquet"), "-q")
+	mustCLI(t, "trace", "convert", nsPath, filepath.Join(filepath.Dir(nsPath), "ns.parquet"), "-q")
 }
