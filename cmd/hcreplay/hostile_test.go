@@ -191,9 +191,7 @@ func TestStaleTempsCleaned(t *testing.T) {
 // line, a gzip of 16 MiB of valid rows (ratio above 100), a folder of trials holding a FIFO.
 func hostileFixture(t *testing.T) (dir, pet string) {
 	t.Helper()
-	dir = t.TempDir()
-	pet = filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	dir, pet = fifoFixture(t)
 	gz := func(name, head, unit string, n int) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -219,6 +217,16 @@ func hostileFixture(t *testing.T) (dir, pet string) {
 		fmt.Fprintf(&sim, "%d,0,5,100\n", i)
 	}
 	writeFile(t, filepath.Join(dir, "sim.csv"), sim.String())
+	return dir, pet
+}
+
+// fifoFixture makes a PET, a folder of trials fifo/ holding a trace a.csv and a named pipe
+// b.csv, and a named pipe pfifo.json.
+func fifoFixture(t *testing.T) (dir, pet string) {
+	t.Helper()
+	dir = t.TempDir()
+	pet = filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
 	os.Mkdir(filepath.Join(dir, "fifo"), 0o755)
 	writeFile(t, filepath.Join(dir, "fifo", "a.csv"), "# time_unit=ms\ntask_type,arrival,deadline\n0,1,100\n")
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "b.csv"), 0o600); err != nil {
@@ -404,7 +412,7 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("child processes waiting out the grace period")
 	}
-	dir, pet := hostileFixture(t)
+	dir, pet := fifoFixture(t)
 	fifo := filepath.Join(dir, "pfifo.json")
 	for _, c := range []struct {
 		name string
@@ -441,7 +449,7 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 // so neither its message nor the refusal of a named pipe may send the user to it or to a format
 // flag no command has; both say to give a file.
 func TestStandardInputNamesTheFix(t *testing.T) {
-	dir, _ := hostileFixture(t)
+	dir, _ := fifoFixture(t)
 	for _, args := range [][]string{{"trace", "stats", "-"}, {"trace", "stats", filepath.Join(dir, "fifo")}} {
 		code, _, stderr := cli(t, args...)
 		if code != exitUsage {
