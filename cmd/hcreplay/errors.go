@@ -19,6 +19,7 @@ import (
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // Exit statuses (SPEC §7).
@@ -190,7 +191,7 @@ func badPath(err error) bool {
 		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
 		errors.Is(err, syscall.EROFS) || // an --out on a read-only file system
 		errors.As(err, new(*report.FormatError)) || // --plot x.bogus
-		errors.As(err, new(report.InputError)) // a grid too large, a corrupt runs file on --resume
+		errors.As(err, new(sweep.InputError)) // a grid too large, a corrupt runs file on --resume
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

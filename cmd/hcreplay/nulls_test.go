@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // TestRunsNullsRoundTrip sweeps a grid where half the runs score no task (trim 1000 of 60
@@ -70,7 +71,7 @@ func TestRunsNullsRoundTrip(t *testing.T) {
 	}
 
 	// A sweep stopped after three runs, one of them unscored, resumes to the same rows.
-	f2, err := os.Create(filepath.Join(out, report.PartialRunsFile))
+	f2, err := os.Create(filepath.Join(out, sweep.PartialRunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

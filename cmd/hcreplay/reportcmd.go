@@ -13,6 +13,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // ReportCmd aggregates the runs of a sweep into tables, figures and two pages (SPEC §6).
@@ -49,7 +50,7 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err != nil {
 		return nil, err
 	}
-	if missing := report.MissingRuns(paths, held); len(missing) > 0 {
+	if missing := sweep.MissingRuns(paths, held); len(missing) > 0 {
 		if !c.Partial {
 			return nil, badInput(fmt.Errorf("%s; give the missing folders too, or add --partial to report the runs there are (some grid points' means then cover fewer trials than others')",
 				strings.Join(missing, "; ")))

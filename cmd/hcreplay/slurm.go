@@ -17,6 +17,7 @@ import (
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/internal/slurm"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // SlurmFlags are sweep's flags for running on a Slurm cluster (README, "Running on a cluster"):
@@ -281,7 +282,7 @@ func emptyDir(dir string) error {
 
 // absoluteGrid is the grid as YAML (JSON is YAML; its keys are the grid's), with its paths
 // made absolute, so that the copy in DIR reads the files the original does.
-func absoluteGrid(g *report.Grid, base string) ([]byte, error) {
+func absoluteGrid(g *sweep.Grid, base string) ([]byte, error) {
 	cp := *g
 	cp.PET = gridPath(base, g.PET)
 	cp.Catalog = gridPath(base, g.Catalog)
@@ -298,7 +299,7 @@ func absoluteGrid(g *report.Grid, base string) ([]byte, error) {
 
 // copiedRuns checks that the copy of the grid expands to the runs the grid does (keys, in order)
 // and returns them: the shards run the copy.
-func copiedRuns(g *report.Grid, copied []byte, in report.SweepInputs) ([]report.SweepRun, error) {
+func copiedRuns(g *sweep.Grid, copied []byte, in sweep.SweepInputs) ([]sweep.SweepRun, error) {
 	trials := map[string]int{}
 	for name, lt := range in.Levels {
 		trials[name] = len(lt.Trials)
@@ -307,7 +308,7 @@ func copiedRuns(g *report.Grid, copied []byte, in report.SweepInputs) ([]report.
 	if err != nil {
 		return nil, badInput(err)
 	}
-	cg, err := report.ParseGrid(copied, slurm.GridFile)
+	cg, err := sweep.ParseGrid(copied, slurm.GridFile)
 	if err == nil {
 		err = cg.Validate()
 	}
@@ -331,7 +332,7 @@ func copiedRuns(g *report.Grid, copied []byte, in report.SweepInputs) ([]report.
 
 // estimateShards is enough shards for each to replay about slurmMinutesPerShard minutes on
 // cpus cores at slurmTasksPerCoreSecond.
-func estimateShards(runs []report.SweepRun, in report.SweepInputs, cpus int) int {
+func estimateShards(runs []sweep.SweepRun, in sweep.SweepInputs, cpus int) int {
 	tasks := 0.0
 	for _, r := range runs {
 		if lt, ok := in.Levels[r.Level]; ok && r.Trial >= 1 && r.Trial <= len(lt.Trials) {
@@ -448,7 +449,7 @@ func (c *SweepCmd) slurmMerge(con *Console, dir string) error {
 	var paths, missing []string
 	for i := 1; i <= state.Shards; i++ {
 		sd := slurm.ShardDir(dir, i)
-		if m, err := report.ReadManifest(sd); err != nil || !m.Complete {
+		if m, err := sweep.ReadManifest(sd); err != nil || !m.Complete {
 			missing = append(missing, strconv.Itoa(i))
 			continue
 		}
@@ -461,7 +462,7 @@ func (c *SweepCmd) slurmMerge(con *Console, dir string) error {
 	if err != nil {
 		return err
 	}
-	if gaps := report.MissingRuns(paths, held); len(gaps) > 0 {
+	if gaps := sweep.MissingRuns(paths, held); len(gaps) > 0 {
 		return badInput(errors.New(strings.Join(gaps, "; ")))
 	}
 	unit, err := runsTimeUnit(paths)
@@ -520,7 +521,7 @@ func slurmStatus(ctx context.Context, dir string) (*sweepStatus, error) {
 			sh.state, sh.reason, sh.active = j.State, j.Reason, slurm.Active(j.State)
 		}
 		sd := slurm.ShardDir(dir, i)
-		if m, err := report.ReadManifest(sd); err == nil {
+		if m, err := sweep.ReadManifest(sd); err == nil {
 			sh.runs = fmt.Sprintf("%d/%d runs", m.Resumed+m.Finished, m.ShardRuns)
 			if m.Complete {
 				sh.done, sh.active, sh.state = true, false, "DONE"

@@ -15,6 +15,7 @@ import (
 	"github.com/hcreplay/hcreplay/internal/slurm"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // The tests of sweep --slurm against a real Slurm run only with TEST_SLURM=1, which make
@@ -108,7 +109,7 @@ func exists(path string) bool {
 }
 
 func shardComplete(dir string, i int) bool {
-	m, err := report.ReadManifest(slurm.ShardDir(dir, i))
+	m, err := sweep.ReadManifest(slurm.ShardDir(dir, i))
 	return err == nil && m.Complete
 }
 
@@ -228,7 +229,7 @@ func TestSlurmFailedShardResumes(t *testing.T) {
 // manifestStamp is a shard manifest's modification time and content.
 func manifestStamp(t *testing.T, dir string, i int) string {
 	t.Helper()
-	path := filepath.Join(slurm.ShardDir(dir, i), report.ManifestFile)
+	path := filepath.Join(slurm.ShardDir(dir, i), sweep.ManifestFile)
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -336,12 +337,12 @@ func TestSlurmWithoutSbatch(t *testing.T) {
 // TestEstimateShards checks --slurm-shards's default on hand-worked cases: tasks ÷ (tasks/s per
 // core × cores × 600 s), rounded up, at least 1.
 func TestEstimateShards(t *testing.T) {
-	trial := func(tasks int) report.Trial { return report.Trial{Tasks: make([]replay.Task, tasks)} }
-	in := report.SweepInputs{Levels: map[string]report.LevelTrials{"a": {Trials: []report.Trial{trial(3_000_000), trial(1_500_000)}}}}
-	runs := func(n int) []report.SweepRun {
-		rs := make([]report.SweepRun, n)
+	trial := func(tasks int) sweep.Trial { return sweep.Trial{Tasks: make([]replay.Task, tasks)} }
+	in := sweep.SweepInputs{Levels: map[string]sweep.LevelTrials{"a": {Trials: []sweep.Trial{trial(3_000_000), trial(1_500_000)}}}}
+	runs := func(n int) []sweep.SweepRun {
+		rs := make([]sweep.SweepRun, n)
 		for i := range rs {
-			rs[i] = report.SweepRun{Level: "a", Trial: 1 + i%2}
+			rs[i] = sweep.SweepRun{Level: "a", Trial: 1 + i%2}
 		}
 		return rs
 	}
@@ -357,7 +358,7 @@ func TestEstimateShards(t *testing.T) {
 			t.Errorf("%d runs on %d CPUs: %d shards, want %d", c.runs, c.cpus, got, c.want)
 		}
 	}
-	if got := estimateShards(runs(2), report.SweepInputs{Levels: map[string]report.LevelTrials{"a": {Trials: []report.Trial{trial(10), trial(10)}}}}, 1); got != 1 {
+	if got := estimateShards(runs(2), sweep.SweepInputs{Levels: map[string]sweep.LevelTrials{"a": {Trials: []sweep.Trial{trial(10), trial(10)}}}}, 1); got != 1 {
 		t.Errorf("a tiny grid: %d shards, want 1", got)
 	}
 }

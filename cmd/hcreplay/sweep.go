@@ -16,12 +16,13 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
 // SweepCmd replays a grid of heuristics, pruning variants, levels, trials and options, and
-// writes one row per run (SPEC §6). The grid, its expansion and the runner are report.Grid and
-// report.Sweep; this file reads the grid's files and wires the flags and the progress bar.
+// writes one row per run (SPEC §6). The grid, its expansion and the runner are sweep.Grid and
+// sweep.Sweep; this file reads the grid's files and wires the flags and the progress bar.
 type SweepCmd struct {
 	Grid       string        `arg:"" optional:"" help:"Grid file (YAML; see docs/sweep-example.yaml). The flags below set or replace its keys." placeholder:"GRID.yaml"`
 	Out        string        `help:"Required. Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
@@ -86,9 +87,9 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	var shard report.Shard
+	var shard sweep.Shard
 	if c.Shard != "" {
-		if shard, err = report.ParseShard(c.Shard); err != nil {
+		if shard, err = sweep.ParseShard(c.Shard); err != nil {
 			return badInput(fmt.Errorf("--shard: %w", err))
 		}
 	}
@@ -101,7 +102,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	}
 	bar := newProgress(con)
 	unscored, minTrim := 0, 0 // runs whose trim left no task scored, and the least such trim
-	sw := &report.Sweep{
+	sw := &sweep.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf,
 		InputsDigest: inputsDigest(gridPath(base, grid.PET), gridPath(base, grid.Catalog)),
@@ -122,11 +123,11 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	st, err := sw.Run(ctx)
 	bar.stop()
 	switch {
-	case errors.Is(err, report.ErrSweepExists), errors.Is(err, report.ErrBadRunsFile):
+	case errors.Is(err, sweep.ErrSweepExists), errors.Is(err, sweep.ErrBadRunsFile):
 		return badInput(err)
 	case err != nil && ctx.Err() != nil:
 		con.Logf("%d of %d runs are saved in %s; run the same command with --resume to finish",
-			st.Resumed+st.Finished, st.Shard, filepath.Join(c.Out, report.PartialRunsFile))
+			st.Resumed+st.Finished, st.Shard, filepath.Join(c.Out, sweep.PartialRunsFile))
 		return err
 	case err != nil:
 		return err
@@ -142,14 +143,14 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 
 // grid reads the grid file, if any, and applies the flags. base is the folder the grid's
 // relative paths are relative to (the grid file's); paths from flags are made absolute.
-func (c *SweepCmd) grid() (g *report.Grid, base string, err error) {
-	g = report.NewGrid()
+func (c *SweepCmd) grid() (g *sweep.Grid, base string, err error) {
+	g = sweep.NewGrid()
 	if c.Grid != "" {
 		b, err := readSmallFile(c.Grid)
 		if err != nil {
 			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
 		}
-		if g, err = report.ParseGrid(b, c.Grid); err != nil {
+		if g, err = sweep.ParseGrid(b, c.Grid); err != nil {
 			return nil, "", err
 		}
 		if base, err = filepath.Abs(filepath.Dir(c.Grid)); err != nil {
@@ -166,7 +167,7 @@ func (c *SweepCmd) grid() (g *report.Grid, base string, err error) {
 }
 
 // applyFlags sets the grid keys the flags give.
-func (c *SweepCmd) applyFlags(g *report.Grid) error {
+func (c *SweepCmd) applyFlags(g *sweep.Grid) error {
 	type keyFlag struct{ key, value, flag string }
 	var sets []keyFlag
 	for _, p := range []keyFlag{{"pet", c.PET, "--pet"}, {"catalog", c.Catalog, "--catalog"}} {
@@ -200,14 +201,14 @@ func (c *SweepCmd) applyFlags(g *report.Grid) error {
 }
 
 // flagLevels replaces the grid's levels with those of --trace and --generate.
-func (c *SweepCmd) flagLevels(g *report.Grid) error {
+func (c *SweepCmd) flagLevels(g *sweep.Grid) error {
 	if len(c.Trace) == 0 && len(c.Generate) == 0 {
 		if c.Trials != 0 || c.Deadline != "" {
 			return errors.New("--trials and --deadline apply to levels given by --trace or --generate; set them in the grid file's levels")
 		}
 		return nil
 	}
-	var levels []report.Level
+	var levels []sweep.Level
 	var flags []string
 	for _, t := range c.Trace {
 		name, spec, ok := strings.Cut(t, "=")
@@ -218,11 +219,11 @@ func (c *SweepCmd) flagLevels(g *report.Grid) error {
 		if err != nil {
 			return err
 		}
-		levels = append(levels, report.Level{Name: name, Trace: abs, Trials: c.Trials, Deadline: c.Deadline, Seed: 1})
+		levels = append(levels, sweep.Level{Name: name, Trace: abs, Trials: c.Trials, Deadline: c.Deadline, Seed: 1})
 		flags = append(flags, "--trace "+t)
 	}
 	for _, label := range c.Generate {
-		gen := report.DefaultGenerate()
+		gen := sweep.DefaultGenerate()
 		gen.Level = label
 		if c.Deadline != "" {
 			gen.Deadline = c.Deadline
@@ -231,7 +232,7 @@ func (c *SweepCmd) flagLevels(g *report.Grid) error {
 		if trials == 0 {
 			trials = 30
 		}
-		levels = append(levels, report.Level{Name: label, Generate: gen, Trials: trials, Seed: 1})
+		levels = append(levels, sweep.Level{Name: label, Generate: gen, Trials: trials, Seed: 1})
 		flags = append(flags, "--generate "+label)
 	}
 	g.SetLevels(levels, flags)
@@ -240,9 +241,9 @@ func (c *SweepCmd) flagLevels(g *report.Grid) error {
 
 // loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
 // share. Errors name the grid key that points at the bad file.
-func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInputs, error) {
+func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInputs, error) {
 	path := func(p string) string { return gridPath(base, p) }
-	var in report.SweepInputs
+	var in sweep.SweepInputs
 	pet, err := loadPET(path(g.PET))
 	if err != nil {
 		return in, fmt.Errorf("%s: %w", g.Where("pet"), err)
@@ -255,10 +256,10 @@ func loadSweepInputs(g *report.Grid, base string, con *Console) (report.SweepInp
 	if err != nil {
 		return in, err
 	}
-	in = report.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]report.LevelTrials{}}
+	in = sweep.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]sweep.LevelTrials{}}
 	for i, lv := range g.Levels {
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
-		var lt report.LevelTrials
+		var lt sweep.LevelTrials
 		if lv.Generate != nil {
 			lt, err = generateLevel(lv, pet, at)
 			if mean, merr := meanExec(pet, machines, nil); err == nil && merr == nil {
@@ -287,7 +288,7 @@ func gridPath(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-// inputsDigest identifies the PET and catalog files a sweep reads (report.Sweep.InputsDigest):
+// inputsDigest identifies the PET and catalog files a sweep reads (sweep.Sweep.InputsDigest):
 // a SHA-256 of their bytes, the catalog's empty for the default one. It is "" when a file cannot
 // be read whole (a zip member): then no sweep is refused for its inputs.
 func inputsDigest(pet, catalog string) string {
@@ -330,25 +331,25 @@ func (w *warnings) flush() {
 
 // traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
 // con gives the limits of --max-inflate, --max-inflate-ratio and --max-batch.
-func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (report.LevelTrials, error) {
+func traceLevel(lv sweep.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (sweep.LevelTrials, error) {
 	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
 	if err != nil {
-		return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
+		return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 	}
 	n := len(ts)
 	if lv.Trials > n {
-		return report.LevelTrials{}, badInput(fmt.Errorf("%s: %d trials wanted, but %s names only %d files", at(".trials"), lv.Trials, lv.Trace, n))
+		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %d trials wanted, but %s names only %d files", at(".trials"), lv.Trials, lv.Trace, n))
 	}
 	if lv.Trials > 0 {
 		n = lv.Trials
 	}
-	lt := report.LevelTrials{Rate: lv.Rate, Trials: make([]report.Trial, n)}
+	lt := sweep.LevelTrials{Rate: lv.Rate, Trials: make([]sweep.Trial, n)}
 	for i, t := range ts[:n] {
 		tr, tasks, err := t.load()
 		if err != nil {
-			return report.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
+			return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 		}
-		lt.Trials[i] = report.Trial{Source: tr.Name, Tasks: tasks}
+		lt.Trials[i] = sweep.Trial{Source: tr.Name, Tasks: tasks}
 	}
 	if lt.Rate == 0 {
 		// A name like 19k is the level's label; other names say nothing about the rate.
@@ -360,35 +361,35 @@ func traceLevel(lv report.Level, spec, unit string, pet *petbuild.PET, at func(s
 }
 
 // generateLevel makes a level's synthetic trials. Trial t depends only on the settings and t.
-func generateLevel(lv report.Level, pet *petbuild.PET, at func(string) string) (report.LevelTrials, error) {
+func generateLevel(lv sweep.Level, pet *petbuild.PET, at func(string) string) (sweep.LevelTrials, error) {
 	gen := lv.Generate
 	rate, err := gen.GenRate()
 	if err != nil {
-		return report.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
+		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
 	}
 	pattern, shape, err := trace.ParsePattern(gen.Pattern)
 	if err != nil {
-		return report.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.pattern"), err))
+		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.pattern"), err))
 	}
 	rule, means, err := deadlineRule(gen.Deadline, pet)
 	if err != nil {
-		return report.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.deadline"), err))
+		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.deadline"), err))
 	}
 	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: gen.Tasks, CV: gen.CV, Pattern: pattern, Spiky: shape,
 		Seed: gen.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
-	lt := report.LevelTrials{Rate: rate, Trials: make([]report.Trial, lv.Trials)}
+	lt := sweep.LevelTrials{Rate: rate, Trials: make([]sweep.Trial, lv.Trials)}
 	for t := 1; t <= lv.Trials; t++ {
 		tr, err := trace.Generate(cfg, t)
 		if err != nil {
-			return report.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
+			return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
 		}
 		tasks, err := replayTasks(tr, pet)
 		if err != nil {
-			return report.LevelTrials{}, err
+			return sweep.LevelTrials{}, err
 		}
 		source := fmt.Sprintf("generate rate=%g pattern=%s tasks=%d cv=%g deadline=%s seed=%d trial=%d",
 			rate, gen.Pattern, gen.Tasks, gen.CV, gen.Deadline, gen.Seed, t)
-		lt.Trials[t-1] = report.Trial{Source: source, Tasks: tasks}
+		lt.Trials[t-1] = sweep.Trial{Source: source, Tasks: tasks}
 	}
 	return lt, nil
 }

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // testInputs are a random 3-type, 2-machine PET and two levels of random trials: small enough
@@ -53,12 +54,12 @@ func testSweep(t *testing.T, dir string, jobs int, shard Shard) *Sweep {
 	return &Sweep{Grid: mustParse(t, testGrid), Inputs: testInputs(), Dir: dir, Jobs: jobs, Shard: shard, Version: "test", Checkpoint: time.Hour}
 }
 
-func runSweep(t *testing.T, s *Sweep) []RunRow {
+func runSweep(t *testing.T, s *Sweep) []report.RunRow {
 	t.Helper()
 	if _, err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ReadRuns(filepath.Join(s.Dir, RunsFile))
+	rows, err := report.ReadRuns(filepath.Join(s.Dir, report.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func runSweep(t *testing.T, s *Sweep) []RunRow {
 
 // withoutTimes prints rows without their wall times, the only fields that may differ between
 // two runs of one grid. Printing makes NaN equal to NaN.
-func withoutTimes(rows []RunRow) []string {
+func withoutTimes(rows []report.RunRow) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		out[i] = fmt.Sprintf("%+v", r.WithoutTimes())
@@ -75,7 +76,7 @@ func withoutTimes(rows []RunRow) []string {
 	return out
 }
 
-func sameRows(t *testing.T, what string, got, want []RunRow) {
+func sameRows(t *testing.T, what string, got, want []report.RunRow) {
 	t.Helper()
 	g, w := withoutTimes(got), withoutTimes(want)
 	if len(g) != len(w) {
@@ -93,7 +94,7 @@ func TestSweepDeterministic(t *testing.T) {
 	if len(one) != 24 { // 2 levels × 3 trials × 2 heuristics × 2 variants
 		t.Fatalf("%d rows, want 24", len(one))
 	}
-	if !slices.IsSortedFunc(one, func(a, b RunRow) int { return strings.Compare(a.Key, b.Key) }) {
+	if !slices.IsSortedFunc(one, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Error("rows are not sorted by key")
 	}
 	var dropped int32
@@ -128,7 +129,7 @@ func TestSweepDeterministic(t *testing.T) {
 
 func TestSweepShards(t *testing.T) {
 	whole := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{}))
-	var merged []RunRow
+	var merged []report.RunRow
 	for i := 1; i <= 3; i++ {
 		part := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{Index: i, Count: 3}))
 		if len(part) != 8 {
@@ -149,7 +150,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen int
-	s.Done = func(RunRow) {
+	s.Done = func(report.RunRow) {
 		if seen++; seen == 5 {
 			cancel()
 		}
@@ -159,14 +160,14 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted sweep: %v", err)
 	}
-	partial, err := ReadRuns(filepath.Join(dir, PartialRunsFile))
+	partial, err := report.ReadRuns(filepath.Join(dir, PartialRunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(partial) < 5 || len(partial) >= 24 || len(partial) != st.Finished {
 		t.Fatalf("%d rows saved (stats %+v), want at least the 5 reported and fewer than 24", len(partial), st)
 	}
-	if _, err := os.Stat(filepath.Join(dir, RunsFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, report.RunsFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Error("an interrupted sweep wrote runs.parquet")
 	}
 
@@ -175,7 +176,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	var logs []string
 	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
 	var ran int
-	s.Done = func(RunRow) { ran++ }
+	s.Done = func(report.RunRow) { ran++ }
 	got := runSweep(t, s)
 	if ran != 24-len(partial) {
 		t.Errorf("resume ran %d runs, want the %d missing", ran, 24-len(partial))
@@ -191,7 +192,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "12 runs that are not runs of this grid") {
 		t.Errorf("resuming half the grid: %v", err)
 	}
-	kept, err := ReadRuns(filepath.Join(dir, RunsFile))
+	kept, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,12 +210,12 @@ func TestSweepResumeRefusesOtherShard(t *testing.T) {
 			s := testSweep(t, dir, 2, shard)
 			s.Resume = resume
 			var ran int
-			s.Done = func(RunRow) { ran++ }
+			s.Done = func(report.RunRow) { ran++ }
 			_, err := s.Run(context.Background())
 			if !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "shard 1/2") || strings.Contains(err.Error(), "resume") || ran > 0 {
 				t.Errorf("shard %s, resume %v: %d runs, error %v; want a refusal that names shard 1/2 and does not suggest resuming", shard, resume, ran, err)
 			}
-			rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+			rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +245,7 @@ func TestSweepResumeRefusesOtherInputs(t *testing.T) {
 		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "another PET or catalog") || strings.Contains(err.Error(), "resume") {
 			t.Errorf("resume %v with another PET: %v", resume, err)
 		}
-		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +273,7 @@ func TestSweepResumeRefusesChangedLevel(t *testing.T) {
 		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "changed since") {
 			t.Errorf("resume after a change: %v", err)
 		}
-		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // SweepInputs are what the runs share read-only: loaded once, never written by a run.
@@ -34,7 +35,7 @@ type Trial struct {
 	Tasks  []replay.Task
 }
 
-// Sweep is a sweep ready to run (SPEC §6): it replays every run of a Grid and writes one RunRow
+// Sweep is a sweep ready to run (SPEC §6): it replays every run of a Grid and writes one report.RunRow
 // per run to Dir/runs.parquet, and the grid, the tool's version, the seeds and the counts to
 // Dir/manifest.json.
 //
@@ -79,7 +80,7 @@ type Sweep struct {
 	// Started, if set, is called once before the first run with the number of runs to do now.
 	Started func(todo int)
 	// Done, if set, is called after each run, from one goroutine.
-	Done func(RunRow)
+	Done func(report.RunRow)
 }
 
 // SweepStats counts the runs of a sweep.
@@ -115,7 +116,7 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 
 // plan expands the grid, keeps the shard's runs, prepares the folder and splits the runs into
 // those to do and the rows of those done earlier.
-func (s *Sweep) plan() (todo []SweepRun, done []RunRow, st SweepStats, err error) {
+func (s *Sweep) plan() (todo []SweepRun, done []report.RunRow, st SweepStats, err error) {
 	x, err := s.Grid.expand(s.Inputs.trialCounts())
 	if err != nil {
 		return nil, nil, st, InputError{err}
@@ -163,7 +164,7 @@ func (in *SweepInputs) trialCounts() map[string]int {
 
 // result is what a worker hands back.
 type result struct {
-	row RunRow
+	row report.RunRow
 	err error
 }
 
@@ -171,7 +172,7 @@ type result struct {
 // goroutine collects the rows, reports them and saves checkpoints, so none of that needs a
 // lock. On a failed run or a cancelled ctx it stops handing out runs, lets the workers give up
 // their current one, and returns the rows finished by then with the error.
-func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []RunRow) ([]RunRow, error) {
+func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []report.RunRow) ([]report.RunRow, error) {
 	want := len(rows) + len(todo)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -240,17 +241,17 @@ func (s *Sweep) jobs(todo int) int {
 }
 
 // runOne replays one run with its own mapper, on the storage scratch holds.
-func (s *Sweep) runOne(ctx context.Context, r *SweepRun, scratch *replay.Scratch) (RunRow, error) {
+func (s *Sweep) runOne(ctx context.Context, r *SweepRun, scratch *replay.Scratch) (report.RunRow, error) {
 	lv := s.Inputs.Levels[r.Level]
 	tr := lv.Trials[r.Trial-1]
 	mapper, err := r.mapper()
 	if err != nil {
-		return RunRow{}, fmt.Errorf("run %s: %w", r.Key, err)
+		return report.RunRow{}, fmt.Errorf("run %s: %w", r.Key, err)
 	}
 	cfg := replay.Config{PET: s.Inputs.PET, Machines: s.Inputs.Machines, Tasks: tr.Tasks, Options: r.options(s.Inputs.TimeUnitSeconds), Scratch: scratch}
 	res, err := replay.Run(ctx, cfg, mapper)
 	if err != nil {
-		return RunRow{}, fmt.Errorf("run %s (%s): %w", r.Key, tr.Source, err)
+		return report.RunRow{}, fmt.Errorf("run %s (%s): %w", r.Key, tr.Source, err)
 	}
 	row := r.row()
 	row.LevelRate, row.Trace = lv.Rate, tr.Source
@@ -262,8 +263,8 @@ func (s *Sweep) runOne(ctx context.Context, r *SweepRun, scratch *replay.Scratch
 }
 
 // sortRows orders rows by Key, the order runs.parquet is written in.
-func sortRows(rows []RunRow) {
-	slices.SortFunc(rows, func(a, b RunRow) int { return cmp.Compare(a.Key, b.Key) })
+func sortRows(rows []report.RunRow) {
+	slices.SortFunc(rows, func(a, b report.RunRow) int { return cmp.Compare(a.Key, b.Key) })
 }
 
 func (s *Sweep) logf(format string, args ...any) {

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
+	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -558,9 +559,9 @@ func (r *SweepRun) options(timeUnitSeconds float64) replay.Options {
 	return o
 }
 
-// row is the run's identity and options as a RunRow, without metrics.
-func (r *SweepRun) row() RunRow {
-	return RunRow{
+// row is the run's identity and options as a report.RunRow, without metrics.
+func (r *SweepRun) row() report.RunRow {
+	return report.RunRow{
 		Key: r.Key, Point: r.Point, Heuristic: r.Heuristic, Prune: r.Prune.String(), Level: r.Level, Trial: int32(r.Trial),
 		QueueSize: int32(r.QueueSize), DropModel: r.DropModel.String(), Strict: r.Strict, ConditionElapsed: r.ConditionElapsed,
 		Trim: int32(r.Trim), Seed: int64(r.Seed), Engine: r.Engine, Toggle: r.Toggle.String(), Lambda: r.Lambda,
