@@ -15,9 +15,9 @@ import (
 	"strings"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
-	"github.com/hcreplay/hcreplay/internal/slurm"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
+	"github.com/hcreplay/hcreplay/sweep/slurm"
 )
 
 // SlurmFlags are sweep's flags for running on a Slurm cluster (README, "Running on a cluster"):

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/slurm"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
+	"github.com/hcreplay/hcreplay/sweep/slurm"
 )
 
 // The tests of sweep --slurm against a real Slurm run only with TEST_SLURM=1, which make
