@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -129,4 +130,10 @@ func TestRunsNullsRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sameRun compares two rows apart from their wall times, as text so that NaN metrics (undefined
+// in both) are equal: the comparison sweep.MergeRuns makes of one key in two files.
+func sameRun(a, b report.RunRow) bool {
+	return fmt.Sprintf("%#v", a.WithoutTimes()) == fmt.Sprintf("%#v", b.WithoutTimes())
 }

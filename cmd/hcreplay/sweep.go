@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -105,7 +104,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	sw := &sweep.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf,
-		InputsDigest: inputsDigest(gridPath(base, grid.PET), gridPath(base, grid.Catalog)),
+		InputsDigest: sweep.InputsDigest(sweep.GridPath(base, grid.PET), sweep.GridPath(base, grid.Catalog)),
 		Started: func(todo int) {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
 			bar.start(todo)
@@ -242,7 +241,7 @@ func (c *SweepCmd) flagLevels(g *sweep.Grid) error {
 // loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
 // share. Errors name the grid key that points at the bad file.
 func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInputs, error) {
-	path := func(p string) string { return gridPath(base, p) }
+	path := func(p string) string { return sweep.GridPath(base, p) }
 	var in sweep.SweepInputs
 	pet, err := loadPET(path(g.PET))
 	if err != nil {
@@ -278,33 +277,6 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 		in.Levels[lv.Name] = lt
 	}
 	return in, nil
-}
-
-// gridPath is a path of the grid, relative to the folder base unless absolute or empty.
-func gridPath(base, p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(base, p)
-}
-
-// inputsDigest identifies the PET and catalog files a sweep reads (sweep.Sweep.InputsDigest):
-// a SHA-256 of their bytes, the catalog's empty for the default one. It is "" when a file cannot
-// be read whole (a zip member): then no sweep is refused for its inputs.
-func inputsDigest(pet, catalog string) string {
-	h := sha256.New()
-	for _, p := range []string{pet, catalog} {
-		var b []byte
-		if p != "" {
-			var err error
-			if b, err = os.ReadFile(p); err != nil {
-				return ""
-			}
-		}
-		fmt.Fprintf(h, "%d\n", len(b))
-		h.Write(b)
-	}
-	return fmt.Sprintf("sha256:%x", h.Sum(nil))
 }
 
 // warnings prints the first few warnings about a level's files and counts the others: a level
