@@ -280,3 +280,40 @@ func TestSweepResumeRefusesChangedLevel(t *testing.T) {
 		sameRows(t, "after the refusal", rows, want)
 	}
 }
+
+// TestCheckpointEvery: the wait after a save is the interval, or ten times the save when that is
+// longer, so that saves take at most 1/11 of a sweep; 0 (after every run) stays 0.
+func TestCheckpointEvery(t *testing.T) {
+	for _, c := range []struct {
+		interval, took, want time.Duration
+	}{
+		{5 * time.Second, 100 * time.Millisecond, 5 * time.Second}, // 10,000 rows: the interval
+		{5 * time.Second, 2 * time.Second, 20 * time.Second},       // 100,000 rows: 10 × 2 s
+		{5 * time.Second, 500 * time.Millisecond, 5 * time.Second}, // exactly a tenth
+		{0, 2 * time.Second, 0},                                    // --checkpoint 0: every run
+	} {
+		if got := checkpointEvery(c.interval, c.took); got != c.want {
+			t.Errorf("checkpointEvery(%v, %v) = %v, want %v", c.interval, c.took, got, c.want)
+		}
+	}
+	// Over a 2-hour sweep whose saves grow with its rows (1,000 rows/s, 20 µs a row to save), the
+	// saves take about a tenth of the time (a save costs a little more than the one before the
+	// wait: rows came in meanwhile); at a fixed 5 s they would take most of it (88%).
+	share := func(next func(took time.Duration) time.Duration) float64 {
+		const perRow, rate = 20 * time.Microsecond, 1000.0
+		var clock, saving time.Duration
+		for every := next(0); clock < 2*time.Hour; {
+			clock += every
+			took := time.Duration(clock.Seconds()*rate) * perRow
+			clock, saving = clock+took, saving+took
+			every = next(took)
+		}
+		return saving.Seconds() / clock.Seconds()
+	}
+	if got := share(func(took time.Duration) time.Duration { return checkpointEvery(5*time.Second, took) }); got > 0.12 {
+		t.Errorf("saves took %.1f%% of a 2-hour sweep, want at most 12%%", 100*got)
+	}
+	if got := share(func(time.Duration) time.Duration { return 5 * time.Second }); got < 0.8 {
+		t.Errorf("the model is off: at a fixed 5 s, saves took only %.1f%% of a 2-hour sweep", 100*got)
+	}
+}

@@ -24,7 +24,7 @@ type SweepCmd struct {
 	Jobs       int           `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
 	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep of the same grid and shard finished in DIR and run only the others. A folder of another shard or grid is refused."`
 	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them, and refuses while one is missing." placeholder:"i/n"`
-	Checkpoint time.Duration `default:"5s" help:"How often finished runs are saved to DIR/runs.partial.parquet (0: after every run)."`
+	Checkpoint time.Duration `default:"5s" help:"How often finished runs are saved to DIR/runs.partial.parquet (0: after every run). A save of a large sweep that takes more than a tenth of it stretches the wait before the next, so that saving stays about a tenth of the time."`
 
 	PET       string   `name:"pet" help:"PET matrix (grid key pet)." placeholder:"PET"`
 	Catalog   string   `help:"Machine catalog (grid key catalog)." placeholder:"FILE"`
