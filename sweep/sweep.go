@@ -82,6 +82,10 @@ type Sweep struct {
 	Started func(todo int)
 	// Done, if set, is called after each run, from one goroutine.
 	Done func(report.RunRow)
+	// Saving, if set, is called when the sweep, stopped early, starts saving the runs finished
+	// so far, and the func it returns when the save is done: a command that stops the process a
+	// while after Ctrl-C can wait for the save rather than throw it away.
+	Saving func() (done func())
 }
 
 // SweepStats counts the runs of a sweep.
@@ -110,6 +114,9 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 	st.Finished = len(rows) - st.Resumed
 	if err != nil {
 		// Keep what is done for --resume, and say how far the sweep got.
+		if s.Saving != nil {
+			defer s.Saving()()
+		}
 		return st, errors.Join(err, s.writePartial(rows), s.writeManifest(st, started, time.Now()))
 	}
 	return st, s.finish(rows, st, started)

@@ -156,9 +156,26 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		}
 	}
 	s.Checkpoint = 1 << 62 // only the save on the way out
+	// Saving brackets the save: held before the partial file exists, released after.
+	var held, released int
+	s.Saving = func() func() {
+		held++
+		if _, err := os.Stat(filepath.Join(dir, PartialRunsFile)); err == nil {
+			t.Error("Saving was called after the save")
+		}
+		return func() {
+			released++
+			if _, err := os.Stat(filepath.Join(dir, PartialRunsFile)); err != nil {
+				t.Errorf("Saving's done was called before the save: %v", err)
+			}
+		}
+	}
 	st, err := s.Run(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted sweep: %v", err)
+	}
+	if held != 1 || released != 1 {
+		t.Errorf("Saving held %d times, released %d, want once each", held, released)
 	}
 	partial, err := report.ReadRuns(filepath.Join(dir, PartialRunsFile))
 	if err != nil {

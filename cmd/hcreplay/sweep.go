@@ -99,7 +99,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	unscored, minTrim := 0, 0 // runs whose trim left no task scored, and the least such trim
 	sw := &sweep.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
-		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf,
+		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf, Saving: con.Saving,
 		InputsDigest: sweep.InputsDigest(sweep.GridPath(base, grid.PET), sweep.GridPath(base, grid.Catalog)),
 		Started: func(todo int) {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
