@@ -81,7 +81,7 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if err := emptyDir(dir); err != nil {
+	if err := slurm.CheckEmptyDir(dir); err != nil {
 		return badInput(err)
 	}
 	grid, base, err := c.grid()
@@ -128,7 +128,7 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 		return err
 	}
 	con.Logf("sweep --slurm: %d runs in %d shards, in %s", len(runs), shards, dir)
-	sub, err := submitShards(ctx, dir, slurm.ShardNumbers(shards))
+	sub, err := slurm.Submit(ctx, dir, slurm.ShardNumbers(shards))
 	state := &slurm.State{Shards: shards}
 	if sub.Array != "" {
 		state.Submissions = append(state.Submissions, sub)
@@ -161,27 +161,6 @@ func printSubmitted(con *Console, dir string, sub slurm.Submission) {
 	fmt.Fprintf(con.Stdout, "status:  hcreplay sweep --slurm --status %s\n", dir)
 	fmt.Fprintf(con.Stdout, "results: %s and %s, when the merge job has run\n",
 		filepath.Join(dir, report.RunsFile), filepath.Join(dir, slurm.ReportDir))
-}
-
-// submitShards submits the array tasks of shards (none: only the merge job) and the merge job
-// after them. The returned submission holds the ids of what was submitted, also on an error.
-func submitShards(ctx context.Context, dir string, shards []int) (slurm.Submission, error) {
-	sub := slurm.Submission{Shards: shards}
-	var after []string
-	if len(shards) > 0 {
-		id, err := slurm.Sbatch(ctx, filepath.Join(dir, slurm.ArrayFile), "--array="+slurm.Ranges(shards))
-		if err != nil {
-			return sub, err
-		}
-		sub.Array = id
-		after = append(after, "--dependency=afterok:"+id)
-	}
-	id, err := slurm.Sbatch(ctx, filepath.Join(dir, slurm.MergeFile), after...)
-	if err != nil {
-		return sub, fmt.Errorf("%w; the shards were submitted as job %s: hcreplay sweep --slurm --resume --out %s submits the merge again", err, sub.Array, dir)
-	}
-	sub.Merge = id
-	return sub, nil
 }
 
 // slurmPlan is the scripts' content. Each array task resumes its shard's folder, so a task
@@ -246,24 +225,6 @@ func (c *SweepCmd) exe() (string, error) {
 	return abs, nil
 }
 
-// emptyDir refuses a folder that holds anything: a --slurm sweep's files would mix with it.
-func emptyDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, slurm.StateFile)); err == nil {
-		return fmt.Errorf("%s holds a sweep submitted with --slurm: hcreplay sweep --slurm --status %s tells how far it is, --slurm --resume --out %s resubmits what failed; or give another --out", dir, dir, dir)
-	}
-	return fmt.Errorf("--out %s is not empty: a --slurm sweep needs a folder of its own", dir)
-}
-
 // slurmResume resubmits the shards that are not complete and the merge job.
 func (c *SweepCmd) slurmResume(ctx context.Context, con *Console) error {
 	dir, err := filepath.Abs(c.Out)
@@ -297,7 +258,7 @@ func (c *SweepCmd) slurmResume(ctx context.Context, con *Console) error {
 		}
 		con.Logf("cancelled the merge job %s, which waited for the failed shards", st.MergeJob)
 	}
-	sub, err := submitShards(ctx, dir, todo)
+	sub, err := slurm.Submit(ctx, dir, todo)
 	state := st.State
 	if sub.Array != "" || sub.Merge != "" {
 		state.Submissions = append(state.Submissions, sub)
