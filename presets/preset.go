@@ -31,8 +31,8 @@ var files embed.FS
 
 // Preset is one paper's experiment set.
 type Preset struct {
-	Name      string   `yaml:"name"`      // thesis, journal, ...: what --preset takes
-	Title     string   `yaml:"title"`     // "M.S. thesis (Gentry 2018)", for notes.md
+	Name      string   `yaml:"name"`                // thesis, journal, ...: what --preset takes
+	Title     string   `yaml:"title"`               // "M.S. thesis (Gentry 2018)", for notes.md
 	Citation  Citation `yaml:"citation,omitempty"`  // the paper, as docs/references.md cites it
 	Reference string   `yaml:"reference,omitempty"` // the paper's sections the experiments come from
 	Setup     string   `yaml:"setup,omitempty"`     // the paper's setup, in words
@@ -90,7 +90,7 @@ func (o Options) Keys() []string {
 // Experiment is one report: one or more sweeps over the same levels, and the paper's figures
 // drawn from them.
 type Experiment struct {
-	Name    string   `yaml:"name"`    // folder under DIR/experiments
+	Name    string   `yaml:"name"`              // folder under DIR/experiments
 	Summary string   `yaml:"summary,omitempty"` // one line, for the log and notes.md
 	Levels  []string `yaml:"levels,omitempty"`  // labels the trial source resolves: 19k, spiky15k
 	// Generated are levels whose trials are always generated, also with --trials (Smith et
@@ -112,8 +112,8 @@ type Sweep struct {
 
 // Figure is one of the paper's figures.
 type Figure struct {
-	File  string `yaml:"file,omitempty"`  // the paper's figure name without extension: fig4.3-toggle
-	Title string `yaml:"title"` // for notes.md
+	File  string `yaml:"file,omitempty"` // the paper's figure name without extension: fig4.3-toggle
+	Title string `yaml:"title"`          // for notes.md
 	// Kind is a figure of the report (report.FigureKinds); or Bars (name or level) and Metric
 	// for a bar chart.
 	Kind   string `yaml:"kind,omitempty"`
