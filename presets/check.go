@@ -319,7 +319,7 @@ func (p *Preset) grid(c *checker, i, j int) (*report.Grid, error) {
 	probe.SetLevels([]report.Level{{Name: "probe", Generate: gen, Trials: 1, Seed: 1}}, nil)
 	probe.PET = "pet.json"
 	if err := probe.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", c.at(sweep...), err)
+		return nil, err // its keys were set with their places in the file as their names
 	}
 	return g, nil
 }
