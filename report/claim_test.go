@@ -1,7 +1,10 @@
 package report
 
 import (
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,7 +29,7 @@ func claimRows(level, name, toggle, metric string, first int32, values ...float6
 	return rows
 }
 
-// TestEvaluateClaim checks each claim form on hand-made runs against verdicts worked out by hand
+// TestEvaluateClaim checks each claim form on a hand-made runs.parquet against verdicts worked out by hand
 // (t(2, 0.975) = 4.302653 for three trials; docs/presets.md states the rules).
 func TestEvaluateClaim(t *testing.T) {
 	var rows []RunRow
@@ -53,7 +56,20 @@ func TestEvaluateClaim(t *testing.T) {
 		add(claimRows("19k", "PAM-P", toggle, "robustness", 1, base-1, base, base+1))
 	}
 	add(claimRows("19k", "PAM-P", "threshold:2", "robustness", 1, 30, 45, 60))
-	a, err := AggregateRuns(rows, "")
+	// Through a runs.parquet, as the claims will be read.
+	path := filepath.Join(t.TempDir(), RunsFile)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(WriteRuns(f, rows), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadRuns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := AggregateRuns(read, "")
 	if err != nil {
 		t.Fatal(err)
 	}

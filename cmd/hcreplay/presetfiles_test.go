@@ -15,7 +15,6 @@ import (
 // sweep passed through `hcreplay sweep`'s flags; each figure's run filter keeps the same runs;
 // and every claim names runs the experiment makes, one grid point each.
 func TestPresetFilesMatchGo(t *testing.T) {
-	src := trialSource{trials: 3, tasks: 300}
 	for _, p := range presets() {
 		f, err := pf.Load(p.name)
 		if err != nil {
@@ -50,60 +49,64 @@ func TestPresetFilesMatchGo(t *testing.T) {
 			t.Errorf("%s: %d experiments in the file, %d in Go", p.name, len(f.Experiments), len(p.experiments))
 			continue
 		}
-		for i, e := range p.experiments {
-			fe := f.Experiments[i]
-			same(e.name+": name, summary, sensitivity", []any{fe.Name, fe.Summary, fe.Sensitivity}, []any{e.name, e.summary, e.sensitivity})
-			same(e.name+": levels", fe.Levels, e.levels)
-			same(e.name+": generated levels", fe.Generated, e.fixed)
-			levels, err := e.resolveLevels(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rows []report.RunRow
-			if len(fe.Sweeps) != len(e.sweeps) {
-				t.Errorf("%s/%s: %d sweeps in the file, %d in Go", p.name, e.name, len(fe.Sweeps), len(e.sweeps))
-				continue
-			}
-			for j, s := range e.sweeps {
-				want := goSweepRuns(t, levels, s, slices.Concat(sem.keys(), p.common, s.set))
-				g, err := f.Grid(i, j, levels)
+		// Every level, and --quick's first and last: each claim has its runs in both.
+		for _, quick := range []bool{false, true} {
+			src := trialSource{trials: 3, tasks: 300, quick: quick}
+			for i, e := range p.experiments {
+				fe := f.Experiments[i]
+				same(e.name+": name, summary, sensitivity", []any{fe.Name, fe.Summary, fe.Sensitivity}, []any{e.name, e.summary, e.sensitivity})
+				same(e.name+": levels", fe.Levels, e.levels)
+				same(e.name+": generated levels", fe.Generated, e.fixed)
+				levels, err := e.resolveLevels(src)
 				if err != nil {
-					t.Fatalf("%s/%s sweep %d: %v", p.name, e.name, j+1, err)
+					t.Fatal(err)
 				}
-				got := expandRuns(t, g, levels)
-				if !slices.Equal(runKeys(got), runKeys(want)) {
-					t.Errorf("%s/%s sweep %d: the file expands to %d runs %v…, Go to %d %v…", p.name, e.name, j+1,
-						len(got), first(runKeys(got)), len(want), first(runKeys(want)))
+				var rows []report.RunRow
+				if len(fe.Sweeps) != len(e.sweeps) {
+					t.Errorf("%s/%s: %d sweeps in the file, %d in Go", p.name, e.name, len(fe.Sweeps), len(e.sweeps))
+					continue
 				}
-				for _, r := range want {
-					row, err := r.Row()
+				for j, s := range e.sweeps {
+					want := goSweepRuns(t, levels, s, slices.Concat(sem.keys(), p.common, s.set))
+					g, err := f.Grid(i, j, levels)
 					if err != nil {
-						t.Fatal(err)
+						t.Fatalf("%s/%s sweep %d: %v", p.name, e.name, j+1, err)
 					}
-					// Any defined metric, so that no claim is left unevaluated for want of one.
-					x := float64(r.Trial)
-					row.Robustness, row.OnTime, row.FairnessVariance, row.FairnessStdDev = 50+x, 100+int32(r.Trial), x, x
-					row.CostPerOnTime, row.EnergyPerOnTime, row.MapperSeconds = x, x, x
-					rows = append(rows, row)
+					got := expandRuns(t, g, levels)
+					if !slices.Equal(runKeys(got), runKeys(want)) {
+						t.Errorf("%s/%s sweep %d: the file expands to %d runs %v…, Go to %d %v…", p.name, e.name, j+1,
+							len(got), first(runKeys(got)), len(want), first(runKeys(want)))
+					}
+					for _, r := range want {
+						row, err := r.Row()
+						if err != nil {
+							t.Fatal(err)
+						}
+						// Any defined metric, so that no claim is left unevaluated for want of one.
+						x := float64(r.Trial)
+						row.Robustness, row.OnTime, row.FairnessVariance, row.FairnessStdDev = 50+x, 100+int32(r.Trial), x, x
+						row.CostPerOnTime, row.EnergyPerOnTime, row.MapperSeconds = x, x, x
+						rows = append(rows, row)
+					}
 				}
-			}
-			agg, err := report.AggregateRuns(rows, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(fe.Figures) != len(e.figures) {
-				t.Errorf("%s/%s: %d figures in the file, %d in Go", p.name, e.name, len(fe.Figures), len(e.figures))
-				continue
-			}
-			for k, fig := range e.figures {
-				ff := fe.Figures[k]
-				same(fig.file, []any{ff.File, ff.Title, ff.Kind, ff.Bars, ff.Metric, ff.Paper}, []any{fig.file, fig.title, fig.kind, fig.bars, fig.metric, fig.paper})
-				same(fig.file+": metrics", ff.Metrics, fig.metrics)
-				keepSame(t, p.name+"/"+fig.file, rows, fig.keep, ff.Keep())
-				for _, c := range ff.Claims {
-					res, err := report.EvaluateClaim(agg, c.Report())
-					if err != nil || res.Verdict == report.NotEvaluated {
-						t.Errorf("%s/%s: claim %q at %s: %v %s", p.name, fig.file, c.Wording, c.Level, err, res.Why)
+				agg, err := report.AggregateRuns(rows, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(fe.Figures) != len(e.figures) {
+					t.Errorf("%s/%s: %d figures in the file, %d in Go", p.name, e.name, len(fe.Figures), len(e.figures))
+					continue
+				}
+				for k, fig := range e.figures {
+					ff := fe.Figures[k]
+					same(fig.file, []any{ff.File, ff.Title, ff.Kind, ff.Bars, ff.Metric, ff.Paper}, []any{fig.file, fig.title, fig.kind, fig.bars, fig.metric, fig.paper})
+					same(fig.file+": metrics", ff.Metrics, fig.metrics)
+					keepSame(t, p.name+"/"+fig.file, rows, fig.keep, ff.Keep())
+					for _, c := range ff.Claims {
+						res, err := report.EvaluateClaim(agg, c.Report())
+						if err != nil || res.Verdict == report.NotEvaluated {
+							t.Errorf("%s/%s (quick %v): claim %q at %s: %v %s", p.name, fig.file, quick, c.Wording, c.Level, err, res.Why)
+						}
 					}
 				}
 			}
