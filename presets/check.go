@@ -132,6 +132,8 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 			c.required(what[0], "the figure's "+what[1], "experiments", i, "figures", j, what[1])
 		}
 		switch {
+		case f.Kind != "" && (f.Bars != "" || f.Metric != ""):
+			c.errorf(fat("kind"), "a figure is a kind of the report's or bars (bars and metric), not both")
 		case f.Kind != "" && !slices.Contains(report.FigureKinds(), f.Kind):
 			c.errorf(fat("kind"), "unknown figure kind %q (known: %s)", f.Kind, strings.Join(report.FigureKinds(), ", "))
 		case f.Kind == "" && f.Bars != report.BarsByName && f.Bars != report.BarsByLevel:
@@ -265,8 +267,11 @@ func (cl Claim) check(c *checker, levels []string, v variants, at func(...any) s
 // common keys, then the sweep's own, in that order (a later key replaces an earlier one), as
 // `hcreplay figures` passes them to `hcreplay sweep`. The PET is left to the caller.
 func (p *Preset) Grid(i, j int, levels []report.Level) (*report.Grid, error) {
-	c := &checker{file: p.file, root: &yaml.Node{}}
-	g, err := p.grid(c, i, j)
+	root := p.root
+	if root == nil { // a Preset not read by Parse
+		root = &yaml.Node{}
+	}
+	g, err := p.grid(&checker{file: p.file, root: root}, i, j)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,8 @@ type Preset struct {
 	Experiments []Experiment `yaml:"experiments,omitempty"` // sweeps runner
 	Speculative *Speculative `yaml:"speculative,omitempty"` // speculative runner
 
-	file string // the file's name, for messages
+	file string     // the file's name, for messages
+	root *yaml.Node // the file's top mapping, for the lines of messages
 }
 
 // Citation is a paper: authors, year, title and where it appeared.
@@ -267,7 +268,8 @@ func Parse(data []byte, file string) (*Preset, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	c := checker{file: file, root: root.Content[0]}
+	p.root = root.Content[0]
+	c := checker{file: file, root: p.root}
 	p.check(&c)
 	if err := errors.Join(c.errs...); err != nil {
 		return nil, err
