@@ -2,6 +2,7 @@ package pmf
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -203,6 +204,47 @@ func TestOffGridDeadlineEviction(t *testing.T) {
 	}
 }
 
+// TestAppendNegativeExecOrigin works a chain link by hand whose execution time starts a step
+// before 0 (shift −1: the link's grid extends below prev's), on a grid of step .5 (so that the
+// origin's step count and its time differ). prev = {.5: .5, 1.5: .5}, exec = {−.5: .5, 1.5: .5},
+// deadline 1.25. The task starts after prev's outcomes before 1.25: .5 (.5); the convolution of
+// that half with exec is {0: .25, 2: .25}; the outcome 1.5 (.5) never lets it start and passes
+// through. Success: the completion at 0, .25.
+//
+//	pending: {0: .25, 1.5: .5, 2: .25} (the completion at 2 runs late)
+//	evict:   {0: .25, 1.5: .75} (the completion at 2 is killed at 1.25 and frees the machine at
+//	         1.5, the first grid point after the deadline)
+func TestAppendNegativeExecOrigin(t *testing.T) {
+	prev := mustNew(t, 0.5, 0.5, []float64{0.5, 0, 0.5})
+	exec := mustNew(t, -0.5, 0.5, []float64{0.5, 0, 0, 0, 0.5})
+	wants := map[Model]map[float64]float64{
+		Pending: {0: 0.25, 1.5: 0.5, 2: 0.25},
+		Evict:   {0: 0.25, 1.5: 0.75},
+	}
+	appends := map[string]func(Model) (PMF, float64, error){
+		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 1.25, false) },
+		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 1.25, false) },
+		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 1.25, false) },
+	}
+	for name, f := range appends {
+		for model, want := range wants {
+			next, s, err := f(model)
+			if err != nil {
+				t.Fatalf("%s %v: %v", name, model, err)
+			}
+			got := map[float64]float64{}
+			for k := range next.Len() {
+				if next.Prob(k) != 0 {
+					got[next.Time(k)] = next.Prob(k)
+				}
+			}
+			if s != 0.25 || !maps.Equal(got, want) {
+				t.Errorf("%s %v: next %v, success %v; want %v, .25", name, model, got, s, want)
+			}
+		}
+	}
+}
+
 func TestSuccessFormsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 500; trial++ {
@@ -367,6 +409,16 @@ func TestParseModel(t *testing.T) {
 	}
 }
 
+// TestModelStringOutOfRange: a model value past the three named ones (3, the count of names)
+// or below them prints as Model(n) instead of indexing past the names.
+func TestModelStringOutOfRange(t *testing.T) {
+	for m, want := range map[Model]string{3: "Model(3)", -1: "Model(-1)", None: "none"} {
+		if got := m.String(); got != want {
+			t.Errorf("Model(%d).String() = %q, want %q", int(m), got, want)
+		}
+	}
+}
+
 // TestAppendStatsMatchesAppend: the success chance and mean that AppendStats computes without a
 // convolution equal those of the PMF Append builds, under every model, on random inputs with
 // deadlines on and off the grid.
@@ -500,5 +552,37 @@ func TestConditionWeights(t *testing.T) {
 		if math.Abs(mass-kept) > 1e-14 || norm != want {
 			t.Fatalf("trial %d: t %v min %v: kept %v (mass %v) norm %v", trial, at, d.Min(), kept, mass, norm)
 		}
+	}
+}
+
+// TestCompactEdges works by hand the edges of Merge's rounding, Crop and CapImpulses.
+//
+// nearestMultiple, ties upward: −3 to a multiple of 2 is −2 (between −4 and −2, a tie), −5 is
+// −4, −4 to a multiple of 3 is −3 (1 away, against 2 to −6), 5 to a multiple of 2 is 6.
+// Crop(2, 2) of {1: .5, 3: .5}: the range holds one grid point, 2; both halves fold into it.
+// CapImpulses(1) of {1: .5, 2: .5}: Merge(2) moves 1 (a tie between 0 and 2) and 2 to 2: one
+// impulse at 2, on a grid of step 2. CapImpulses(2) of it: already 2 impulses, unchanged.
+// CapImpulses(3) of .2 at each of 0, 1, 2, 3, 4: the smallest factor is 2 (⌈5/3⌉), where 0 stays,
+// 1 (a tie) and 2 go to 2, 3 (a tie) and 4 to 4: {0: .2, 2: .4, 4: .4}, 3 impulses.
+func TestCompactEdges(t *testing.T) {
+	for _, c := range [][3]int64{{-3, 2, -2}, {-5, 2, -4}, {-4, 3, -3}, {5, 2, 6}} {
+		if got := nearestMultiple(c[0], c[1]); got != c[2] {
+			t.Errorf("nearestMultiple(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
+	c, err := mustNew(t, 1, 1, []float64{0.5, 0, 0.5}).Crop(2, 2)
+	if err != nil || c.Len() != 1 || c.Origin() != 2 || c.Prob(0) != 1 {
+		t.Errorf("Crop(2, 2): %v %v, %v; want an impulse at 2", c, c.Probs(), err)
+	}
+	m := mustNew(t, 1, 1, []float64{0.5, 0.5}).CapImpulses(1)
+	if m.Len() != 1 || m.Origin() != 2 || m.Step() != 2 || m.Prob(0) != 1 {
+		t.Errorf("CapImpulses(1): %v %v; want an impulse at 2, step 2", m, m.Probs())
+	}
+	if m := mustNew(t, 1, 1, []float64{0.5, 0.5}).CapImpulses(2); m.Len() != 2 || m.Origin() != 1 || m.Step() != 1 {
+		t.Errorf("CapImpulses(2) of 2 impulses: %v %v; want it unchanged", m, m.Probs())
+	}
+	m = mustNew(t, 0, 1, []float64{0.2, 0.2, 0.2, 0.2, 0.2}).CapImpulses(3)
+	if m.Len() != 3 || m.Origin() != 0 || m.Step() != 2 || m.Prob(0) != 0.2 || m.Prob(1) != 0.4 || m.Prob(2) != 0.4 {
+		t.Errorf("CapImpulses(3) of 5 impulses: %v %v; want {0: .2, 2: .4, 4: .4}", m, m.Probs())
 	}
 }

@@ -94,7 +94,7 @@ func (a *approx) tail(m int) pmf.PMF { a.ensure(m); return a.tails[m] }
 
 func (a *approx) queueChances(m int) []QueueChance {
 	a.ensure(m)
-	return append([]QueueChance(nil), a.chances[m]...)
+	return roundChances(nil, a.chances[m])
 }
 
 func (a *approx) stats(h, m int) (float64, float64) {

@@ -308,19 +308,39 @@ func RoundChance(p float64) float64 { return roundChance(p) }
 func RoundTime(t float64) float64 { return roundTime(t) }
 
 // skewness is QueueChance.Skewness of a task whose completion PMF is d: its bounded skewness,
-// rounded as chances are (the pruner's dropping threshold is built on it and compared with a
-// chance), or NaN when the mapper does not read it.
+// or NaN when the mapper does not read it. It is rounded as chances are when handed out (the
+// pruner's dropping threshold is built on it and compared with a chance).
 func (e *engine) skewness(d pmf.PMF) float64 {
 	if !e.skew {
 		return math.NaN()
 	}
-	return roundChance(d.BoundedSkewness()) // a dropping threshold is compared with rounded chances
+	return d.BoundedSkewness() // rounded where the chances are handed out (roundChances): a dropping threshold is compared with rounded chances
 }
 
 func (r reference) queueChances(m int) []QueueChance {
 	_, chances := r.chain(m)
-	return chances
+	return roundChances(chances[:0], chances)
 }
+
+// roundChances appends to out the chances of in rounded as the engines round the chances they
+// report (roundChance), their skewnesses too: out may be in[:0].
+func roundChances(out, in []QueueChance) []QueueChance {
+	for _, c := range in {
+		out = append(out, QueueChance{roundChance(c.Success), roundSkewness(c.Skewness)})
+	}
+	return out
+}
+
+// roundSkewness rounds a skewness to 1e-9, coarser than a chance: a skewness is a ratio of
+// central moments, and the engines' unrounded values differ by up to 5.8e-13 (random workloads
+// of TestFastQueueChancesAsReference's shape; chances by 2e-15), which would put every
+// skewness within skewWindow of a 1e-12 rounding boundary. A dropping threshold moves with the
+// skewness by a fraction of it: 5e-10 moves it by less than that.
+func roundSkewness(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// skewWindow is chanceWindow's counterpart for a skewness: about three times the largest
+// difference measured between the engines' unrounded values.
+const skewWindow = 2e-12
 
 // fast caches, per machine, the free-time PMF after its queue and that PMF's cumulative table,
 // and answers success chances and expected completions from the table with pmf.AppendStats:
@@ -351,16 +371,17 @@ type fast struct {
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64      // per machine, changes whenever its queue's tasks change
-	same     []int8       // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
-	next     int64        // the next version (and epoch) number
-	memo     []memoEntry  // by handle × machine; version 0 is no entry
-	floors   []floorCache // per machine
-	exact    []float64    // queueFloors' answer when it is the exact chances
-	heads    []pmf.PMF    // per machine, its running task's completion before conditioning, as of its chain
-	headBufs []pmf.Buffer // where heads live
-	drift    []float64    // driftFloors' answer
-	oracle   oracleTail   // the last tail refAppend built
+	epochs   []int64       // per machine, changes whenever its queue's tasks change
+	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64         // the next version (and epoch) number
+	memo     []memoEntry   // by handle × machine; version 0 is no entry
+	floors   []floorCache  // per machine
+	exact    []float64     // queueFloors' answer when it is the exact chances
+	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
+	headBufs []pmf.Buffer  // where heads live
+	drift    []float64     // driftFloors' answer
+	oracle   oracleTail    // the last tail refAppend built
+	handed   []QueueChance // queueChances' answer
 }
 
 // oracleTail is a machine's tail as the reference engine builds it, at the table version and
@@ -381,11 +402,21 @@ type oracleTail struct {
 func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
 	r, o := reference{e: f.e}, &f.oracle
 	if o.version == 0 || o.version != f.versions[m] || o.m != m || o.now != f.e.now { // exact: this very event's state
-		o.tail, _, _ = r.chainAt(&o.chain, m, f.e.now)
-		o.m, o.version, o.now = m, f.versions[m], f.e.now
+		f.refChain(m)
 	}
 	f.e.stats.successEvals++
 	return r.append(&o.next, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+}
+
+// refChain is machine m's chain as the reference engine builds it (reference.chainAt), to the
+// bit, kept as the oracle's tail, and the chances of its queued tasks (valid until the next
+// call).
+func (f *fast) refChain(m int) []QueueChance {
+	o := &f.oracle
+	var chances []QueueChance
+	o.tail, chances, _ = reference{e: f.e}.chainAt(&o.chain, m, f.e.now)
+	o.m, o.version, o.now = m, f.versions[m], f.e.now
+	return chances
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -606,11 +637,24 @@ func (f *fast) ready(m int) pmf.PMF {
 	return free
 }
 
-// queueChances is the cached chances themselves (Event.QueueChances: read them before asking
-// again).
+// queueChances is the cached chances, rounded as the reference engine rounds its own
+// (Event.QueueChances: read them before asking again). As for success and completion, rounding
+// alone does not make the engines agree: the fast engine's chains (tables, fused links) differ
+// from the reference's plain ones in their last bits, and a chance within chanceWindow of a
+// rounding boundary, or a skewness within skewWindow of one, may round apart. Then the chances are the reference's
+// chain's (refChain), rounded: both engines round the same numbers. A pruner compares them with
+// its dropping thresholds.
 func (f *fast) queueChances(m int) []QueueChance {
 	f.ensure(m)
-	return f.chances[m]
+	chances := f.chances[m]
+	for _, c := range chances {
+		if nearHalf(c.Success*1e12, chanceWindow*1e12) || nearHalf(c.Skewness*1e9, skewWindow*1e9) {
+			chances = f.refChain(m)
+			break
+		}
+	}
+	f.handed = roundChances(f.handed[:0], chances)
+	return f.handed
 }
 
 func (f *fast) stats(h, m int) (float64, float64) {
@@ -770,7 +814,7 @@ func (f *fast) queueFloors(m int) []float64 {
 	if f.valid[m] || f.versions[m] == 0 || !f.sameQueue(m) || f.unmoved(m) {
 		f.ensure(m)
 		f.exact = f.exact[:0]
-		for _, c := range f.chances[m] {
+		for _, c := range f.queueChances(m) {
 			f.exact = append(f.exact, c.Success)
 		}
 		return f.exact

@@ -43,7 +43,10 @@
 // engine, 1309.2199999995003 on the other, made MM map different tasks on an HCW19 trial). So
 // the fast engine rounds a success chance or expected completion of its own only when it lies
 // clearly away from a boundary, and otherwise rounds the value the reference engine computes
-// for the same state, to the bit (fast.completion): both engines round the same number.
+// for the same state, to the bit (fast.completion): both engines round the same number. The
+// chances of queued tasks (Event.QueueChances, which a pruner compares with its thresholds) are
+// rounded so too, their skewnesses to 1e-9, with the reference's chain near a boundary
+// (fast.queueChances).
 //
 // Memory: the engine reads the trace one arrival ahead (Config.Source, or Config.Tasks), keeps a
 // record only for tasks in the system and reuses the records (and handles) of tasks that left,

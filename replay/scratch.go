@@ -98,7 +98,7 @@ func (f *fast) recycle(old *fast, n int) {
 	for i := range f.floors {
 		f.floors[i] = floorCache{floors: f.floors[i].floors[:0]}
 	}
-	f.exact, f.drift = old.exact[:0], old.drift[:0]
+	f.exact, f.drift, f.handed = old.exact[:0], old.drift[:0], old.handed[:0]
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
 }

@@ -431,3 +431,138 @@ func TestHandWorkedDeferEarlyDeadline(t *testing.T) {
 		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 0 at 0", o.Status, o.Machine, o.End, o.Deferred)
 	}
 }
+
+// TestHandWorkedDeferBeforeReusedBound: under --defer-at before, the pre-filter skips a free
+// machine whose bound (Event.SuccessBound: a chance computed earlier against the same queue) is
+// below the threshold by more than boundMargin, and asks for the exact chance otherwise. MM-D,
+// static threshold .625 − 5e-10, two machines, queue size 1, drop model none; X and Y arrive at
+// 0, due 2:
+//
+//	      m0                              m1
+//	X     1 (p .625) or 9: E 4, chance .625     2: E 2, chance 1
+//	Y     50: chance 0                           1: E 1, chance 1
+//
+// Round 1 of the event: the pre-filter asks X's exact chance on m0 (no bound yet): .625, above
+// the threshold, so X stays. MM's phase 1 pairs X with m1 (2 < 4) and Y with m1 (1 < 50); phase
+// 2 gives m1 to Y (completion 1 < 2). Round 2: only m0 is free, its queue as in round 1, so X's
+// bound there is the .625 just computed, 5e-10 above the threshold: within the margin, so the
+// exact chance (.625 again) decides and keeps X, and MM maps it to m0: it runs 0–1, on time,
+// never deferred. Skipping a machine whose bound is within the margin above the threshold
+// (comparing with th + boundMargin) would defer X here instead.
+func TestHandWorkedDeferBeforeReusedBound(t *testing.T) {
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.Trim, opt.DropModel = 1, 0, pmf.None
+	cfg := replay.Config{
+		PET: replaytest.Grid{
+			{gamble(t, 0.625), pmf.Impulse(2, 1)},
+			{pmf.Impulse(50, 1), pmf.Impulse(1, 1)},
+		},
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}},
+		Tasks: []replay.Task{
+			{ID: 0, Type: 0, Arrival: 0, Deadline: 2, Observed: []float64{1, 2}},
+			{ID: 1, Type: 1, Arrival: 0, Deadline: 2, Observed: []float64{50, 1}},
+		},
+		Options: opt,
+	}
+	pc := DefaultConfig()
+	pc.Variant, pc.DeferAt, pc.Defer = Defer, DeferBefore, DeferRule{Kind: "static", Value: 0.625 - 5e-10}
+	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != 1 || o.Deferred != 0 {
+		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 0 at 1, never deferred", o.Status, o.Machine, o.End, o.Deferred)
+	}
+	if o := outcomeOf(t, cfg, m, 1); o.Status != replay.OnTime || o.Machine != 1 || o.End != 1 {
+		t.Errorf("Y %v on machine %d at %v; want on time on machine 1 at 1", o.Status, o.Machine, o.End)
+	}
+}
+
+// TestHandWorkedDeferBeforeReportsBest: a task the pre-filter of --defer-at before defers is
+// deferred with the best chance any free machine gives it, at or below the threshold, which
+// the trace reports. MM-D, static threshold .625, two machines, queue size 1; X arrives at 0,
+// due 2, and takes 1 (p .625) or 9 on m0 (chance .625, E 4), 1 (p .5) or 3 on m1 (chance .5,
+// E 2). Best = max(.625, .5) = .625, at the threshold: X is deferred before MM sees it, heard
+// as one decision with chance .625. Keeping a task whose best equals the threshold would let MM
+// map X to m1 (E 2 < 4) and defer it there, with chance .5.
+func TestHandWorkedDeferBeforeReportsBest(t *testing.T) {
+	m1, _, err := pmf.FromWeights(1, 1, []float64{0.5, 0, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{gamble(t, 0.625), m1}}
+	cfg.Tasks[0].Observed = []float64{1, 1}
+	pc := DefaultConfig()
+	pc.Variant, pc.DeferAt, pc.Defer = Defer, DeferBefore, DeferRule{Kind: "static", Value: 0.625}
+	w, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []Decision
+	w.(*Pruner).Observe(func(d Decision) { heard = append(heard, d) })
+	if o := outcomeOf(t, cfg, w, 0); o.Status != replay.ExpiredUnmapped || o.Deferred != 1 {
+		t.Errorf("X %v at %v, deferred %d; want deferred once, expired unmapped", o.Status, o.End, o.Deferred)
+	}
+	want := Decision{Kind: "defer", Task: 0, Chance: 0.625, Against: 0.625}
+	if len(heard) != 1 || heard[0] != want {
+		t.Errorf("heard %+v, want %+v", heard, want)
+	}
+}
+
+// TestHandWorkedPAMND: PAMND is PAM with deferring only (thesis §4.4.5): where PAM-P's dropping
+// alone decides, PAMND keeps the task. Dropping always on, drop .5, gap .25 (deferring at .75),
+// two machines, queue size 2, drop model none.
+//
+//	task  type  arrives  exec m0                     exec m1  deadline
+//	A      0      0      1 (p .9) or 9: takes 9        50       100
+//	B      1      .5     1                             50         3
+//	C      2      1.5    50                             1       100
+//
+// At 0, A's chance on m0 is 1: A runs on m0 from 0. At .5, B behind A on m0 completes at 2 (p .9)
+// or 10 (A elapsed .5 keeps both outcomes): chance .9 > .75, not deferred; on m1 it has none, so
+// PAM maps it to m0. At 1.5 (C's arrival; C goes to m1 and runs 1.5–2.5), A has run past 1, so it
+// ends at 9: B's chance is P(10 ≤ 3) = 0 ≤ .5. PAM-P drops B at 1.5 (dropped_pruned); PAMND,
+// which never drops, keeps it, and B runs 9–10, late.
+func TestHandWorkedPAMND(t *testing.T) {
+	a, _, err := pmf.FromWeights(1, 1, []float64{0.9, 0, 0, 0, 0, 0, 0, 0, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.Trim, opt.DropModel = 2, 0, pmf.None
+	cfg := replay.Config{
+		PET: replaytest.Grid{
+			{a, pmf.Impulse(50, 1)},
+			{pmf.Impulse(1, 1), pmf.Impulse(50, 1)},
+			{pmf.Impulse(50, 1), pmf.Impulse(1, 1)},
+		},
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}},
+		Tasks: []replay.Task{
+			{ID: 0, Type: 0, Arrival: 0, Deadline: 100, Observed: []float64{9, 50}},
+			{ID: 1, Type: 1, Arrival: 0.5, Deadline: 3, Observed: []float64{1, 50}},
+			{ID: 2, Type: 2, Arrival: 1.5, Deadline: 100, Observed: []float64{50, 1}},
+		},
+		Options: opt,
+	}
+	given := Config{Lambda: 1, Toggle: Toggle{Kind: "always"}, DropThreshold: 0.5, Defer: DeferRule{Kind: "gap", Value: 0.25}}
+	pruned := given
+	pruned.Variant = Both
+	for _, c := range []struct {
+		name   string
+		cfg    Config
+		status replay.Status
+		end    float64
+	}{
+		{"PAM", pruned, replay.DroppedPruned, 1.5},
+		{"PAMND", given, replay.Late, 10},
+	} {
+		m, err := New(c.name, heuristic.DefaultParams(), c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := outcomeOf(t, cfg, m, 1); o.Status != c.status || o.Machine != 0 || o.End != c.end {
+			t.Errorf("%s: B %v on machine %d at %v; want %v on machine 0 at %v", c.name, o.Status, o.Machine, o.End, c.status, c.end)
+		}
+	}
+}
