@@ -32,13 +32,6 @@ func TestPresetFilesMatchGo(t *testing.T) {
 		same("trials, tasks", [2]int{f.Trials, f.Tasks}, [2]int{p.trials, p.tasks})
 		same("omitted", f.Omitted, p.omitted)
 		sem := p.semantics
-		if sem == (semantics{}) {
-			// The Go conference preset sets no semantics, so every sweep of it fails with
-			// "--set drop_model=: empty value"; its file has those of its group, which the
-			// notes on it (and docs/fidelity.md) say it runs under.
-			t.Logf("%s: the Go preset has no semantics (it cannot run); comparing with groupSemantics", p.name)
-			sem = groupSemantics("the conference paper")
-		}
 		if f.Semantics == nil {
 			t.Errorf("%s: the file has no semantics", p.name)
 			continue
