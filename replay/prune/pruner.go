@@ -326,7 +326,8 @@ func instantRobustness(ev replay.Event) float64 {
 // engine's BatchKeys still describe the batch the heuristic sees.
 type deferring struct {
 	replay.Event
-	p *Pruner
+	p   *Pruner
+	cut bool // p.cut holds this event's cut-offs, for Hopeless
 }
 
 func (d *deferring) Batch() []int {
@@ -342,6 +343,7 @@ func (d *deferring) Batch() []int {
 	bounds := d.p.trace == nil // bounds decide only when nobody records the chances
 	if bounds {
 		d.p.cut.reset(free)
+		d.cut = true
 	}
 	kept := batch[:0]
 	for _, h := range batch {
@@ -535,6 +537,31 @@ func (d *deferring) deferTask(h int, chance, th float64) {
 		d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: chance, Against: th})
 	}
 	d.Defer(h)
+}
+
+// Hopeless reports whether task h's chance is below its deferring threshold on every machine
+// with a free slot, from the cut-offs alone (no chain): a pruning-aware heuristic (PAM) that
+// would defer such a task after asking its chance on each of them defers it without asking. The
+// cut-offs are of the machines free when first asked in the event; a machine's FreeFrom only
+// rises as tasks are assigned to it in the event, so a cut-off stays below the machine's
+// later one, and the set of free machines only shrinks. False when unknown: with a trace (which
+// records chances), a threshold of 0, or no free machine.
+func (d *deferring) Hopeless(h int) bool {
+	typ, deadline := d.TypeAndDeadline(h)
+	th := d.p.DeferThreshold(typ)
+	if d.p.trace != nil || th == 0 {
+		return false
+	}
+	if !d.cut {
+		d.p.free = d.FreeMachines(d.p.free)
+		d.p.cut.reset(d.p.free)
+		d.cut = true
+	}
+	if len(d.p.free) == 0 {
+		return false
+	}
+	_, all := d.p.cut.of(d.Event, h, typ, th)
+	return deadline < all
 }
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,
