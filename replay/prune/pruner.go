@@ -167,6 +167,9 @@ func (p *Pruner) DropThreshold(taskType, pos int, s float64) float64 {
 
 // DeferThreshold is the deferring threshold of a task of the given type, fairness included.
 func (p *Pruner) DeferThreshold(taskType int) float64 {
+	if p.cfg.Fairness == 0 {
+		return clamp01(p.deferAt) // no sufferage is ever written (account): the map lookup would give 0
+	}
 	return clamp01(p.deferAt - p.sufferage[taskType])
 }
 
@@ -407,6 +410,7 @@ type cutoffs struct {
 	th       []float64    // per task type, the threshold the cut-offs are for
 	quantile [][]quantile // per task type and machine type, at the last threshold asked for
 	nextType []int        // the types asked for in this call, to reset
+	types    []int        // each machine's type, read once: Event.Machine copies a struct with strings
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
@@ -459,7 +463,13 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 // cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
 // a bound the table would not give.
 func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 {
-	mt := ev.Machine(m).Type
+	if len(c.types) != ev.NumMachines() { // the machines do not change during a replay
+		c.types = c.types[:0]
+		for k := range ev.NumMachines() {
+			c.types = append(c.types, ev.Machine(k).Type)
+		}
+	}
+	mt := c.types[m]
 	for len(c.quantile) <= tt {
 		c.quantile = append(c.quantile, nil)
 	}
