@@ -104,23 +104,23 @@ func memoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []in
 				b.bounds = append(b.bounds, bounded{m, math.Inf(-1)})
 			}
 		}
+		if i > 0 && len(machines) > 1 { // completions' rule: the first task asks every machine
+			for k := range b.bounds {
+				x := &b.bounds[k]
+				if m := x.machine; at[m] != c.version[m] { // stale or unknown: the engine's bound too
+					x.bound = max(x.bound, ev.CompletionBound(t, m))
+					value[m], at[m], exact[m] = x.bound, c.version[m], false
+				}
+			}
+		}
 		sortBounds(b.bounds)
-		bound := i > 0 && len(machines) > 1 // completions' rule: the first task asks every machine
 		for _, x := range b.bounds {
-			m := x.machine
 			if x.bound > best.completion+completionSlack(best.completion) {
 				break // this machine and the rest complete later than the answer
 			}
-			if bound && at[m] != c.version[m] {
-				lb := max(x.bound, ev.CompletionBound(t, m))
-				value[m], at[m], exact[m] = lb, c.version[m], false
-				if lb > best.completion+completionSlack(best.completion) {
-					continue
-				}
-			}
-			v := b.completionIn(ev, p, t, m)
-			value[m], at[m], exact[m] = v, c.version[m], true
-			best = better(best, m, v)
+			v := b.completionIn(ev, p, t, x.machine)
+			value[x.machine], at[x.machine], exact[x.machine] = v, c.version[x.machine], true
+			best = better(best, x.machine, v)
 		}
 		pairs = append(pairs, best)
 	}
