@@ -12,7 +12,7 @@ COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/...
 
-.PHONY: all build install test test-quick test-exact bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo clean
+.PHONY: all build install test test-slurm test-quick test-exact bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo clean
 
 all: build
 
@@ -28,6 +28,13 @@ install:
 test:
 	$(GO) test ./...
 	$(GO) test -race -short $(RACE_PKGS)
+
+# sweep --slurm against a real Slurm: installs and starts a one-node Slurm (slurm-wlm, munge;
+# scripts/slurm-local.sh, as root, idempotent) and runs the Slurm tests, which go test alone
+# skips. About two minutes on two cores, a minute of it installing the packages the first time.
+test-slurm:
+	./scripts/slurm-local.sh
+	TEST_SLURM=1 $(GO) test -count=1 -run '^TestSlurm' ./cmd/hcreplay
 
 # The quick check while working: every test in -short mode (the figure presets end to end, the
 # demo and the allocation counts are skipped), without the race detector.

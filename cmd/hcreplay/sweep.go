@@ -24,7 +24,7 @@ import (
 // report.Sweep; this file reads the grid's files and wires the flags and the progress bar.
 type SweepCmd struct {
 	Grid       string        `arg:"" optional:"" help:"Grid file (YAML; see docs/sweep-example.yaml). The flags below set or replace its keys." placeholder:"GRID.yaml"`
-	Out        string        `required:"" help:"Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
+	Out        string        `help:"Required. Folder for runs.parquet and manifest.json (and runs.partial.parquet while the sweep runs)." placeholder:"DIR"`
 	Jobs       int           `short:"j" help:"Replays at a time (default: the number of CPUs)." placeholder:"N"`
 	Resume     bool          `help:"Keep the runs an earlier, interrupted sweep of the same grid and shard finished in DIR and run only the others. A folder of another shard or grid is refused."`
 	Shard      string        `help:"Run only shard i of n (1-based): the runs whose position in the grid's order is i-1 modulo n. Give each shard its own --out; report merges them, and refuses while one is missing." placeholder:"i/n"`
@@ -39,6 +39,8 @@ type SweepCmd struct {
 	Trials    int      `help:"Trials of the --trace levels (the first N files; default all) and --generate levels (default 30)." placeholder:"N"`
 	Deadline  string   `help:"Deadline rule of the --trace levels (for files without deadlines) and --generate levels (default prop:1)." placeholder:"RULE"`
 	Set       []string `sep:"none" help:"Any other grid key as KEY=V1,V2, e.g. queue_size=4,6 or drop_threshold=0.25,0.5; repeatable." placeholder:"KEY=VALUES"`
+
+	SlurmFlags `embed:""`
 }
 
 // Help is the command's long help.
@@ -53,6 +55,11 @@ runs only the missing ones and then writes runs.parquet. --shard i/n runs every 
 i-th, so n machines can share a sweep; each shard needs its own DIR (DIR/manifest.json says which
 shard of which grid it holds, and a sweep refuses a DIR of another).
 
+--slurm submits the sweep to a Slurm cluster instead: a job array of --slurm-shards shards and a
+merge job that writes DIR/runs.parquet and DIR/report when all have succeeded; --slurm --status
+DIR says how far it is, --slurm --resume --out DIR resubmits what failed (README, "Running on a
+cluster").
+
 A combination of the lists that replays as another runs once: options a mapper does not read
 (the pruning options of an unpruned run) are not crossed with it, and two names of one mapper
 (PAMF and PAM-P with fairness 0.1) run under the first. A point whose pruning is degenerate (a
@@ -61,10 +68,20 @@ deferring threshold of 1, which defers every task until it expires) is refused.
 Examples:
 
     hcreplay sweep docs/sweep-example.yaml --out runs
-    hcreplay sweep --pet pet.json -H MM,PAM --prune none,both --generate 15k --generate 25k --trials 10 --out runs`
+    hcreplay sweep --pet pet.json -H MM,PAM --prune none,both --generate 15k --generate 25k --trials 10 --out runs
+    hcreplay sweep docs/sweep-example.yaml --out /scratch/runs --slurm --slurm-opt time=01:00:00`
 }
 
 func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
+	if on, err := c.usesSlurm(); err != nil || on {
+		if err != nil {
+			return badInput(err)
+		}
+		return c.runSlurm(ctx, con)
+	}
+	if c.Out == "" {
+		return badInput(errors.New("missing flags: --out=DIR"))
+	}
 	grid, base, err := c.grid()
 	if err != nil {
 		return badInput(err)
