@@ -322,7 +322,7 @@ func (g *Grid) axes() ([]axis, error) {
 		errs = append(errs, fmt.Errorf("%s: missing: name at least one heuristic", g.Where("heuristics")))
 	} else {
 		add(makeAxis(g, "heuristic", "heuristics", g.Heuristics, "", func(name string) (string, func(*SweepRun), error) {
-			canon, err := canonicalHeuristic(name)
+			canon, err := CanonicalHeuristic(name)
 			return canon, func(r *SweepRun) { r.Heuristic = canon }, err
 		}, func(r *SweepRun) string { return r.Heuristic }))
 	}
@@ -429,8 +429,9 @@ func interval(lo, hi float64) string {
 	return fmt.Sprintf("[%g, %g]", lo, hi)
 }
 
-// canonicalHeuristic returns the registry's spelling of a heuristic or preset name.
-func canonicalHeuristic(name string) (string, error) {
+// CanonicalHeuristic is the name a sweep records for a heuristic or preset name (MECT → MCT):
+// the registry's spelling, or an error naming the ones there are.
+func CanonicalHeuristic(name string) (string, error) {
 	for _, p := range prune.Presets() {
 		if strings.EqualFold(p.Name, name) {
 			return p.Name, nil
