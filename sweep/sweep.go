@@ -94,6 +94,20 @@ type SweepStats struct {
 	Shard    int // in this shard
 	Resumed  int // done before this invocation
 	Finished int // done by this invocation
+	// Unscored counts the runs done by this invocation in which the trim left no task scored
+	// (robustness and fairness undefined; the report leaves them out of its means), and
+	// UnscoredTrim is the least trim among them.
+	Unscored, UnscoredTrim int
+}
+
+// count notes a run done by this invocation.
+func (st *SweepStats) count(r *report.RunRow) {
+	if r.Scored == 0 && r.Tasks > 0 {
+		if st.Unscored == 0 || int(r.Trim) < st.UnscoredTrim {
+			st.UnscoredTrim = int(r.Trim)
+		}
+		st.Unscored++
+	}
 }
 
 // Run runs the sweep. It returns an error wrapping context.Canceled when ctx was cancelled;
@@ -110,7 +124,7 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 	if s.Started != nil {
 		s.Started(len(todo))
 	}
-	rows, err = s.execute(ctx, todo, rows)
+	rows, err = s.execute(ctx, todo, rows, &st)
 	st.Finished = len(rows) - st.Resumed
 	if err != nil {
 		// Keep what is done for --resume, and say how far the sweep got.
@@ -180,7 +194,7 @@ type result struct {
 // goroutine collects the rows, reports them and saves checkpoints, so none of that needs a
 // lock. On a failed run or a cancelled ctx it stops handing out runs, lets the workers give up
 // their current one, and returns the rows finished by then with the error.
-func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []report.RunRow) ([]report.RunRow, error) {
+func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []report.RunRow, st *SweepStats) ([]report.RunRow, error) {
 	want := len(rows) + len(todo)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -222,6 +236,7 @@ func (s *Sweep) execute(ctx context.Context, todo []SweepRun, rows []report.RunR
 			continue
 		}
 		rows = append(rows, res.row)
+		st.count(&res.row)
 		if s.Done != nil {
 			s.Done(res.row)
 		}

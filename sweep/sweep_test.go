@@ -334,3 +334,32 @@ func TestCheckpointEvery(t *testing.T) {
 		t.Errorf("the model is off: at a fixed 5 s, saves took only %.1f%% of a 2-hour sweep", 100*got)
 	}
 }
+
+// TestSweepCountsUnscored: the stats count the runs whose trim left no task scored, as their rows
+// say (120 tasks: a trim of 100 at each end leaves none, one of 10 leaves 100), and give the
+// least such trim.
+func TestSweepCountsUnscored(t *testing.T) {
+	s := testSweep(t, t.TempDir(), 2, Shard{})
+	s.Grid = mustParse(t, strings.Replace(testGrid, "trim: 10", "trim: [10, 100, 200]", 1))
+	st, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := report.ReadRuns(filepath.Join(s.Dir, report.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, trims := 0, map[int32]int{}
+	for _, r := range rows {
+		if r.Scored == 0 {
+			want++
+			trims[r.Trim]++
+		}
+	}
+	if want == 0 || trims[10] != 0 || trims[100] == 0 {
+		t.Fatalf("the grid is off: %d unscored runs, by trim %v", want, trims)
+	}
+	if st.Unscored != want || st.UnscoredTrim != 100 {
+		t.Errorf("stats: %d unscored, least trim %d; want %d, 100", st.Unscored, st.UnscoredTrim, want)
+	}
+}

@@ -96,7 +96,6 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	bar := newProgress(con)
-	unscored, minTrim := 0, 0 // runs whose trim left no task scored, and the least such trim
 	sw := &sweep.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf, Saving: con.Saving,
@@ -105,15 +104,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
 			bar.start(todo)
 		},
-		Done: func(r report.RunRow) {
-			bar.inc()
-			if r.Scored == 0 && r.Tasks > 0 {
-				if unscored == 0 || int(r.Trim) < minTrim {
-					minTrim = int(r.Trim)
-				}
-				unscored++
-			}
-		},
+		Done: func(report.RunRow) { bar.inc() },
 	}
 	st, err := sw.Run(ctx)
 	bar.stop()
@@ -129,9 +120,9 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	}
 	con.Logf("wrote %s: %d runs (%d resumed) of %d in the grid, shard %s",
 		filepath.Join(c.Out, report.RunsFile), st.Shard, st.Resumed, st.Runs, shard)
-	if unscored > 0 {
+	if st.Unscored > 0 {
 		con.Logf("warning: in %d of the %d runs just made, a trim of %d tasks or more at each end left none scored: their robustness and fairness are undefined, and the report leaves them out of its means",
-			unscored, st.Finished, minTrim)
+			st.Unscored, st.Finished, st.UnscoredTrim)
 	}
 	return nil
 }
