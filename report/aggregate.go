@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"cmp"
 	"fmt"
 	"math"
@@ -243,7 +245,7 @@ func levelOrder(rows []RunRow) []string {
 			}
 			return 1
 		}
-		return naturalCompare(a, b)
+		return natural.Compare(a, b)
 	})
 	return levels
 }
@@ -277,14 +279,14 @@ func (a *Aggregate) sort() {
 			}
 			return 1
 		}
-		if c := naturalCompare(rx.Heuristic, ry.Heuristic); c != 0 {
+		if c := natural.Compare(rx.Heuristic, ry.Heuristic); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(variantRank(rx.Prune), variantRank(ry.Prune)); c != 0 {
 			return c
 		}
 		for _, o := range opts {
-			if c := naturalCompare(o.value(rx), o.value(ry)); c != 0 {
+			if c := natural.Compare(o.value(rx), o.value(ry)); c != 0 {
 				return c
 			}
 		}
@@ -333,7 +335,7 @@ func (a *Aggregate) names() []string {
 			names = append(names, n)
 		}
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	return names
 }
 

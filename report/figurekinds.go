@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"cmp"
 	"fmt"
 	"math"
@@ -224,7 +226,7 @@ func compareToggles(a, b string) int {
 		}
 		return 4
 	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), naturalCompare(a, b))
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), natural.Compare(a, b))
 }
 
 func filter(groups []*Group, keep func(RunRow) bool) []*Group {

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"context"
 	"encoding/binary"
 	"errors"
@@ -428,7 +430,7 @@ func (im *importer) task(taskType string, arrival float64, jobID string, observe
 	t := Task{Type: taskType, Arrival: arrival, Deadline: math.NaN(), JobID: jobID}
 	maps.DeleteFunc(observed, func(_ string, v float64) bool { return math.IsInf(v, 0) })
 	if len(observed) > 0 {
-		for _, mt := range slices.SortedFunc(maps.Keys(observed), naturalCompare) { // map order is random
+		for _, mt := range slices.SortedFunc(maps.Keys(observed), natural.Compare) { // map order is random
 			if _, ok := im.execIndex[mt]; !ok {
 				im.execIndex[mt] = len(im.execTypes)
 				im.execTypes = append(im.execTypes, mt)
@@ -470,8 +472,8 @@ func (im *importer) finish(name string) (*Trace, error) {
 	for mt := range machines {
 		res.MachineTypes = append(res.MachineTypes, mt)
 	}
-	slices.SortFunc(res.TaskTypes, naturalCompare)
-	slices.SortFunc(res.MachineTypes, naturalCompare)
+	slices.SortFunc(res.TaskTypes, natural.Compare)
+	slices.SortFunc(res.MachineTypes, natural.Compare)
 
 	tasks := im.tasks
 	if len(im.cells) > 0 {

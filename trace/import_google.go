@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"fmt"
 	"math"
 	"slices"
@@ -312,7 +314,7 @@ func (g *googleImport) flush(file string) error {
 	for k := range g.pending {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, naturalCompare)
+	slices.SortFunc(keys, natural.Compare)
 	for _, k := range keys {
 		if g.arrival(g.pending[k], nil) {
 			g.bad(NoLog, "no FINISH inside the trace (still pending or running at its end)",

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -355,7 +357,7 @@ func sortedKeys(m map[string]bool) []string {
 	for k := range m {
 		out = append(out, k)
 	}
-	slices.SortFunc(out, naturalCompare)
+	slices.SortFunc(out, natural.Compare)
 	return out
 }
 

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"math"
 	"slices"
 )
@@ -56,7 +58,7 @@ func (tr *Trace) Types() []string {
 			out = append(out, t.Type)
 		}
 	}
-	slices.SortFunc(out, naturalCompare)
+	slices.SortFunc(out, natural.Compare)
 	return out
 }
 

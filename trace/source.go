@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/hcreplay/hcreplay/internal/natural"
+
 	"archive/zip"
 	"bufio"
 	"bytes"
@@ -167,7 +169,7 @@ func expandFiles(spec string) ([]Source, error) {
 	if len(matches) == 0 {
 		return nil, fmt.Errorf("%q matches no file", spec)
 	}
-	slices.SortFunc(matches, naturalCompare)
+	slices.SortFunc(matches, natural.Compare)
 	out := make([]Source, len(matches))
 	for i, m := range matches {
 		out[i] = Source{Name: m, Path: m}
@@ -196,7 +198,7 @@ func expandFolder(dir string) ([]Source, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("folder %s holds no file of a known format (.dat, .csv, .jsonl, .parquet, or those .gz or .zst)", dir)
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	out := make([]Source, len(names))
 	for i, n := range names {
 		p := filepath.Join(dir, n)
@@ -245,7 +247,7 @@ func expandMembers(archive, pattern string) ([]Source, error) {
 		}
 		return nil, fmt.Errorf("%s has no member %q%s", archive, pattern, nearestMember(pattern, all))
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	out := make([]Source, len(names))
 	for i, n := range names {
 		out[i] = Source{Name: archive + "#" + n, Path: archive, Member: n}
@@ -261,7 +263,7 @@ func nearestMember(pattern string, members []string) string {
 		return ""
 	}
 	members = slices.Clone(members)
-	slices.SortFunc(members, naturalCompare) // ties go to the first in natural order, whatever the zip's order
+	slices.SortFunc(members, natural.Compare) // ties go to the first in natural order, whatever the zip's order
 	base := path.Base(pattern)
 	for _, m := range members {
 		if ok, _ := path.Match(base, path.Base(m)); ok && path.Dir(m) != path.Dir(pattern) {
@@ -536,39 +538,4 @@ func decompress(r io.Reader, lim InflateLimit) (io.Reader, func(), error) {
 		return &inflateGuard{r: zr, compressed: cr, lim: lim}, zr.Close, nil
 	}
 	return br, func() {}, nil
-}
-
-// naturalCompare orders strings so that runs of digits compare by value:
-// "arr19k_2.dat" < "arr19k_10.dat".
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if len(na) != len(nb) {
-				return len(na) - len(nb)
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			if da != db { // equal values: fewer leading zeros first
-				return da - db
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return int(a[0]) - int(b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) - len(b)
-}
-
-func digitRun(s string) int {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }
