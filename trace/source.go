@@ -320,7 +320,7 @@ func (s Source) formatName() string {
 // recognised by its magic number), for other packages' formats that live in
 // the same places (a PET .etc file inside a zip, say). Close it when done.
 func (s Source) Open() (io.ReadCloser, error) {
-	rc, err := s.openRaw()
+	rc, err := s.OpenRaw()
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.Name, err)
 	}
@@ -343,13 +343,13 @@ func (d *decompressed) Close() error {
 	return d.raw.Close()
 }
 
-// openRaw opens the source's bytes as stored (no decompression), a zip member inflated and
-// streamed.
-func (s Source) openRaw() (io.ReadCloser, error) {
+// OpenRaw opens the source's bytes as stored (no decompression), a zip member inflated and
+// streamed, for readers of other packages that undo the compression themselves (the importers).
+func (s Source) OpenRaw() (io.ReadCloser, error) {
 	return s.openRawLimited(InflateLimit{})
 }
 
-// openRawLimited is openRaw refusing a zip member whose declared sizes lim does not allow
+// openRawLimited is OpenRaw refusing a zip member whose declared sizes lim does not allow
 // (archive/zip refuses a member that inflates to more than it declares).
 func (s Source) openRawLimited(lim InflateLimit) (io.ReadCloser, error) {
 	if s.Path == "-" {
@@ -420,7 +420,7 @@ func (s Source) openAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) 
 		}
 		return f, st.Size(), f, nil
 	}
-	rc, err := s.openRaw()
+	rc, err := s.OpenRaw()
 	if err != nil {
 		return nil, 0, nil, err
 	}

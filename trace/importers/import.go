@@ -1,6 +1,9 @@
-package trace
+package importers
 
 import (
+	"github.com/hcreplay/hcreplay/trace"
+
+	"cmp"
 	"github.com/hcreplay/hcreplay/internal/natural"
 
 	"context"
@@ -18,51 +21,55 @@ import (
 	"time"
 )
 
-// ImportFormat names a production trace format that Import turns into an
+// Format names a production trace format that Import turns into an
 // execution log and an arrival trace. The layouts and the mapping of each are
-// documented at the format's importer (import_*.go) and summarised in the
+// documented at the format's file (swf.go, google.go, ...) and summarised in the
 // package documentation.
-type ImportFormat string
+type Format string
 
 // The formats Import reads.
 const (
-	ImportSWF            ImportFormat = "swf"             // Standard Workload Format (Parallel Workloads Archive)
-	ImportGoogle2019     ImportFormat = "google2019"      // Google cluster-data 2019 CSV exports
-	ImportAlibabaPAI     ImportFormat = "alibaba-pai"     // Alibaba cluster-trace-gpu-v2020 pai_task_table
-	ImportAlibaba2018    ImportFormat = "alibaba2018"     // Alibaba cluster-trace-v2018 batch_task / batch_instance
-	ImportAzureFunctions ImportFormat = "azure-functions" // Azure Functions 2019 invocations and durations
-	ImportAzureLLM       ImportFormat = "azure-llm"       // Azure LLM inference 2023
-	ImportE2C            ImportFormat = "e2c"             // E2C simulator EET matrix and workloads
+	SWF            Format = "swf"             // Standard Workload Format (Parallel Workloads Archive)
+	Google2019     Format = "google2019"      // Google cluster-data 2019 CSV exports
+	AlibabaPAI     Format = "alibaba-pai"     // Alibaba cluster-trace-gpu-v2020 pai_task_table
+	Alibaba2018    Format = "alibaba2018"     // Alibaba cluster-trace-v2018 batch_task / batch_instance
+	AzureFunctions Format = "azure-functions" // Azure Functions 2019 invocations and durations
+	AzureLLM       Format = "azure-llm"       // Azure LLM inference 2023
+	E2C            Format = "e2c"             // E2C simulator EET matrix and workloads
 )
 
-// ImportFormats lists the formats in the order the help text gives them.
-func ImportFormats() []ImportFormat {
-	return []ImportFormat{ImportSWF, ImportGoogle2019, ImportAlibabaPAI, ImportAlibaba2018,
-		ImportAzureFunctions, ImportAzureLLM, ImportE2C}
+// Formats lists the formats in the order the help text gives them.
+func Formats() []Format {
+	rs := readers()
+	fs := make([]Format, len(rs))
+	for i, r := range rs {
+		fs[i] = r.format
+	}
+	return fs
 }
 
-// ParseImportFormat accepts the names of ImportFormats, case-insensitively.
-func ParseImportFormat(s string) (ImportFormat, error) {
-	f := ImportFormat(strings.ToLower(strings.TrimSpace(s)))
-	if slices.Contains(ImportFormats(), f) {
+// ParseFormat accepts the names of Formats, case-insensitively.
+func ParseFormat(s string) (Format, error) {
+	f := Format(strings.ToLower(strings.TrimSpace(s)))
+	if _, ok := lookup(f); ok {
 		return f, nil
 	}
-	names := make([]string, 0, 7)
-	for _, f := range ImportFormats() {
+	names := make([]string, 0, len(readers()))
+	for _, f := range Formats() {
 		names = append(names, string(f))
 	}
 	return "", fmt.Errorf("unknown import format %q (want %s)", s, strings.Join(names, ", "))
 }
 
-// ImportOptions controls Import.
-type ImportOptions struct {
-	Format ImportFormat
+// Options controls Import.
+type Options struct {
+	Format Format
 	// Unit is the unit of the times written; empty means ms.
-	Unit Unit
+	Unit trace.Unit
 	// SourceUnit overrides the unit of the source's times (each format has
 	// its own: seconds for SWF, Alibaba and E2C, µs for Google, ms for Azure
 	// Functions durations). Empty keeps the format's.
-	SourceUnit Unit
+	SourceUnit trace.Unit
 	// Sample keeps this fraction of the source's units of work (jobs,
 	// collections, invocations; see each format), chosen by a hash of the
 	// unit's key and Seed, so that the same seed keeps the same units
@@ -83,7 +90,7 @@ type ImportOptions struct {
 	// per-type means of the imported log (NewTypeMeans of the mean over
 	// machine types of each cell's mean). nil leaves them empty, for a replay
 	// to fill in from its PET with its own --deadline.
-	Deadline *DeadlineRule
+	Deadline *trace.DeadlineRule
 	// SamplesPerRow bounds the execution-time samples one Azure Functions
 	// duration row gives: 0 means 100, at most MaxSamplesPerRow. Other
 	// formats ignore it.
@@ -95,28 +102,18 @@ type ImportOptions struct {
 	Progress func(rows int64)
 }
 
-// MaxSamplesPerRow bounds ImportOptions.SamplesPerRow. A duration row has
+// MaxSamplesPerRow bounds Options.SamplesPerRow. A duration row has
 // seven percentiles, so past a few hundred samples the extra ones only
 // repeat the interpolation between them, while each is a log record: ten
 // thousand samples of each of the 100,000 rows of a day would be a
 // billion-record log.
 const MaxSamplesPerRow = 10_000
 
-// MaxSeconds bounds every time the package reads (arrivals, deadlines,
-// execution times, start and end stamps), in seconds: 1e12 s is more than
-// 30,000 years, three orders of magnitude above Unix times in seconds (1.7e9),
-// so a larger value is corrupt. Importers report such rows as bad rows; the
-// readers of logs and traces refuse the file with an InputError. Letting them
-// through writes or replays a trace that spans millennia, or +Inf in a fine
-// unit. Whether a time can be laid on a PET's grid is the replay's to check,
-// as it depends on the grid's step.
-const MaxSeconds = 1e12
-
-func (o *ImportOptions) check() error {
-	if _, err := ParseImportFormat(string(o.Format)); err != nil {
+func (o *Options) check() error {
+	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
 	}
-	for _, u := range []Unit{o.Unit, o.SourceUnit} {
+	for _, u := range []trace.Unit{o.Unit, o.SourceUnit} {
 		if u != "" && !u.Valid() {
 			return fmt.Errorf("invalid time unit %q", u)
 		}
@@ -176,16 +173,16 @@ func parseWindowBound(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// ImportResult describes what an import read, kept and left out.
-type ImportResult struct {
-	Format       ImportFormat
+// Result describes what an import read, kept and left out.
+type Result struct {
+	Format       Format
 	Sources      []string
-	Unit         Unit  // unit of the written times
-	Rows         int64 // source data rows read (header and comment lines not counted)
-	LogRecords   int64 // execution records written to the log
-	Tasks        int   // arrivals written to the trace
-	SampledOut   int64 // units of work left out by Sample
-	OutOfWindow  int64 // units of work outside the time window
+	Unit         trace.Unit // unit of the written times
+	Rows         int64      // source data rows read (header and comment lines not counted)
+	LogRecords   int64      // execution records written to the log
+	Tasks        int        // arrivals written to the trace
+	SampledOut   int64      // units of work left out by Sample
+	OutOfWindow  int64      // units of work outside the time window
 	TaskTypes    []string
 	MachineTypes []string
 	Cells        int     // (task type, machine type) pairs with at least one record
@@ -197,23 +194,23 @@ type ImportResult struct {
 	Notes        []string // things the user should know, e.g. "no execution log"
 }
 
-// ImportEffect says what a bad row cost.
-type ImportEffect string
+// Effect says what a bad row cost.
+type Effect string
 
 // The effects of a bad row.
 const (
-	Skipped    ImportEffect = "skipped"       // nothing of the row was imported
-	NoLog      ImportEffect = "no log record" // the arrival was kept, the execution time was not
-	NoArrival  ImportEffect = "no arrival"    // the execution time was kept, the arrival was not
-	PartlyUsed ImportEffect = "partly used"   // some values of the row were left out
+	Skipped    Effect = "skipped"       // nothing of the row was imported
+	NoLog      Effect = "no log record" // the arrival was kept, the execution time was not
+	NoArrival  Effect = "no arrival"    // the execution time was kept, the arrival was not
+	PartlyUsed Effect = "partly used"   // some values of the row were left out
 )
 
 // BadReason counts the rows that one problem affected, with a few examples.
 type BadReason struct {
 	Reason  string
-	Effect  ImportEffect
+	Effect  Effect
 	Rows    int64
-	Samples []*InputError // the first ones, naming file, line, column and value
+	Samples []*trace.InputError // the first ones, naming file, line, column and value
 }
 
 // BadRows is the report of rows that were not imported, or not completely,
@@ -241,7 +238,7 @@ func (b *BadRows) Count(reason string) int64 {
 	return 0
 }
 
-func (b *BadRows) add(effect ImportEffect, reason string, e *InputError) {
+func (b *BadRows) add(effect Effect, reason string, e *trace.InputError) {
 	if b.index == nil {
 		b.index = map[string]int{}
 	}
@@ -268,10 +265,10 @@ type importInput struct {
 	open func() (io.ReadCloser, error)
 }
 
-func sourceInputs(srcs []Source) []importInput {
+func sourceInputs(srcs []trace.Source) []importInput {
 	in := make([]importInput, len(srcs))
 	for i, s := range srcs {
-		in[i] = importInput{name: s.Name, open: s.openRaw}
+		in[i] = importInput{name: s.Name, open: s.OpenRaw}
 	}
 	return in
 }
@@ -281,9 +278,9 @@ func sourceInputs(srcs []Source) []importInput {
 // arrivals collected for the trace.
 type importer struct {
 	ctx  context.Context
-	opt  ImportOptions
-	res  *ImportResult
-	emit func(LogRecord) error
+	opt  Options
+	res  *Result
+	emit func(trace.LogRecord) error
 
 	srcScale float64 // source unit → output unit
 	maxTime  float64 // MaxSeconds in the output unit
@@ -291,7 +288,7 @@ type importer struct {
 	winTo    float64
 
 	cells     map[[2]string]*cellStat
-	tasks     []Task
+	tasks     []trace.Task
 	execTypes []string
 	execIndex map[string]int
 }
@@ -303,7 +300,7 @@ type cellStat struct {
 
 // newImporter prepares an import whose source times are in unit src unless
 // the options override it.
-func newImporter(ctx context.Context, opt ImportOptions, src Unit, emit func(LogRecord) error) *importer {
+func newImporter(ctx context.Context, opt Options, src trace.Unit, emit func(trace.LogRecord) error) *importer {
 	if opt.SourceUnit != "" {
 		src = opt.SourceUnit
 	}
@@ -313,14 +310,17 @@ func newImporter(ctx context.Context, opt ImportOptions, src Unit, emit func(Log
 	if opt.SamplesPerRow <= 0 {
 		opt.SamplesPerRow = 100
 	}
-	out := opt.Unit.orDefault()
+	out := opt.Unit
+	if out == "" {
+		out = trace.DefaultUnit
+	}
 	im := &importer{ctx: ctx, opt: opt, emit: emit, srcScale: src.Factor(out),
-		res:   &ImportResult{Format: opt.Format, Unit: out, Bad: BadRows{keep: opt.BadSamples}},
+		res:   &Result{Format: opt.Format, Unit: out, Bad: BadRows{keep: opt.BadSamples}},
 		cells: map[[2]string]*cellStat{}, execIndex: map[string]int{},
-		winFrom: float64(opt.WindowFrom) * Nanosecond.Factor(out), winTo: math.Inf(1),
-		maxTime: MaxSeconds * Second.Factor(out)}
+		winFrom: float64(opt.WindowFrom) * trace.Nanosecond.Factor(out), winTo: math.Inf(1),
+		maxTime: trace.MaxSeconds * trace.Second.Factor(out)}
 	if opt.WindowTo > 0 {
-		im.winTo = float64(opt.WindowTo) * Nanosecond.Factor(out)
+		im.winTo = float64(opt.WindowTo) * trace.Nanosecond.Factor(out)
 	}
 	return im
 }
@@ -365,7 +365,7 @@ func (im *importer) time(c *cells, i int, what string) float64 {
 // when it lies beyond MaxSeconds.
 func (im *importer) bound(c *cells, i int, what string, v float64) {
 	if c.ok() && math.Abs(v*im.srcScale) > im.maxTime {
-		c.fail(i, fmt.Sprintf("%s beyond %g s", what, MaxSeconds))
+		c.fail(i, fmt.Sprintf("%s beyond %g s", what, trace.MaxSeconds))
 	}
 }
 
@@ -380,7 +380,7 @@ func (im *importer) inWindow(t float64) bool {
 }
 
 // bad reports a row.
-func (im *importer) bad(effect ImportEffect, reason string, e *InputError) {
+func (im *importer) bad(effect Effect, reason string, e *trace.InputError) {
 	im.res.Bad.add(effect, reason, e)
 }
 
@@ -400,12 +400,12 @@ func (im *importer) row() error {
 }
 
 // log writes one execution record.
-func (im *importer) log(r LogRecord) error {
+func (im *importer) log(r trace.LogRecord) error {
 	if r.TaskType == "" || r.MachineType == "" || !(r.ExecTime > 0) {
 		return fmt.Errorf("importer produced an invalid log record %+v", r) // a bug, not bad input
 	}
 	if math.IsInf(r.ExecTime, 0) || math.IsInf(r.Start, 0) || math.IsInf(r.End, 0) {
-		im.bad(NoLog, "time too large for the output unit", &InputError{File: r.TaskID, Value: strconv.FormatFloat(r.ExecTime, 'g', -1, 64), HasValue: true})
+		im.bad(NoLog, "time too large for the output unit", &trace.InputError{File: r.TaskID, Value: strconv.FormatFloat(r.ExecTime, 'g', -1, 64), HasValue: true})
 		return nil
 	}
 	k := [2]string{r.TaskType, r.MachineType}
@@ -424,10 +424,10 @@ func (im *importer) log(r LogRecord) error {
 // in the source (nil when none).
 func (im *importer) task(taskType string, arrival float64, jobID string, observed map[string]float64) {
 	if math.IsInf(arrival, 0) || math.IsNaN(arrival) {
-		im.bad(Skipped, "time too large for the output unit", &InputError{Column: "arrival", Value: strconv.FormatFloat(arrival, 'g', -1, 64), HasValue: true})
+		im.bad(Skipped, "time too large for the output unit", &trace.InputError{Column: "arrival", Value: strconv.FormatFloat(arrival, 'g', -1, 64), HasValue: true})
 		return
 	}
-	t := Task{Type: taskType, Arrival: arrival, Deadline: math.NaN(), JobID: jobID}
+	t := trace.Task{Type: taskType, Arrival: arrival, Deadline: math.NaN(), JobID: jobID}
 	maps.DeleteFunc(observed, func(_ string, v float64) bool { return math.IsInf(v, 0) })
 	if len(observed) > 0 {
 		for _, mt := range slices.SortedFunc(maps.Keys(observed), natural.Compare) { // map order is random
@@ -451,7 +451,7 @@ func (im *importer) task(taskType string, arrival float64, jobID string, observe
 // any execution record are dropped (a PET built from the log could not
 // replay them), the rest are sorted by arrival, shifted to start at 0,
 // numbered, and given deadlines.
-func (im *importer) finish(name string) (*Trace, error) {
+func (im *importer) finish(name string) (*trace.Trace, error) {
 	res := im.res
 	perType := map[string][2]float64{} // sum of cell means, cells
 	machines := map[string]bool{}
@@ -477,12 +477,12 @@ func (im *importer) finish(name string) (*Trace, error) {
 
 	tasks := im.tasks
 	if len(im.cells) > 0 {
-		tasks = slices.DeleteFunc(tasks, func(t Task) bool {
+		tasks = slices.DeleteFunc(tasks, func(t trace.Task) bool {
 			if _, ok := means[t.Type]; ok {
 				return false
 			}
 			im.bad(Skipped, "task type has no execution record in the log (a PET built from it could not replay it)",
-				&InputError{File: name, Column: "task_type", Value: t.Type, HasValue: true})
+				&trace.InputError{File: name, Column: "task_type", Value: t.Type, HasValue: true})
 			return true
 		})
 	} else if len(tasks) > 0 {
@@ -495,7 +495,7 @@ func (im *importer) finish(name string) (*Trace, error) {
 			}
 		}
 	}
-	slices.SortStableFunc(tasks, func(a, b Task) int { return cmpFloat(a.Arrival, b.Arrival) })
+	slices.SortStableFunc(tasks, func(a, b trace.Task) int { return cmp.Compare(a.Arrival, b.Arrival) }) // no NaN: task refuses them
 	if len(tasks) > 0 {
 		res.Offset = tasks[0].Arrival
 	}
@@ -504,7 +504,7 @@ func (im *importer) finish(name string) (*Trace, error) {
 		tasks[i].Arrival -= res.Offset
 		res.Span = tasks[i].Arrival
 	}
-	tr := &Trace{Name: name, Unit: res.Unit, Tasks: tasks}
+	tr := &trace.Trace{Name: name, Unit: res.Unit, Tasks: tasks}
 	if len(im.execTypes) > 0 {
 		tr.ExecTypes = im.execTypes
 		for i := range tasks {
@@ -516,8 +516,8 @@ func (im *importer) finish(name string) (*Trace, error) {
 	res.Tasks = len(tasks)
 	if im.opt.Deadline != nil && len(means) > 0 {
 		rng := rand.New(rand.NewPCG(im.opt.Seed, 1))
-		if err := AssignDeadlines(tr, *im.opt.Deadline, NewTypeMeans(means), rng, false); err != nil {
-			return nil, &InputError{File: name, Msg: "cannot set deadlines", Err: err}
+		if err := trace.AssignDeadlines(tr, *im.opt.Deadline, trace.NewTypeMeans(means), rng, false); err != nil {
+			return nil, &trace.InputError{File: name, Msg: "cannot set deadlines", Err: err}
 		}
 		res.Deadlines = im.opt.Deadline.String()
 	}
@@ -532,43 +532,21 @@ func nanSlice(n int) []float64 {
 	return s
 }
 
-// importFunc reads one format's inputs into the importer.
-type importFunc func(im *importer, in []importInput) error
-
-// formatImporter returns the importer of a format and the unit of its times.
-func formatImporter(f ImportFormat) (importFunc, Unit) {
-	switch f {
-	case ImportSWF:
-		return importSWF, Second
-	case ImportGoogle2019:
-		return importGoogle, Microsecond
-	case ImportAlibabaPAI:
-		return importPAI, Second
-	case ImportAlibaba2018:
-		return importAlibaba2018, Second
-	case ImportAzureFunctions:
-		return importAzureFunctions, Millisecond
-	case ImportAzureLLM:
-		return importAzureLLM, Second
-	}
-	return importE2C, Second
-}
-
 // runImport reads the inputs, sending log records to emit, and returns the
 // arrival trace and the report.
-func runImport(ctx context.Context, in []importInput, opt ImportOptions, emit func(LogRecord) error) (*Trace, *ImportResult, error) {
+func runImport(ctx context.Context, in []importInput, opt Options, emit func(trace.LogRecord) error) (*trace.Trace, *Result, error) {
 	if err := opt.check(); err != nil {
 		return nil, nil, err
 	}
 	if len(in) == 0 {
 		return nil, nil, errors.New("import: no input files")
 	}
-	fn, unit := formatImporter(opt.Format)
-	im := newImporter(ctx, opt, unit, emit)
+	r, _ := lookup(opt.Format) // opt.check has found it
+	im := newImporter(ctx, opt, r.unit, emit)
 	for _, i := range in {
 		im.res.Sources = append(im.res.Sources, i.name)
 	}
-	if err := fn(im, in); err != nil {
+	if err := r.read(im, in); err != nil {
 		return nil, im.res, err
 	}
 	name := in[0].name
@@ -582,9 +560,9 @@ func runImport(ctx context.Context, in []importInput, opt ImportOptions, emit fu
 // ImportRecords imports the sources into memory: the execution log and the
 // arrival trace. It suits small traces and tests; Import streams the log to
 // a file.
-func ImportRecords(ctx context.Context, srcs []Source, opt ImportOptions) ([]LogRecord, *Trace, *ImportResult, error) {
-	var logs []LogRecord
-	tr, res, err := runImport(ctx, sourceInputs(srcs), opt, func(r LogRecord) error {
+func ImportRecords(ctx context.Context, srcs []trace.Source, opt Options) ([]trace.LogRecord, *trace.Trace, *Result, error) {
+	var logs []trace.LogRecord
+	tr, res, err := runImport(ctx, sourceInputs(srcs), opt, func(r trace.LogRecord) error {
 		logs = append(logs, r)
 		return nil
 	})
@@ -599,21 +577,21 @@ func ImportRecords(ctx context.Context, srcs []Source, opt ImportOptions) ([]Log
 // renamed into place only when the import succeeds. Bad input comes back
 // as an *InputError; rows that cannot be imported are not errors but are
 // counted in the result's Bad report.
-func Import(ctx context.Context, srcs []Source, logPath, tracePath string, opt ImportOptions) (*ImportResult, error) {
-	lw, err := CreateLogs(logPath, WriteOptions{Unit: opt.Unit})
+func Import(ctx context.Context, srcs []trace.Source, logPath, tracePath string, opt Options) (*Result, error) {
+	lw, err := trace.CreateLogs(logPath, trace.WriteOptions{Unit: opt.Unit})
 	if err != nil {
 		return nil, err
 	}
-	lw.has = logOptional{taskID: true, machineID: true, start: true, end: true}
+	lw.KeepOptionalColumns()
 	tr, res, err := runImport(ctx, sourceInputs(srcs), opt, lw.Write)
 	if err == nil && res.LogRecords == 0 && len(tr.Tasks) == 0 {
-		err = &InputError{File: strings.Join(res.Sources, ", "), Msg: fmt.Sprintf("nothing could be imported as %s (%d rows read, %d bad)", opt.Format, res.Rows, res.Bad.Total())}
+		err = &trace.InputError{File: strings.Join(res.Sources, ", "), Msg: fmt.Sprintf("nothing could be imported as %s (%d rows read, %d bad)", opt.Format, res.Rows, res.Bad.Total())}
 	}
 	if err != nil {
 		lw.Abort()
 		return res, err
 	}
-	if err := WriteTrace(tracePath, tr, WriteOptions{Unit: res.Unit}); err != nil {
+	if err := trace.WriteTrace(tracePath, tr, trace.WriteOptions{Unit: res.Unit}); err != nil {
 		lw.Abort()
 		return res, err
 	}

@@ -1,6 +1,8 @@
-package trace
+package importers
 
 import (
+	"github.com/hcreplay/hcreplay/trace"
+
 	"bufio"
 	"context"
 	"fmt"
@@ -46,11 +48,11 @@ func BenchmarkImportSWF(b *testing.B) {
 	dir := b.TempDir()
 	src := filepath.Join(dir, "bench.swf")
 	writeBenchSWF(b, src, n)
-	rule, _ := ParseDeadlineRule("prop:1")
+	rule, _ := trace.ParseDeadlineRule("prop:1")
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := Import(context.Background(), []Source{{Name: src, Path: src}}, filepath.Join(dir, "log.csv"), filepath.Join(dir, "trace.csv"),
-			ImportOptions{Format: ImportSWF, Deadline: &rule})
+		res, err := Import(context.Background(), []trace.Source{{Name: src, Path: src}}, filepath.Join(dir, "log.csv"), filepath.Join(dir, "trace.csv"),
+			Options{Format: SWF, Deadline: &rule})
 		if err != nil || res.Rows != n {
 			b.Fatalf("import: %v (%v rows)", err, res)
 		}
