@@ -8,7 +8,8 @@
 // deadline rules), the sampling of durations (package replay), or exit codes
 // and flags (cmd/hcreplay, which recognises bad input with
 // errors.As(err, new(*InputError))). Of the module it imports only
-// internal/natural, the order of names it shares with petbuild and report.
+// internal/atomicfile (its outputs) and internal/natural (the order of names
+// it shares with petbuild and report).
 //
 // # Records
 //
