@@ -1,8 +1,6 @@
 package petbuild
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"cmp"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/hcreplay/hcreplay/internal/natural"
 	"github.com/hcreplay/hcreplay/pmf"
 )
 

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"cmp"
 	"fmt"
 	"math"
@@ -12,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // Estimate is a metric's mean over the trials of a grid point, with its 95% confidence interval.

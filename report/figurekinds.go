@@ -1,14 +1,14 @@
 package report
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // figureKind is one figure of SPEC §6. build returns nil when the runs do not vary what the

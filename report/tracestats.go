@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/hcreplay/hcreplay/internal/natural"
 	"github.com/hcreplay/hcreplay/trace"
 )
 

@@ -1,14 +1,14 @@
 package trace
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // ReadOptions controls how logs and traces are read. The zero value reads a

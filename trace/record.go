@@ -1,10 +1,10 @@
 package trace
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"math"
 	"slices"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // LogRecord is one observed execution from an execution-time log (SPEC §4.1):

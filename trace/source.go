@@ -1,8 +1,6 @@
 package trace
 
 import (
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"archive/zip"
 	"bufio"
 	"bytes"
@@ -18,6 +16,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // Format is a file format of execution logs and arrival traces.

@@ -1,11 +1,11 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The Alibaba traces (https://github.com/alibaba/clusterdata) are CSV files

@@ -1,8 +1,6 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -13,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // Azure Functions 2019 (https://github.com/Azure/AzurePublicDataset,

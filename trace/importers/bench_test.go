@@ -1,8 +1,6 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"bufio"
 	"context"
 	"fmt"
@@ -10,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // writeBenchSWF writes an SWF log of n jobs shaped like a real one: header

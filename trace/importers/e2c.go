@@ -1,12 +1,12 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The E2C simulator (hpcclab/E2C-Sim, V1/utils/simulator.py) reads two CSV

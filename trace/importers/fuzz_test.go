@@ -1,12 +1,12 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The importers' fuzz targets: any bytes may be rejected, but only with an

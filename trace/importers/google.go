@@ -1,15 +1,14 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
-	"github.com/hcreplay/hcreplay/internal/natural"
-
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // Google cluster-data 2019 ("ClusterData2019", trace format v3,

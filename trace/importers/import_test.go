@@ -1,8 +1,6 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The fixtures below are written in each source's own layout, with its

@@ -1,14 +1,14 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"bufio"
 	"encoding/csv"
 	"errors"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // This file holds the reading machinery the importers share: CSV records

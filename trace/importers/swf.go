@@ -1,11 +1,11 @@
 package importers
 
 import (
-	"github.com/hcreplay/hcreplay/trace"
-
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The Standard Workload Format of the Parallel Workloads Archive
