@@ -14,6 +14,7 @@ import (
 
 // Compare orders a and b for slices.SortFunc:
 //
+//   - The empty name sorts first (an unset option value in a report).
 //   - Two names that are whole finite numbers ("2", "1.5", "-3", "1e-05")
 //     compare by value, equal values by their bytes. Reports sort option
 //     values written with %g this way.
@@ -25,6 +26,9 @@ import (
 //
 // NaN and infinities are names, not numbers.
 func Compare(a, b string) int {
+	if a == "" || b == "" {
+		return len(a) - len(b)
+	}
 	x, numA := number(a)
 	y, numB := number(b)
 	switch {

@@ -22,12 +22,12 @@ func TestCompare(t *testing.T) {
 		{"fractions inside names", "threshold:0.05 threshold:0.25 threshold:0.5 threshold:0.5:1 threshold:0.75"},
 		{"fraction zeros", "x0.5 x0.50 x0.6"},
 		{"no digits is bytes", "MM MOC MSD PAM PAM-P"},
-		{"empty first", " a"},
+		{"empty first", " 0 1 a"},
 	}
 	for _, c := range cases {
 		want := strings.Split(c.want, " ")
 		if c.name == "empty first" {
-			want = []string{"", "a"}
+			want = []string{"", "0", "1", "a"}
 		}
 		for _, perm := range [][]string{slices.Clone(want), reversed(want), rotated(want)} {
 			slices.SortFunc(perm, Compare)
