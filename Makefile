@@ -58,12 +58,14 @@ bench:
 
 # Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
 # table with their medians and ranges, of all samples and of those taken while the core ran near
-# its fastest in the run (internal/corespeed). About a minute.
+# its fastest in the run (internal/corespeed); then issue 50's 30-trial HCW19 replays (MM-P and
+# PAM-P, s/replay; skipped without ../shared/data/hcw19). A few minutes.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
-	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune; } | bin/benchtable
+	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
+	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay; } | bin/benchtable
 
 # Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
 # both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and

@@ -62,11 +62,18 @@ func (g *Grid) Validate() error {
 	if err = errors.Join(err, g.validateLevels()); err != nil {
 		return err
 	}
-	one := map[string]int{}
+	one, counts := map[string]int{}, map[string]int{} // every point once; the size with the trials known
 	for _, lv := range g.Levels {
-		one[lv.Name] = 1
+		one[lv.Name], counts[lv.Name] = 1, 1
+		if lv.Generate != nil {
+			counts[lv.Name] = lv.Trials
+		}
 	}
-	_, err = g.expand(one)
+	if _, err = g.expand(one); err != nil {
+		return err
+	}
+	axes, _ := g.axes()
+	_, err = g.size(axes, counts)
 	return err
 }
 
@@ -98,21 +105,9 @@ func (g *Grid) expand(trials map[string]int) (expansion, error) {
 	if err = errors.Join(err, g.validateLevels()); err != nil {
 		return x, err
 	}
-	points := 1 // per level and trial, saturated past maxSweepRuns (lists from a file can multiply past any int)
-	for _, a := range axes {
-		points = min(points*len(a.values), maxSweepRuns+1)
-	}
-	total := 0
-	for i, lv := range g.Levels { // every count is checked before any run is listed
-		n := trials[lv.Name]
-		if n < 1 {
-			return x, fmt.Errorf("%s: level %q has no trials", g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name)
-		}
-		if n > (maxSweepRuns-total)/points {
-			return x, fmt.Errorf("%s: level %q makes the sweep more than %d runs (%d trials of each grid point, and %s grid points): is a list or a trial count longer than meant?",
-				g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name, maxSweepRuns, n, countText(points, maxSweepRuns))
-		}
-		total += n * points
+	total, err := g.size(axes, trials) // every count is checked before any run is listed
+	if err != nil {
+		return x, err
 	}
 	var first SweepRun // every option at the first value of its list
 	for _, a := range axes {
@@ -163,6 +158,35 @@ func (g *Grid) expand(trials map[string]int) (expansion, error) {
 	}
 	x.notes = append(x.notes, same.notes(runs)...)
 	return x, nil
+}
+
+// size is the number of runs of the grid with trials of each level, checked against
+// maxSweepRuns, and with the generated levels' tasks against the memory both caps share.
+func (g *Grid) size(axes []axis, trials map[string]int) (int, error) {
+	points := 1 // per level and trial, saturated past maxSweepRuns (lists from a file can multiply past any int)
+	for _, a := range axes {
+		points = min(points*len(a.values), maxSweepRuns+1)
+	}
+	total, tasks := 0, 0
+	for i, lv := range g.Levels {
+		n := trials[lv.Name]
+		if n < 1 {
+			return 0, fmt.Errorf("%s: level %q has no trials", g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name)
+		}
+		if n > (maxSweepRuns-total)/points {
+			return 0, fmt.Errorf("%s: level %q makes the sweep more than %d runs (%d trials of each grid point, and %s grid points): is a list or a trial count longer than meant?",
+				g.Where(fmt.Sprintf("levels[%d]", i)), lv.Name, maxSweepRuns, n, countText(points, maxSweepRuns))
+		}
+		total += n * points
+		if lv.Generate != nil { // validateLevels has kept these under maxGeneratedTasks
+			tasks += lv.Trials * lv.Generate.Tasks
+		}
+	}
+	if need := total*runBytes + tasks*genTaskBytes; need > sweepMemory {
+		return 0, fmt.Errorf("%s: %d runs and %d generated tasks take about %.1f GB at the sweep's peak (%d bytes a run, %d a task), more than the %.1f GB the caps allow: fewer trials, shorter lists or fewer tasks per trial",
+			g.Where("levels"), total, tasks, float64(need)/1e9, runBytes, genTaskBytes, float64(sweepMemory)/1e9)
+	}
+	return total, nil
 }
 
 func plural(n int, one, many string) string {
@@ -235,30 +259,31 @@ func (g *Grid) checkPruning(r *SweepRun) ([]string, error) {
 	return warnings, nil
 }
 
-// sweepMemory is the memory a sweep's caps allow it before its first run: 3.2 GB, what the
-// caps were first meant to allow, on the bytes per unit measured below rather than assumed.
+// sweepMemory is the memory a sweep's caps allow it at its peak: 3.2 GB, what the caps were
+// first meant to allow, on the peak bytes per unit measured below rather than assumed.
 const sweepMemory = 3_200_000_000
 
-// genTaskBytes is what one generated task costs a sweep: issue 49 measured about 84 bytes
-// (out of memory at 10 GB just under 100 million tasks, where the cap assumed 32);
-// BenchmarkGeneratedTaskBytes (cmd/hcreplay) measures 56 bytes held per task, the rest being
-// the trace of the trial being generated and slices growing.
-const genTaskBytes = 84
+// genTaskBytes is what one generated task costs a sweep at its peak: the sweep holds 56 bytes a
+// task (BenchmarkGeneratedTaskBytes, cmd/hcreplay), and the collector lets the heap grow to
+// twice what is live before it collects, so up to 112; BenchmarkSweepPeakBytes measured a peak
+// of 107 bytes a task (2 million tasks) and 86 at 37 million (issue 49 had measured 84).
+const genTaskBytes = 112
 
-// runBytes is what one run of a sweep costs before the first runs: issue 49 measured 3.1 GB
-// for 960,000 runs (3,229 bytes a run); BenchmarkSweepRunBytes measures 504 bytes of it for the
-// list of runs, which the plan holds up to three times, with the keys of the runs done.
-const runBytes = 3300
+// runBytes is what one run costs a sweep at its peak, the list of runs, the rows, the
+// checkpoints and runs.parquet together: BenchmarkSweepPeakBytes measured 3,795 bytes a run
+// (64,000 runs, run to the end); a sweep of 960,000 runs peaked at 2.48 GB while planning (2,580
+// bytes a run).
+const runBytes = 3800
 
 // maxGeneratedTasks is the most tasks a sweep's generated levels may have in all: they are
 // generated before the first run and held until the last (sweepMemory / genTaskBytes, rounded
 // down).
-const maxGeneratedTasks = 38_000_000
+const maxGeneratedTasks = 28_000_000
 
-// maxSweepRuns is the most runs a sweep may have (sweepMemory / runBytes, rounded down): at a
-// few milliseconds a replay, 960,000 are a day of one core's work, so a larger grid is more
-// likely a mistyped trial count than a plan; --shard splits a larger one.
-const maxSweepRuns = 960_000
+// maxSweepRuns is the most runs a sweep may have, sharded or not: every shard lists the whole
+// grid (sweepMemory / runBytes, rounded down). At a few milliseconds a replay, 840,000 are a day
+// of one core's work, so a larger grid is more likely a mistyped trial count than a plan.
+const maxSweepRuns = 840_000
 
 // countText is n, or "more than limit" when n has saturated past limit.
 func countText(n, limit int) string {

@@ -92,6 +92,9 @@ func formatOf(name string, explicit Format) (Format, error) {
 	if explicit != "" {
 		return ParseFormat(string(explicit))
 	}
+	if name == "-" { // the commands have no format flag: say what they can read
+		return "", errors.New(`standard input ("-") has no name to tell its format from: save it to a file named .csv, .jsonl, .dat or .parquet (.gz or .zst for the text ones) and give that`)
+	}
 	f, _, err := splitExt(name)
 	return f, err
 }
@@ -511,7 +514,7 @@ func openRegular(path string) (*os.File, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s): give a file, or - for standard input", path, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s is not a regular file (%s): give a regular file", path, fileKind(st.Mode()))
 	}
 	return f, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -67,12 +66,8 @@ func loadConfig(path string) (*configFile, error) {
 	default:
 		return nil, badInput(fmt.Errorf("config %s: unknown format: want a .yaml, .yml or .toml file", path))
 	}
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
-		// The path error would name the file a second time.
-		if perr := new(fs.PathError); errors.As(err, &perr) {
-			err = perr.Err
-		}
 		return nil, badInput(fmt.Errorf("read config %s: %w", path, err))
 	}
 	values := map[string]any{}

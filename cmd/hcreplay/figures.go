@@ -777,7 +777,8 @@ func conferencePreset() preset {
 		setup: "8 inconsistently heterogeneous machines, 12 task types (as the thesis). 800 tasks per trial, 30 trials per point, mean ± 95 % CI; " +
 			"the first and last 100 tasks are not scored. Machine queues of 6. Levels 19k and 34k. After Fig 5: dropping threshold 50 %, deferring threshold 90 %; " +
 			"λ = 0.9 after Fig 4; PAMF's fairness factor 5 % after Fig 6. Costs from Amazon VM prices.",
-		trials: 30, tasks: 800,
+		semantics: groupSemantics("the conference paper"),
+		trials:    30, tasks: 800,
 		omitted: []string{
 			"Figs 1–3 are diagrams.",
 			"Fig 9, PAMF against MinMin on video transcoding traces: that PET and those traces are not available.",

@@ -72,7 +72,7 @@ type child struct {
 
 // startChild starts `hcreplay args...` in a child process with GOMEMLIMIT and an RLIMIT_DATA
 // of limitMB (0: none).
-func startChild(t *testing.T, limitMB int, args ...string) *child {
+func startChild(t testing.TB, limitMB int, args ...string) *child {
 	t.Helper()
 	js, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChild$")
@@ -90,7 +90,7 @@ func startChild(t *testing.T, limitMB int, args ...string) *child {
 
 // wait returns the child's exit status and its peak resident memory in MiB, failing the test
 // when it runs longer than limit.
-func (c *child) wait(t *testing.T, limit time.Duration) (int, float64) {
+func (c *child) wait(t testing.TB, limit time.Duration) (int, float64) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- c.cmd.Wait() }()
@@ -191,9 +191,7 @@ func TestStaleTempsCleaned(t *testing.T) {
 // line, a gzip of 16 MiB of valid rows (ratio above 100), a folder of trials holding a FIFO.
 func hostileFixture(t *testing.T) (dir, pet string) {
 	t.Helper()
-	dir = t.TempDir()
-	pet = filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	dir, pet = fifoFixture(t)
 	gz := func(name, head, unit string, n int) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -219,6 +217,16 @@ func hostileFixture(t *testing.T) (dir, pet string) {
 		fmt.Fprintf(&sim, "%d,0,5,100\n", i)
 	}
 	writeFile(t, filepath.Join(dir, "sim.csv"), sim.String())
+	return dir, pet
+}
+
+// fifoFixture makes a PET, a folder of trials fifo/ holding a trace a.csv and a named pipe
+// b.csv, and a named pipe pfifo.json.
+func fifoFixture(t *testing.T) (dir, pet string) {
+	t.Helper()
+	dir = t.TempDir()
+	pet = filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
 	os.Mkdir(filepath.Join(dir, "fifo"), 0o755)
 	writeFile(t, filepath.Join(dir, "fifo", "a.csv"), "# time_unit=ms\ntask_type,arrival,deadline\n0,1,100\n")
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo", "b.csv"), 0o600); err != nil {
@@ -313,44 +321,64 @@ func TestPetBuildSpanNamesFix(t *testing.T) {
 // may be measured from any origin) because a replay does not depend on where time zero is: a
 // trace moved 1e9 ms into the past gives the same counts under every heuristic and pruning.
 func TestNegativeArrivalsShiftInvariant(t *testing.T) {
-	dir := t.TempDir()
-	pet := filepath.Join(dir, "pet.json")
-	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
-	tr := filepath.Join(dir, "t.csv")
-	mustCLI(t, "trace", "gen", "--pet", pet, "--out", tr, "--tasks", "600", "--level", "2k", "--trials", "1", "-q")
-	data, err := os.ReadFile(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moved strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Split(line, ",")
-		if len(f) != 4 || f[0] == "task_id" {
-			moved.WriteString(line + "\n")
-			continue
-		}
-		a, _ := strconv.ParseFloat(f[2], 64)
-		d, _ := strconv.ParseFloat(f[3], 64)
-		fmt.Fprintf(&moved, "%s,%s,%s,%s\n", f[0], f[1], strconv.FormatFloat(a-1e9, 'g', -1, 64), strconv.FormatFloat(d-1e9, 'g', -1, 64))
-	}
-	neg := filepath.Join(dir, "neg.csv")
-	writeFile(t, neg, moved.String())
-	counts := func(path string) []string {
-		out := mustCLI(t, "replay", "--pet", pet, "--trace", path, "-H", "MM,MSD,MCT", "--prune", "none,both", "--json", "-q")
-		var rows []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var r map[string]any
-			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			rows = append(rows, fmt.Sprint(r["heuristic"], r["on_time"], r["late"], r["dropped_deadline"], r["dropped_pruned"], r["unfinished"]))
-		}
-		return rows
-	}
-	a, b := counts(tr), counts(neg)
+	pet, tr := genTrace(t, 600)
+	neg := filepath.Join(filepath.Dir(tr), "neg.csv")
+	mapTimes(t, tr, neg, "", func(x float64) string { return strconv.FormatFloat(x-1e9, 'g', -1, 64) })
+	a, b := replayCounts(t, pet, tr), replayCounts(t, pet, neg)
 	if strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != 6 {
 		t.Errorf("moved 1e9 ms back:\n%s\nwant\n%s", strings.Join(b, "\n"), strings.Join(a, "\n"))
 	}
+}
+
+// genTrace makes a PET of 3 task types and 2 machines and one trial of n tasks in CSV (ms).
+func genTrace(t *testing.T, n int) (pet, trace string) {
+	t.Helper()
+	dir := t.TempDir()
+	pet, trace = filepath.Join(dir, "pet.json"), filepath.Join(dir, "t.csv")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "3", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	mustCLI(t, "trace", "gen", "--pet", pet, "--out", trace, "--tasks", strconv.Itoa(n), "--level", "2k", "--trials", "1", "-q")
+	return pet, trace
+}
+
+// mapTimes writes the CSV trace src to dst with each arrival and deadline x written as f(x),
+// and its comment lines replaced by comment when that is not empty.
+func mapTimes(t *testing.T, src, dst, comment string, f func(x float64) string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		c := strings.Split(line, ",")
+		switch {
+		case strings.HasPrefix(line, "#") && comment != "":
+			out.WriteString(comment + "\n")
+		case len(c) != 4 || c[0] == "task_id":
+			out.WriteString(line + "\n")
+		default:
+			a, _ := strconv.ParseFloat(c[2], 64)
+			d, _ := strconv.ParseFloat(c[3], 64)
+			fmt.Fprintf(&out, "%s,%s,%s,%s\n", c[0], c[1], f(a), f(d))
+		}
+	}
+	writeFile(t, dst, out.String())
+}
+
+// replayCounts replays the trace at path under MM, MSD and MCT, unpruned and pruned, and
+// returns each run's heuristic and counts of outcomes, one line a run.
+func replayCounts(t *testing.T, pet, path string) []string {
+	t.Helper()
+	out := mustCLI(t, "replay", "--pet", pet, "--trace", path, "-H", "MM,MSD,MCT", "--prune", "none,both", "--json", "-q")
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		rows = append(rows, fmt.Sprint(r["heuristic"], r["on_time"], r["late"], r["dropped_deadline"], r["dropped_pruned"], r["unfinished"]))
+	}
+	return rows
 }
 
 // TestSignalStopsPetShow: pet show drawing the PMF grid of a large PET (a minute's work) stops
@@ -372,5 +400,94 @@ func TestSignalStopsPetShow(t *testing.T) {
 	}
 	if left := tempFiles(t, dir); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestSignalStopsBlockedRead: a command blocked in an open that never returns (a catalog or a
+// grid that is a named pipe no one writes to) stops on Ctrl-C within the grace period, exits 130
+// and leaves no temporary file in its output folder (issue 49 item 5: a FIFO blocked forever
+// and ignored SIGINT). Trace and PET paths refuse named pipes (TestHostileInputs); a catalog or a
+// grid may come from a pipe (bash's <(...)), so these wait for it, and Ctrl-C must stop them.
+func TestSignalStopsBlockedRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child processes waiting out the grace period")
+	}
+	dir, pet := fifoFixture(t)
+	fifo := filepath.Join(dir, "pfifo.json")
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"replay, catalog a named pipe", []string{"replay", "--pet", pet, "--trace", filepath.Join(dir, "fifo", "a.csv"), "--catalog", fifo, "-H", "MM", "--out", "OUT/r"}},
+		{"sweep, grid a named pipe", []string{"sweep", fifo, "--out", "OUT/s"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{}, c.args...)
+			for i, a := range args {
+				args[i] = strings.Replace(a, "OUT", out, 1)
+			}
+			ch := startChild(t, 0, args...)
+			time.Sleep(1500 * time.Millisecond) // into the open
+			start := time.Now()
+			ch.cmd.Process.Signal(os.Interrupt)
+			code, _ := ch.wait(t, 30*time.Second)
+			if code != exitSignal {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSignal, ch.stderr)
+			}
+			if took := time.Since(start); took > graceAfterSignal+3*time.Second {
+				t.Errorf("stopped %v after the signal", took)
+			}
+			if left := tempFiles(t, out); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// TestStandardInputNamesTheFix: the commands cannot tell the format of standard input ("-"),
+// so neither its message nor the refusal of a named pipe may send the user to it or to a format
+// flag no command has; both say to give a file.
+func TestStandardInputNamesTheFix(t *testing.T) {
+	dir, _ := fifoFixture(t)
+	for _, args := range [][]string{{"trace", "stats", "-"}, {"trace", "stats", filepath.Join(dir, "fifo")}} {
+		code, _, stderr := cli(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+		for _, bad := range []string{"give the format explicitly", "- for standard input"} {
+			if strings.Contains(stderr, bad) {
+				t.Errorf("%v: the message suggests %q, which no command takes:\n%s", args, bad, stderr)
+			}
+		}
+		if !strings.Contains(stderr, "file") || !strings.Contains(stderr, ".csv") && !strings.Contains(stderr, "regular file") {
+			t.Errorf("%v: the message does not say what to give:\n%s", args, stderr)
+		}
+	}
+}
+
+// TestSmallInputsCapped: the catalog, the grid and the config file are read whole; each stops at
+// 64 MiB with a message naming the file and the limit (issue 49 item 1, "every text reader the
+// same way": a 200 MB catalog line took 1.3 GB, a 200 MB grid 1.1 GB and 27 s).
+func TestSmallInputsCapped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 65 MiB file")
+	}
+	dir := t.TempDir()
+	pet := filepath.Join(dir, "pet.json")
+	mustCLI(t, "pet", "synth", "--out", pet, "--types", "2", "--machines", "2", "--samples", "100", "--step", "20", "-q")
+	tr := filepath.Join(dir, "t.csv")
+	writeFile(t, tr, "# time_unit=ms\ntask_type,arrival,deadline\n0,1,100\n")
+	big := filepath.Join(dir, "big.yaml") // one YAML comment: valid, empty, 65 MiB
+	writeFile(t, big, "# "+strings.Repeat("a", 65<<20)+"\n")
+	for _, args := range [][]string{
+		{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--catalog", big},
+		{"sweep", big, "--out", filepath.Join(dir, "s")},
+		{"replay", "--pet", pet, "--trace", tr, "-H", "MM", "--config", big},
+	} {
+		code, _, stderr := cli(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, big) || !strings.Contains(stderr, "larger than 64 MiB") {
+			t.Errorf("%s: exit %d, want %d naming %s and the limit:\n%.300s", args[len(args)-2], code, exitUsage, big, stderr)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,17 +39,42 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 	if path == "" {
 		return replay.DefaultCatalog(pet.MachineTypes()), nil
 	}
-	f, err := os.Open(path)
+	b, err := readSmallFile(path)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInput(fmt.Errorf("read catalog %s: %w", path, err))
 	}
-	defer f.Close()
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	ms, err := replay.ParseCatalog(f, path, format, pet.MachineTypes())
+	ms, err := replay.ParseCatalog(bytes.NewReader(b), path, format, pet.MachineTypes())
 	if err != nil {
 		return nil, badInput(err)
 	}
 	return ms, nil
+}
+
+// maxSmallFile is the most a file read whole (a catalog, a grid, a config) may hold: a catalog
+// of thousands of machines or a grid listing a million seeds is a few MB, and a parser takes
+// several times its file (a 200 MB catalog line took 1.3 GB, issue 49).
+const maxSmallFile = 64 << 20
+
+// readSmallFile reads a file whole, refusing one larger than maxSmallFile. Its errors do not
+// name the file: the caller says which file it is.
+func readSmallFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if perr := new(fs.PathError); errors.As(err, &perr) {
+			err = perr.Err
+		}
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSmallFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSmallFile {
+		return nil, fmt.Errorf("file is larger than %d MiB, the limit for a file read whole: is it the file meant?", maxSmallFile>>20)
+	}
+	return b, nil
 }
 
 // traceInput says how to read arrival traces and fill in missing deadlines.

@@ -187,7 +187,7 @@ func checkBadInput(t *testing.T, cases []badInputCase, after func(args []string,
 // writeFile writes body to path for a test, failing it when the file cannot be written: a
 // fixture that silently failed to appear would turn a test of bad input into one of a missing
 // file.
-func writeFile(t *testing.T, path, body string) {
+func writeFile(t testing.TB, path, body string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

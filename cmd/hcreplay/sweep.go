@@ -145,9 +145,9 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 func (c *SweepCmd) grid() (g *report.Grid, base string, err error) {
 	g = report.NewGrid()
 	if c.Grid != "" {
-		b, err := os.ReadFile(c.Grid)
+		b, err := readSmallFile(c.Grid)
 		if err != nil {
-			return nil, "", err
+			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
 		}
 		if g, err = report.ParseGrid(b, c.Grid); err != nil {
 			return nil, "", err

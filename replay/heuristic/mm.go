@@ -39,7 +39,7 @@ func (h MM) Map(ev replay.Event) {
 func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	each := len(tasks) > 1 && !p.Phase1All && !p.GlobalPhase2
 	if len(tasks) == 0 || !b.whole || len(machines) != 1 && !each {
-		return completions(ev, p, b, tasks, machines, false, true)
+		return mmCompletions(ev, p, b, tasks, machines)
 	}
 	groups, ok := ev.BatchGroups()
 	if !ok {
@@ -51,7 +51,20 @@ func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) 
 	if pairs, ok := soonestEach(ev, p, b, groups, machines); ok {
 		return pairs
 	}
-	return completions(ev, p, b, tasks, machines, false, true)
+	return mmCompletions(ev, p, b, tasks, machines)
+}
+
+// mmCompletions is MM's phase 1 over every task and machine: completions with later set, from
+// the memo of the event's earlier rounds (memoCompletions) unless completions are sums of
+// lookups anyway (Params.ETC).
+func mmCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	if p.ETC {
+		return completions(ev, p, b, tasks, machines, false, true)
+	}
+	if !b.memo.on {
+		b.memo.start(ev.NumMachines())
+	}
+	return memoCompletions(ev, p, b, tasks, machines)
 }
 
 // maxPassed is how many tasks soonestEach lets a machine pass over, as preferring another

@@ -140,3 +140,32 @@ func TestMMETCMatchesHandSum(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoIsMM: MM's phase 1 from the memo of the event's earlier rounds (memoCompletions)
+// makes exactly the decisions of MM asking about every task on every free machine afresh in
+// every round (mmPlain), on crowded random workloads with several free machines and long
+// queues, so that events run many rounds, under every drop model; and it does answer from the
+// memo.
+func TestMemoIsMM(t *testing.T) {
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	r := rand.New(rand.NewPCG(51, 52))
+	reused := 0
+	for trial := range 90 {
+		tasks := replaytest.RandomTasks(r, 150, 3, 2+2*r.Float64(), 2, 30)
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}, {Type: 1}, {Type: 0}},
+			Tasks:    tasks, Options: replay.DefaultOptions()}
+		cfg.Options.DropModel = models[trial%len(models)]
+		cfg.Options.Strict = r.IntN(2) == 0
+		cfg.Options.QueueSize = 2 + r.IntN(4)
+		p := DefaultParams()
+		p.Phase1All, p.GlobalPhase2 = r.IntN(4) == 0, r.IntN(4) == 0
+		mm := MM{Params: p, buf: new(buffers)}
+		sameDecisions(t, fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p), cfg, mmPlain{p}, mm)
+		reused += mm.buf.memo.reused
+	}
+	if reused == 0 {
+		t.Error("no completion was taken from the memo: the test does not exercise it")
+	}
+	t.Logf("%d completions taken from the memo", reused)
+}

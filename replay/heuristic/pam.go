@@ -29,14 +29,38 @@ type deferThresholder interface {
 	DeferThreshold(h int) float64
 }
 
+// hopelessTeller is what PAM can ask a pruning Event to spare it the chances of tasks it would
+// defer: whether a task's chance is below its deferring threshold on every machine with a free
+// slot.
+type hopelessTeller interface {
+	Hopeless(h int) bool
+}
+
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
+	hop, screens := ev.(hopelessTeller)
+	screens = screens && prunes && !h.Phase1All // phase 1 looks at the free machines only
 	b := orFresh(h.buf)
 	skipped := b.skippedSet()
 	for {
 		tasks, free, ok := b.round(ev, skipped)
 		if !ok {
 			return
+		}
+		if screens {
+			// Phase 1 would give such a task a best chance at or below its threshold, and the loop
+			// below would defer it; deferring moves no queue, so no other pair changes.
+			kept := tasks[:0]
+			for _, t := range tasks {
+				if hop.Hopeless(t) {
+					ev.Defer(t)
+					continue
+				}
+				kept = append(kept, t)
+			}
+			if tasks = kept; len(tasks) == 0 {
+				return
+			}
 		}
 		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
 		b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)

@@ -38,6 +38,7 @@ type buffers struct {
 	passed              []int               // soonestEach's tasks passed over on a machine
 	whole               bool                // the round's tasks are the whole batch, as Event.BatchKeys has it
 	bounds              []bounded           // completions', by machine
+	memo                completionMemo      // MM's completions asked in this event
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
@@ -250,6 +251,7 @@ type phase1 func(ev replay.Event, p Params, b *buffers, tasks, machines []int) [
 func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool, phase1 phase1) {
 	b = orFresh(b)
 	skipped := b.skippedSet()
+	b.memo.on = false // MM's soonestFirst starts it when it needs it
 	for {
 		tasks, free, ok := b.round(ev, skipped)
 		if !ok {
@@ -261,12 +263,14 @@ func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better fun
 		if global {
 			if i := bestPair(pairs, -1, better); i >= 0 {
 				ev.Assign(pairs[i].task, pairs[i].machine)
+				b.memo.moved(pairs[i].machine)
 			}
 			continue
 		}
 		for _, m := range free {
 			if i := bestPair(pairs, m, better); i >= 0 {
 				ev.Assign(pairs[i].task, m)
+				b.memo.moved(m)
 			}
 		}
 	}

@@ -167,6 +167,9 @@ func (p *Pruner) DropThreshold(taskType, pos int, s float64) float64 {
 
 // DeferThreshold is the deferring threshold of a task of the given type, fairness included.
 func (p *Pruner) DeferThreshold(taskType int) float64 {
+	if p.cfg.Fairness == 0 {
+		return clamp01(p.deferAt) // no sufferage is ever written (account): the map lookup would give 0
+	}
 	return clamp01(p.deferAt - p.sufferage[taskType])
 }
 
@@ -326,7 +329,8 @@ func instantRobustness(ev replay.Event) float64 {
 // engine's BatchKeys still describe the batch the heuristic sees.
 type deferring struct {
 	replay.Event
-	p *Pruner
+	p   *Pruner
+	cut bool // p.cut holds this event's cut-offs, for Hopeless
 }
 
 func (d *deferring) Batch() []int {
@@ -342,6 +346,7 @@ func (d *deferring) Batch() []int {
 	bounds := d.p.trace == nil // bounds decide only when nobody records the chances
 	if bounds {
 		d.p.cut.reset(free)
+		d.cut = true
 	}
 	kept := batch[:0]
 	for _, h := range batch {
@@ -405,6 +410,7 @@ type cutoffs struct {
 	th       []float64    // per task type, the threshold the cut-offs are for
 	quantile [][]quantile // per task type and machine type, at the last threshold asked for
 	nextType []int        // the types asked for in this call, to reset
+	types    []int        // each machine's type, read once: Event.Machine copies a struct with strings
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
@@ -457,7 +463,13 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 // cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
 // a bound the table would not give.
 func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 {
-	mt := ev.Machine(m).Type
+	if len(c.types) != ev.NumMachines() { // the machines do not change during a replay
+		c.types = c.types[:0]
+		for k := range ev.NumMachines() {
+			c.types = append(c.types, ev.Machine(k).Type)
+		}
+	}
+	mt := c.types[m]
 	for len(c.quantile) <= tt {
 		c.quantile = append(c.quantile, nil)
 	}
@@ -535,6 +547,31 @@ func (d *deferring) deferTask(h int, chance, th float64) {
 		d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: chance, Against: th})
 	}
 	d.Defer(h)
+}
+
+// Hopeless reports whether task h's chance is below its deferring threshold on every machine
+// with a free slot, from the cut-offs alone (no chain): a pruning-aware heuristic (PAM) that
+// would defer such a task after asking its chance on each of them defers it without asking. The
+// cut-offs are of the machines free when first asked in the event; a machine's FreeFrom only
+// rises as tasks are assigned to it in the event, so a cut-off stays below the machine's
+// later one, and the set of free machines only shrinks. False when unknown: with a trace (which
+// records chances), a threshold of 0, or no free machine.
+func (d *deferring) Hopeless(h int) bool {
+	typ, deadline := d.TypeAndDeadline(h)
+	th := d.p.DeferThreshold(typ)
+	if d.p.trace != nil || th == 0 {
+		return false
+	}
+	if !d.cut {
+		d.p.free = d.FreeMachines(d.p.free)
+		d.p.cut.reset(d.p.free)
+		d.cut = true
+	}
+	if len(d.p.free) == 0 {
+		return false
+	}
+	_, all := d.p.cut.of(d.Event, h, typ, th)
+	return deadline < all
 }
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,

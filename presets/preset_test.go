@@ -1,0 +1,69 @@
+package presets
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestEmbeddedLoad loads every embedded preset through the strict loader, and checks that each
+// cites its paper and that each figure's claims carry the paper's wording and section.
+func TestEmbeddedLoad(t *testing.T) {
+	if len(Names()) != 5 {
+		t.Errorf("embedded presets %v, want the four papers' and the speculative one", Names())
+	}
+	for _, name := range Names() {
+		p, err := Load(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if p.Name != name || p.Citation.Year < 2000 || !strings.Contains(p.Title, fmt.Sprint(p.Citation.Year)) {
+			t.Errorf("%s: name %q, citation %+v, title %q", name, p.Name, p.Citation, p.Title)
+		}
+	}
+}
+
+// TestParseErrors breaks the thesis preset one way at a time and checks that the error names
+// the file, the line of the broken key (found in the broken text, independently of the
+// loader) and the key.
+func TestParseErrors(t *testing.T) {
+	good, err := Embedded("thesis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, from, to string // the first from becomes to
+		want           string // in the message, after "thesis.yaml:LINE:"
+	}{
+		{"a typo'd key", "    sensitivity: true", "    sensitivty: true", `unknown key "sensitivty"`},
+		{"a typo'd key in a claim", "    wording: PAM outperforms", "    wordng: PAM outperforms", `unknown key "wordng"`},
+		{"an unknown figure kind", "kind: toggle", "kind: toggles", `experiments[0].figures[0].kind: unknown figure kind "toggles"`},
+		{"a claim over a heuristic the sweeps do not run", "of: {name: MSD}", "of: {name: MCT}", `name "MCT" is not in the experiment's sweeps`},
+		{"a claim over a variant the sweeps do not run", "of: {name: MM-D}", "of: {name: MM-Dx}", `name "MM-Dx" is not in the experiment's sweeps`},
+		{"a claim at a level the experiment does not run", "level: 34k\n            of: {name: MSD}", "level: 35k\n            of: {name: MSD}", `level "35k" is not among`},
+		{"an unknown claim form", "form: trend", "form: trending", `unknown claim form "trending"`},
+		{"an unknown option column", "of: {name: MSD}", "of: {nme: MSD}", `unknown option column "nme"`},
+		{"an unknown grid key in a sweep", "toggle: [never", "togle: [never", `unknown grid key "togle"`},
+		{"a grid value a sweep refuses", "toggle: [never", "toggle: [nevr", "toggle"},
+		{"an unknown metric", "metrics: [robustness, dropped_pruned]", "metrics: [robustness, droped]", `unknown metric "droped"`},
+	}
+	for _, c := range cases {
+		text := string(good)
+		i := strings.Index(text, c.from)
+		if i < 0 {
+			t.Fatalf("%s: %q is not in thesis.yaml", c.name, c.from)
+		}
+		text = text[:i] + c.to + text[i+len(c.from):]
+		line := strings.Count(text[:i], "\n") + 1 // the line the broken key is on
+		_, err := Parse([]byte(text), "thesis.yaml")
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		at := fmt.Sprintf("thesis.yaml:%d:", line)
+		if !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v\nwant %q and %q", c.name, err, at, c.want)
+		}
+	}
+}

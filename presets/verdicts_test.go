@@ -1,0 +1,73 @@
+package presets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+// TestThesisFig47Verdicts checks the claims of the thesis's Fig 4.7 on hand-made runs at 34k,
+// with the verdicts worked out by hand (t(2, 0.975) = 4.302653, three trials).
+func TestThesisFig47Verdicts(t *testing.T) {
+	p, err := Load("thesis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fig Figure
+	for _, e := range p.Experiments {
+		for _, f := range e.Figures {
+			if f.File == "fig4.7-robustness-vs-level" {
+				fig = f
+			}
+		}
+	}
+	var rows []report.RunRow
+	add := func(name string, onTime [3]int32, rob [3]float64) {
+		for i := range onTime {
+			rows = append(rows, report.RunRow{Level: "34k", Name: name, Point: name, Trial: int32(i + 1), OnTime: onTime[i], Robustness: rob[i]})
+		}
+	}
+	add("PAM-P", [3]int32{170, 175, 180}, [3]float64{30, 30, 30})
+	add("MOC", [3]int32{100, 100, 100}, [3]float64{20, 20, 20})
+	add("MM", [3]int32{90, 85, 80}, [3]float64{15, 15, 15})
+	add("MSD", [3]int32{0, 0, 0}, [3]float64{0, 0, 0})
+	add("MMU", [3]int32{0, 1, 2}, [3]float64{0, 1, 2})
+	a, err := report.AggregateRuns(rows, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := fig.Evaluate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []report.Verdict{
+		// PAM-P ÷ MOC: R = 1.75, d = a − 1.75·100 = [−5 0 5], half = 4.302653 · 5 / (√3 · 100) = 0.124: [1.626, 1.874] ∋ 1.75.
+		report.Holds,
+		// PAM-P ÷ MM: R = 175/85 = 2.0588, d = [−15.29 0 15.29], half = 4.302653 · 15.29 / (√3 · 85) = 0.447: [1.61, 2.51] ∋ 2.
+		report.Holds,
+		// 175 > 100 > 85: MOC 100 ± 0 above MM's 85 + 4.302653 · 5/√3 = 97.4.
+		report.Holds,
+		// MSD 0 ± 0 ≤ 1.
+		report.Holds,
+		// MMU [0 1 2]: mean 1 ≤ 1, but 1 + 4.302653/√3 = 3.48 > 1.
+		report.ShapeHolds,
+	}
+	if len(checked) != len(want) {
+		t.Fatalf("%d claims, want %d", len(checked), len(want))
+	}
+	for i, c := range checked {
+		if c.Verdict != want[i] {
+			t.Errorf("claim %d (%s): %s (%s, ours %s), want %s", i, c.Wording, c.Verdict, c.Why, c.Ours, want[i])
+		}
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, checked); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"PAM outperforms MOC by 75 %", "Gentry 2018 §4.4.6", "| 1.75 |", "**holds**", "**shape holds**", "≤ 1"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("the table lacks %q:\n%s", s, b.String())
+		}
+	}
+}

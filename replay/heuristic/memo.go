@@ -1,0 +1,146 @@
+package heuristic
+
+import (
+	"math"
+	"slices"
+
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// completionMemo keeps, within one mapping event, the expected completions MM's phase 1 has
+// asked for, so that a later round of the same event asks again only where a queue moved.
+//
+// A round of a batch heuristic assigns at most a task per free machine, and the rounds repeat
+// until no slot is left; under --defer-at after (thesis §4.5) the heuristic sees the whole batch,
+// hopeless tasks included, and fills every free slot, so an event of a crowded replay runs about
+// twenty rounds over some forty tasks (HCW19 arr34k, MM-P: 72,635 rounds in 3,853 events on four
+// trials), each asking about every task on every free machine. Within an event nothing moves a
+// queue but an assignment, so a completion asked on a machine that has taken no task since is
+// still exact, and one asked before the machine took a task is a lower bound on the completion
+// now under evict and none: each task in a queue frees the machine no earlier than it could
+// start, and no earlier for a later start, so a task appended behind one more frees it no
+// sooner (the reasoning of Event.CompletionBound, with the same slack). Under pending a task
+// that would start past its deadline is skipped and frees the machine at once, sooner than one
+// that starts just in time and runs: there an older completion bounds nothing, and the engine's
+// own bound is asked instead. completions then gives each task the machine a
+// scan of every machine would, ties to the lower index, from the memo and a few questions.
+type completionMemo struct {
+	n       int       // machines
+	version []int32   // per machine, assignments to it in this event
+	value   []float64 // per task handle and machine, a completion asked in this event
+	at      []int32   // and the machine's version when it was asked; -1: not asked
+	exact   []bool    // whether value is the completion itself, or a lower bound on it
+	rows    []int     // the task handles with a row written in this event, to clear
+	on      bool      // started in this event
+	reused  int       // answers taken from the memo, for tests
+}
+
+// start begins a mapping event with n machines: nothing is known.
+func (c *completionMemo) start(n int) {
+	for _, h := range c.rows {
+		row := c.at[h*c.n : (h+1)*c.n]
+		for m := range row {
+			row[m] = -1
+		}
+	}
+	c.rows = c.rows[:0]
+	if c.n != n {
+		c.n, c.value, c.at, c.exact = n, c.value[:0], c.at[:0], c.exact[:0]
+	}
+	c.version = slices.Grow(c.version[:0], n)[:n]
+	clear(c.version)
+	c.on = true
+}
+
+// moved notes that machine m's queue changed (a task was assigned to it).
+func (c *completionMemo) moved(m int) {
+	if c.on {
+		c.version[m]++
+	}
+}
+
+// row is task h's completions (or bounds), versions and exactness, grown and cleared on first
+// use in the event.
+func (c *completionMemo) row(h int) ([]float64, []int32, []bool) {
+	if need := (h + 1) * c.n; len(c.at) < need {
+		old := len(c.at)
+		c.value = slices.Grow(c.value, need-old)[:need]
+		c.exact = slices.Grow(c.exact, need-old)[:need]
+		c.at = slices.Grow(c.at, need-old)[:need]
+		for i := old; i < need; i++ {
+			c.at[i] = -1
+		}
+	}
+	at := c.at[h*c.n : (h+1)*c.n]
+	if !slices.ContainsFunc(at, func(v int32) bool { return v >= 0 }) {
+		c.rows = append(c.rows, h)
+	}
+	return c.value[h*c.n : (h+1)*c.n], at, c.exact[h*c.n : (h+1)*c.n]
+}
+
+// memoCompletions is completions (minCompletion with later set: MM's fallback) from the memo:
+// per task, first the machines whose completion is known exactly, then the others in the order
+// of their lower bounds (a completion asked before the machine moved, or Event.CompletionBound,
+// or none for the first task when nothing is known), asking for the exact completion until the
+// next bound is clearly above the best. The answer is the machine a scan of every machine gives,
+// the lowest index among ties: a machine not asked completes clearly later.
+func memoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	c := &b.memo
+	pairs := b.pairs[:0]
+	appendRaises := ev.DropModel() != pmf.Pending
+	for i, t := range tasks {
+		value, at, exact := c.row(t)
+		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
+		b.bounds = b.bounds[:0]
+		for _, m := range machines {
+			switch {
+			case at[m] == c.version[m] && exact[m]:
+				best = better(best, m, value[m])
+				c.reused++
+			case at[m] == c.version[m] || at[m] >= 0 && appendRaises:
+				b.bounds = append(b.bounds, bounded{m, value[m]})
+			default:
+				b.bounds = append(b.bounds, bounded{m, math.Inf(-1)})
+			}
+		}
+		if i > 0 && len(machines) > 1 { // completions' rule: the first task asks every machine
+			for k := range b.bounds {
+				x := &b.bounds[k]
+				if m := x.machine; at[m] != c.version[m] { // stale or unknown: the engine's bound too
+					x.bound = max(x.bound, ev.CompletionBound(t, m))
+					value[m], at[m], exact[m] = x.bound, c.version[m], false
+				}
+			}
+		}
+		sortBounds(b.bounds)
+		for _, x := range b.bounds {
+			if x.bound > best.completion+completionSlack(best.completion) {
+				break // this machine and the rest complete later than the answer
+			}
+			v := b.completionIn(ev, p, t, x.machine)
+			value[x.machine], at[x.machine], exact[x.machine] = v, c.version[x.machine], true
+			best = better(best, x.machine, v)
+		}
+		pairs = append(pairs, best)
+	}
+	return pairs
+}
+
+// better is best, or machine m with completion x if that is sooner, or as soon on a lower index.
+func better(best pair, m int, x float64) pair {
+	if best.machine < 0 || x < best.completion || x == best.completion && m < best.machine {
+		best.machine, best.completion = m, x
+	}
+	return best
+}
+
+// sortBounds orders bs by bound, ties by machine order as given (stable): an insertion sort,
+// as bs holds a few machines.
+func sortBounds(bs []bounded) {
+	for j := 1; j < len(bs); j++ {
+		for k := j; k > 0 && bs[k].bound < bs[k-1].bound; k-- {
+			bs[k], bs[k-1] = bs[k-1], bs[k]
+		}
+	}
+}
