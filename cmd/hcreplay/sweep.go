@@ -248,7 +248,7 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 		var lt sweep.LevelTrials
 		if lv.Generate != nil {
 			lt, err = generateLevel(lv, pet, at)
-			if mean, merr := meanExec(pet, machines, nil); err == nil && merr == nil {
+			if mean, merr := pet.MeanExec(machineTypes(machines), nil); err == nil && merr == nil {
 				if w := loadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
 					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
 				}

@@ -51,7 +51,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	mean, err := meanExec(pet, machines, nil)
+	mean, err := pet.MeanExec(machineTypes(machines), nil)
 	if err != nil {
 		return badInput(fmt.Errorf("--catalog: %w", err))
 	}
@@ -216,7 +216,7 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 	if err != nil {
 		return err
 	}
-	rho, rate, mean, err := traceLoad(traces, unit, pet, machines)
+	rho, rate, mean, err := pet.TraceLoad(traces, unit, machineTypes(machines))
 	if err != nil {
 		return badInput(err)
 	}

@@ -1,0 +1,91 @@
+package petbuild
+
+import (
+	"math"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/pmf"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// pointPET is a PET in ms whose cells are point masses at means[task][machine].
+func pointPET(t *testing.T, means [][]float64) *PET {
+	t.Helper()
+	var cells []Cell
+	for _, row := range means {
+		for _, m := range row {
+			d, _, err := pmf.FromWeights(m, 10, []float64{1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells = append(cells, Cell{PMF: d})
+		}
+	}
+	p, err := New([]string{"a", "b"}, []string{"cpu", "gpu"}, "ms", cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The expected loads are worked out by hand from point-mass cells: on machines cpu, gpu, gpu,
+// type a takes (10+20+20)/3 = 50/3 ms on average and type b (30+50+50)/3 = 130/3 ms.
+func TestMeanExec(t *testing.T) {
+	p := pointPET(t, [][]float64{{10, 20}, {30, 50}})
+	machines := []int{0, 1, 1}
+	cases := []struct {
+		name    string
+		weights map[string]float64
+		want    float64
+		wantErr bool
+	}{
+		{"even", nil, (50.0/3 + 130.0/3) / 2, false},
+		{"mix 3:1", map[string]float64{"a": 3, "b": 1}, (3*50.0/3 + 130.0/3) / 4, false},
+		{"unknown type", map[string]float64{"zip": 1}, 0, true},
+		{"no tasks", map[string]float64{"a": 0}, 0, true},
+	}
+	for _, c := range cases {
+		got, err := p.MeanExec(machines, c.weights)
+		if (err != nil) != c.wantErr || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: MeanExec = %v, %v; want %v (error %v)", c.name, got, err, c.want, c.wantErr)
+		}
+	}
+	if _, err := p.MeanExec(nil, nil); err == nil {
+		t.Error("MeanExec without machines: no error")
+	}
+}
+
+func TestTraceLoad(t *testing.T) {
+	p := pointPET(t, [][]float64{{10, 20}, {30, 50}})
+	machines := []int{0, 1, 1}
+	task := func(typ string, at float64) trace.Task { return trace.Task{Type: typ, Arrival: at} }
+	// In seconds: 4 tasks over 4 s, rate 3/4; mix a:3 b:1, E[x] = 70/3 ms = 0.07/3 s.
+	busy := &trace.Trace{Name: "busy", Unit: trace.Second, Tasks: []trace.Task{task("a", 0), task("a", 1), task("b", 2), task("a", 4)}}
+	lone := &trace.Trace{Name: "lone", Unit: trace.Second, Tasks: []trace.Task{task("a", 3)}}
+	rho, rate, mean, err := p.TraceLoad([]*trace.Trace{busy, lone}, trace.Second, machines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMean := 0.07 / 3
+	if math.Abs(rate-0.75) > 1e-12 || math.Abs(mean-wantMean) > 1e-12 || math.Abs(rho-0.75*wantMean/3) > 1e-12 {
+		t.Errorf("TraceLoad = %v, %v, %v; want %v, 0.75, %v", rho, rate, mean, 0.75*wantMean/3, wantMean)
+	}
+	if rho, _, _, err := p.TraceLoad([]*trace.Trace{lone}, trace.Second, machines); err != nil || !math.IsNaN(rho) {
+		t.Errorf("one task: rho %v, %v; want NaN", rho, err)
+	}
+	bad := &trace.Trace{Name: "bad", Tasks: []trace.Task{task("zip", 0), task("a", 1)}}
+	if _, _, _, err := p.TraceLoad([]*trace.Trace{bad}, trace.Millisecond, machines); err == nil {
+		t.Error("unknown type: no error")
+	}
+}
+
+func TestFarFromStudies(t *testing.T) {
+	for _, c := range []struct {
+		rho  float64
+		want bool
+	}{{0.039, false}, {0.03, true}, {47, false}, {48, true}, {2.49, false}, {math.NaN(), true}} {
+		if got := FarFromStudies(c.rho); got != c.want {
+			t.Errorf("FarFromStudies(%v) = %v, want %v", c.rho, got, c.want)
+		}
+	}
+}
