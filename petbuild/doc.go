@@ -4,7 +4,8 @@
 //
 // What it does not do: it does not read execution logs (that is package trace; the CLI turns
 // trace records into Samples and feeds them to Fit or a Fitter), and it does not plot (that is
-// package report). It imports only pmf and its libraries, never trace, replay or report.
+// package report). It imports pmf, and trace for time units and arrival traces (the offered
+// load of a trace on a PET, load.go), never replay or report.
 //
 // # The matrix
 //
