@@ -216,50 +216,25 @@ func notes(s petbuild.Summary) string {
 	if s.FilledFrom != "" {
 		n = append(n, "filled from "+s.FilledFrom)
 	}
-	if b := meanBias(s); math.Abs(b) > biasTolerance {
+	if b := s.MeanBias(); math.Abs(b) > petbuild.BiasTolerance {
 		n = append(n, fmt.Sprintf("mean %+.1f%% off the samples'", 100*b))
 	}
 	return strings.Join(n, "; ")
 }
 
-// biasTolerance is how far a fitted cell's mean may be from its samples' (relatively) before
-// pet show and pet build point it out: issue 46 asks fitted PETs to match within 1%.
-const biasTolerance = 0.01
-
-// meanBias is a cell's PMF mean relative to its samples' mean, minus 1; 0 when the sample mean
-// is unknown.
-func meanBias(s petbuild.Summary) float64 {
-	if !(s.SampleMean > 0) {
-		return 0
-	}
-	return s.Mean/s.SampleMean - 1
-}
-
 // biasNote says what a fitted PET's step and compaction cost, when they cost more than the
-// tolerance in some cell: the cell whose mean is furthest from its samples', and the cell whose
-// spread is widened most (linear binning adds up to a quarter of a step squared to a cell's
-// variance; a merge or crop moves mass). Empty when every cell is within tolerance.
+// tolerance in some cell (petbuild.PET.Bias), with the flags that cost less. Empty when every
+// cell is within tolerance.
 func biasNote(pet *petbuild.PET) string {
-	var worstMean, worstSD petbuild.Summary
-	bm, bs := 0.0, 0.0
-	for _, s := range pet.Summaries() {
-		if b := meanBias(s); math.Abs(b) > math.Abs(bm) {
-			bm, worstMean = b, s
-		}
-		if s.SampleSD > 0 {
-			if b := s.StdDev/s.SampleSD - 1; math.Abs(b) > math.Abs(bs) {
-				bs, worstSD = b, s
-			}
-		}
-	}
+	b := pet.Bias()
 	var parts []string
-	if math.Abs(bm) > biasTolerance {
+	if b.MeanOff() {
 		parts = append(parts, fmt.Sprintf("cell %s×%s has mean %.4g against its samples' %.4g (%+.1f%%)",
-			worstMean.TaskType, worstMean.MachineType, worstMean.Mean, worstMean.SampleMean, 100*bm))
+			b.Mean.TaskType, b.Mean.MachineType, b.Mean.Mean, b.Mean.SampleMean, 100*b.MeanBias))
 	}
-	if math.Abs(bs) > 10*biasTolerance {
+	if b.SpreadOff() {
 		parts = append(parts, fmt.Sprintf("cell %s×%s has standard deviation %.4g against its samples' %.4g (%+.0f%%)",
-			worstSD.TaskType, worstSD.MachineType, worstSD.StdDev, worstSD.SampleSD, 100*bs))
+			b.Spread.TaskType, b.Spread.MachineType, b.Spread.StdDev, b.Spread.SampleSD, 100*b.SpreadBias))
 	}
 	if len(parts) == 0 {
 		return ""
