@@ -2,21 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/speculate"
 	"github.com/hcreplay/hcreplay/report"
@@ -93,7 +86,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 			return err
 		}
 	}
-	var all []speculateRun
+	var all []report.SpeculateRun
 	for _, wl := range workloads {
 		if wl.w == nil {
 			// One synthetic workload at a time: the seeds' workloads together could take
@@ -113,7 +106,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 			if err != nil {
 				return err
 			}
-			run := speculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing,
+			run := report.SpeculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing,
 				TimeUnit: wl.timeUnit, Tool: report.Tool, ToolVersion: buildVersion()}
 			if c.JSON {
 				if err := json.NewEncoder(con.Stdout).Encode(run); err != nil {
@@ -122,7 +115,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 			}
 			if c.Out != "" {
 				meta := report.FileMeta{TimeUnit: wl.timeUnit, Version: buildVersion()}
-				if err := writeJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs, meta); err != nil {
+				if err := report.WriteJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs, meta); err != nil {
 					return err
 				}
 			}
@@ -137,17 +130,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 	if c.JSON {
 		return nil
 	}
-	return speculateTable(con.Stdout, all)
-}
-
-// speculateRun is one run as summaries.json and --json give it.
-type speculateRun struct {
-	Workload    string            `json:"workload"`
-	Summary     speculate.Summary `json:"summary"`
-	Timing      speculate.Timing  `json:"timing"`
-	TimeUnit    string            `json:"time_unit"` // of the workload's times, and of the summary's
-	Tool        string            `json:"tool"`
-	ToolVersion string            `json:"tool_version"`
+	return report.SpeculateTable(con.Stdout, all)
 }
 
 func (c *SpeculateCmd) options() ([]speculate.Strategy, speculate.Options, error) {
@@ -369,53 +352,4 @@ func rangeFlag(flag, s string) (lo, hi float64, err error) {
 		return 0, 0, fmt.Errorf("%s %q: want MIN:MAX, finite numbers with MIN ≤ MAX", flag, s)
 	}
 	return lo, hi, nil
-}
-
-// writeJobs writes one row per job, after a comment line of meta; a time that does not apply
-// (NaN) is an empty field.
-func writeJobs(path string, jobs []speculate.JobOutcome, meta report.FileMeta) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
-			return err
-		}
-		cw := csv.NewWriter(w)
-		if err := cw.Write([]string{"job_id", "tasks", "mean_task", "arrival", "start", "finish", "flowtime",
-			"machine_time", "resource", "wasted", "cost", "copies", "extra_copies", "backups_won"}); err != nil {
-			return err
-		}
-		g := func(x float64) string {
-			if math.IsNaN(x) {
-				return ""
-			}
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-		for _, j := range jobs {
-			if err := cw.Write([]string{j.ID, strconv.Itoa(j.Tasks), g(j.MeanTask), g(j.Arrival), g(j.Start), g(j.Finish), g(j.Flowtime),
-				g(j.MachineTime), g(j.Resource), g(j.Wasted), g(j.Cost), strconv.Itoa(j.Copies), strconv.Itoa(j.ExtraCopies), strconv.Itoa(j.BackupsWon)}); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		return cw.Error()
-	})
-}
-
-func speculateTable(w io.Writer, runs []speculateRun) error {
-	right := tw.AlignRight
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, right, right, right, right, right, right, right, right, right, right, right}))
-	t.Header("workload", "strategy", "jobs", "flowtime", "p50", "p80", "p90", "p99", "resource/job", "wasted %", "extra copies", "won", "decide ms")
-	f := func(x replay.Num) string { return fmt.Sprintf("%.3g", float64(x)) }
-	for _, r := range runs {
-		s := r.Summary
-		if err := t.Append(r.Workload, s.Strategy, fmt.Sprint(s.Jobs), f(s.FlowtimeMean), f(s.FlowtimeP50), f(s.FlowtimeP80), f(s.FlowtimeP90),
-			f(s.FlowtimeP99), f(s.ResourceMean), fmt.Sprintf("%.1f", 100*float64(s.WastedFraction)), fmt.Sprint(s.ExtraCopies),
-			fmt.Sprint(s.BackupsWon), fmt.Sprintf("%.0f", 1000*r.Timing.DecisionSeconds)); err != nil {
-			return err
-		}
-	}
-	return t.Render()
 }
