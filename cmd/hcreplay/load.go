@@ -6,6 +6,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // machineTypes is the machine type of each machine.
@@ -42,10 +43,8 @@ func loadWarning(rho float64) string {
 // typeIndexNote says how a .dat trial names its types, for trace gen's summary line: empty
 // when the PET's types are named by their indexes already.
 func typeIndexNote(types []string) string {
-	for i, n := range types {
-		if n != fmt.Sprint(i) {
-			return "; .dat keeps task types as indexes into the PET's (" + strings.TrimSpace(indexList(types)) + ")"
-		}
+	if trace.NamedByIndex(types) {
+		return ""
 	}
-	return ""
+	return "; .dat keeps task types as indexes into the PET's (" + strings.TrimSpace(trace.IndexList(types)) + ")"
 }

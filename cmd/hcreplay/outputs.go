@@ -122,7 +122,7 @@ func namesLike(match func(dir string, e fs.DirEntry) bool, patterns ...string) f
 var (
 	// trace gen: trace files named as trials (NAME_N.EXT: arr19k_3.csv), an earlier set's; not a
 	// PET or a log kept beside them.
-	traceGenResults = namesLike(func(_ string, e fs.DirEntry) bool { return !e.IsDir() && isTrialFile(e.Name()) })
+	traceGenResults = namesLike(func(_ string, e fs.DirEntry) bool { return !e.IsDir() && trace.IsTrialFile(e.Name()) })
 	// replay --out: a run's files, and the subfolders that hold runs (one per mapper, per trial).
 	replayResults = namesLike(func(dir string, e fs.DirEntry) bool { return e.IsDir() && replayOut(filepath.Join(dir, e.Name())) },
 		"summary.json", "timing.json", "tasks.parquet", "tasks.csv")
@@ -131,17 +131,6 @@ var (
 	// trace import: the log and the trace.
 	importResults = namesLike(nil, "log.csv", "log.jsonl", "log.parquet", "trace.csv", "trace.jsonl", "trace.parquet")
 )
-
-// isTrialFile reports whether name is a trace file named as a trial of a set: NAME_N.EXT.
-func isTrialFile(name string) bool {
-	if !trace.HasTraceExtension(name) {
-		return false
-	}
-	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
-	stem = strings.TrimSuffix(stem, filepath.Ext(stem)) // load1.5_3.dat: load1.5_3
-	i := strings.LastIndexByte(stem, '_')
-	return i >= 0 && i+1 < len(stem) && strings.Trim(stem[i+1:], "0123456789") == ""
-}
 
 // reportResults are an earlier report's files (its pages, tables and figures), in a folder that
 // holds its index.html or index.md: figures of other names are the report's only there.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -291,37 +290,16 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 // must be an index already.
 func datTypes(tr *trace.Trace, types []string, out string, warn func(string)) error {
 	if types == nil {
-		for _, t := range tr.Tasks {
-			if _, err := strconv.Atoi(t.Type); err != nil || t.Type != strings.TrimLeft(t.Type, "+-") {
-				return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, t.Type)
-			}
+		if name, found := trace.NonIndexType(tr); found {
+			return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, name)
 		}
 		return nil
 	}
-	for i, name := range types {
-		if name != strconv.Itoa(i) {
-			warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
-				"replay it, or convert it back, with the same --pet", out, indexList(types)))
-			return nil
-		}
+	if !trace.NamedByIndex(types) {
+		warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
+			"replay it, or convert it back, with the same --pet", out, trace.IndexList(types)))
 	}
 	return nil
-}
-
-// indexList shows how names map to indexes: "0=fft, 1=sort, 2=zip", cut after a few.
-func indexList(names []string) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i == 6 {
-			fmt.Fprintf(&b, ", … (%d in all)", len(names))
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d=%s", i, n)
-	}
-	return b.String()
 }
 
 // maxStatsBins bounds trace stats --bins: a plot is a few thousand pixels
