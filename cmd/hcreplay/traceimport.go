@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/trace"
 	"github.com/hcreplay/hcreplay/trace/importers"
 )
@@ -107,7 +105,7 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 		if werr := writeImportSummary(con.Stdout, res); werr != nil && err == nil {
 			err = werr
 		}
-		if werr := writeBadRows(filepath.Join(c.Out, "bad-rows.csv"), res); werr != nil && err == nil {
+		if werr := res.Bad.WriteCSV(filepath.Join(c.Out, "bad-rows.csv")); werr != nil && err == nil {
 			err = werr
 		}
 	}
@@ -234,24 +232,4 @@ func clipText(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
-}
-
-// writeBadRows writes every kept example of every reason: reason, effect, rows, file, line,
-// column, value, message.
-func writeBadRows(path string, res *importers.Result) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		cw.Write([]string{"reason", "effect", "rows", "file", "line", "column", "value", "message"})
-		for _, r := range res.Bad.Reasons {
-			for _, e := range r.Samples {
-				value := ""
-				if e.HasValue {
-					value = e.Value
-				}
-				cw.Write([]string{r.Reason, string(r.Effect), strconv.FormatInt(r.Rows, 10), e.File, strconv.Itoa(e.Line), e.Column, value, e.Error()})
-			}
-		}
-		cw.Flush()
-		return cw.Error()
-	})
 }
