@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 )
@@ -76,58 +74,9 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, err
 	}
-	summary := report.SummaryTable(agg)
-	if err := summary.WriteTerminal(con.Stdout); err != nil {
-		return nil, err
-	}
-	tableFiles, err := writeTables(c.Out, summary, agg, tables, report.FileMeta{TimeUnit: unit, Version: buildVersion()})
+	index, figs, err := report.WriteFolder(con.Stdout, c.Out, rows, agg, report.FolderOptions{Sources: paths, Figures: formats,
+		Tables: tables, Meta: report.FileMeta{TimeUnit: unit, Version: buildVersion()}})
 	if err != nil {
-		return nil, err
-	}
-	figs, err := report.WriteFigures(agg, c.Out, formats)
-	if err != nil {
-		return nil, err
-	}
-	if rels := report.Reliabilities(rows); len(rels) > 0 { // calibration (issue 51)
-		rt := report.ReliabilityTable(rels)
-		if err := rt.WriteTerminal(con.Stdout); err != nil {
-			return nil, err
-		}
-		path := filepath.Join(c.Out, "calibration.csv")
-		meta := report.FileMeta{Version: buildVersion()} // chances and counts: no times
-		if err := atomicfile.Write(path, func(w io.Writer) error {
-			if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
-				return err
-			}
-			return rt.WriteCSV(w)
-		}); err != nil {
-			return nil, err
-		}
-		tableFiles = append(tableFiles, path)
-		f, ok, err := report.WriteReliabilityFigure(rels, c.Out, formats)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			figs = append(figs, f)
-		}
-	}
-	page := report.Page{Title: "hcreplay report", Sources: paths, Runs: len(rows), Points: len(agg.Groups),
-		Table: summary, TableFiles: tableFiles, Figures: figs}
-	for _, p := range paths {
-		m, ok, err := report.ReadManifestText(p)
-		if err != nil {
-			return nil, err
-		}
-		if ok && !slices.ContainsFunc(page.Manifests, func(x report.ManifestText) bool { return x.Text == m.Text }) {
-			page.Manifests = append(page.Manifests, m)
-		}
-	}
-	index := filepath.Join(c.Out, "index.html")
-	if err := atomicfile.Write(index, page.WriteHTML); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(filepath.Join(c.Out, "index.md"), page.WriteMarkdown); err != nil {
 		return nil, err
 	}
 	names := make([]string, len(figs))
@@ -195,41 +144,4 @@ func replayOut(dir string) bool {
 		}
 	}
 	return false
-}
-
-// writeTables writes the summary table in each format asked, and with CSV also aggregate.csv,
-// which has every metric with its standard deviation and interval. CSV files start with a
-// comment line of meta (time unit, version).
-func writeTables(dir string, summary report.Table, agg *report.Aggregate, formats []string, meta report.FileMeta) ([]string, error) {
-	var files []string
-	write := func(name string, fill func(io.Writer) error) error {
-		path := filepath.Join(dir, name)
-		files = append(files, path)
-		return atomicfile.Write(path, fill)
-	}
-	for _, f := range formats {
-		var err error
-		switch f {
-		case "md":
-			err = write("summary.md", summary.WriteMarkdown)
-		case "tex":
-			err = write("summary.tex", summary.WriteLaTeX)
-		case "csv":
-			withMeta := func(fill func(io.Writer) error) func(io.Writer) error {
-				return func(w io.Writer) error {
-					if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
-						return err
-					}
-					return fill(w)
-				}
-			}
-			if err = write("summary.csv", withMeta(summary.WriteCSV)); err == nil {
-				err = write("aggregate.csv", withMeta(report.MetricsTable(agg).WriteCSV))
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return files, nil
 }
