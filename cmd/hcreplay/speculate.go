@@ -220,13 +220,7 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 	if !(c.Unit >= speculate.MinTimeUnitSeconds && c.Unit <= speculate.MaxTimeUnitSeconds) {
 		return nil, badInput(fmt.Errorf("--unit %g: want %g..%g seconds per time unit", c.Unit, speculate.MinTimeUnitSeconds, speculate.MaxTimeUnitSeconds))
 	}
-	machines := replay.DefaultCatalog([]string{"node"})
-	node := machines[0]
-	machines = make([]replay.Machine, c.Machines)
-	for i := range machines {
-		machines[i] = node
-		machines[i].Name = fmt.Sprintf("node-%d", i)
-	}
+	machines := speculate.IdenticalMachines(c.Machines)
 	var out []specWorkload
 	for k := range c.Seeds {
 		seed := c.Seed + uint64(k)
@@ -288,23 +282,12 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 		return nil, err
 	}
 	if c.Catalog == "" && c.PerType > 1 {
-		var many []replay.Machine
-		for _, m := range machines {
-			for k := range c.PerType {
-				mm := m
-				mm.Name = fmt.Sprintf("%s-%d", m.Name, k)
-				many = append(many, mm)
-			}
-		}
-		machines = many
+		machines = speculate.Replicate(machines, c.PerType)
 	}
 	if len(machines) > maxSpecMachines {
 		return nil, badInput(fmt.Errorf("%d machines (--per-type %d or --catalog): want at most %d", len(machines), c.PerType, maxSpecMachines))
 	}
-	weights := make([]float64, pet.NumMachineTypes())
-	for _, m := range machines {
-		weights[m.Type]++
-	}
+	weights := speculate.TypeWeights(machines, pet.NumMachineTypes())
 	sec, err := unitSeconds(pet)
 	if err != nil {
 		return nil, err
