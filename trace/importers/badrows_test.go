@@ -14,7 +14,7 @@ func TestBadRowsWriteCSV(t *testing.T) {
 	b := BadRows{keep: 2}
 	b.add(Skipped, "no run time", &trace.InputError{File: "a.swf", Line: 7, Column: "run", Value: "-1", HasValue: true})
 	b.add(Skipped, "no run time", &trace.InputError{File: "a.swf", Line: 9, Column: "run", Value: "x"}) // HasValue false: no value
-	b.add(Skipped, "no run time", &trace.InputError{File: "a.swf", Line: 11}) // beyond keep: counted, not shown
+	b.add(Skipped, "no run time", &trace.InputError{File: "a.swf", Line: 11})                           // beyond keep: counted, not shown
 	b.add(NoLog, "failed job", nil)
 	path := filepath.Join(t.TempDir(), "bad-rows.csv")
 	if err := b.WriteCSV(path); err != nil {
