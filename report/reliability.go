@@ -1,14 +1,19 @@
 package report
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"io"
+	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/replay"
 )
 
@@ -161,4 +166,35 @@ func WriteReliabilityFigure(rels []Reliability, dir string, formats []string) (f
 	}
 	f, err = saveChart(ch, dir, "reliability", formats)
 	return f, err == nil, err
+}
+
+// WriteRunReliability writes one run's reliability table (replay.Summary.Reliability) to path
+// as CSV, after meta's comment line: one row per bin of predicted chance with its tasks, tasks
+// on time, mean predicted chance, observed on-time rate and that rate's 95% interval; empty
+// cells for a bin without tasks (NaN), numbers to 6 significant digits.
+func WriteRunReliability(path string, rows []replay.ReliabilityBin, meta FileMeta) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, meta.CSVComment()); err != nil {
+			return err
+		}
+		c := csv.NewWriter(w)
+		if err := c.Write([]string{"bin_low", "bin_high", "tasks", "on_time", "predicted_mean", "observed_on_time", "ci_low", "ci_high"}); err != nil {
+			return err
+		}
+		num := func(x float64) string {
+			if math.IsNaN(x) {
+				return ""
+			}
+			return strconv.FormatFloat(x, 'g', 6, 64)
+		}
+		for _, r := range rows {
+			rec := []string{num(r.BinLow), num(r.BinHigh), strconv.Itoa(r.Tasks), strconv.Itoa(r.OnTime),
+				num(float64(r.Predicted)), num(float64(r.Observed)), num(float64(r.IntervalLow)), num(float64(r.IntervalHigh))}
+			if err := c.Write(rec); err != nil {
+				return err
+			}
+		}
+		c.Flush()
+		return c.Error()
+	})
 }

@@ -57,3 +57,26 @@ func TestReliabilities(t *testing.T) {
 		t.Error("a figure drawn from runs without a table")
 	}
 }
+
+func TestWriteRunReliability(t *testing.T) {
+	nan := replay.Num(math.NaN())
+	bins := []replay.ReliabilityBin{
+		{BinLow: 0, BinHigh: 0.1, Predicted: nan, Observed: nan, IntervalLow: nan, IntervalHigh: nan}, // no tasks: empty cells
+		{BinLow: 0.9, BinHigh: 1, Tasks: 3, OnTime: 2, Predicted: 0.95, Observed: replay.Num(2.0 / 3), IntervalLow: 0.2, IntervalHigh: 1},
+	}
+	path := t.TempDir() + "/reliability.csv"
+	meta := FileMeta{Version: "v9"}
+	if err := WriteRunReliability(path, bins, meta); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2/3 to 6 significant digits is 0.666667.
+	want := meta.CSVComment() + "bin_low,bin_high,tasks,on_time,predicted_mean,observed_on_time,ci_low,ci_high\n" +
+		"0,0.1,0,0,,,,\n" + "0.9,1,3,2,0.95,0.666667,0.2,1\n"
+	if string(data) != want {
+		t.Errorf("got\n%s\nwant\n%s", data, want)
+	}
+}
