@@ -1,0 +1,100 @@
+package main
+
+import (
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/report"
+)
+
+var updateFiguresGolden = flag.Bool("update-figures-golden", false, "rewrite testdata/figures-thesis-quick.golden from this build")
+
+// figuresGolden is the thesis preset's result on --quick --tasks 100: every runs.parquet row
+// (key and a digest of its values, wall times aside) and notes.md (its paths, version and claim
+// verdicts aside).
+const figuresGolden = "testdata/figures-thesis-quick.golden"
+
+// TestFiguresThesisMatchesGoPreset compares `figures --preset thesis --quick` with the result
+// the Go presets gave (issue 48): testdata/figures-thesis-quick.golden was written by
+// -update-figures-golden at commit "figures: golden of the Go thesis preset", the last commit
+// whose figures ran the Go presets (thesisPreset in figures.go, deleted after it), so the
+// embedded file must make the same runs — every row of every runs.parquet, wall times aside —
+// and the same notes.md but for the claim verdicts it adds.
+func TestFiguresThesisMatchesGoPreset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole preset: runs in the full suite")
+	}
+	out := filepath.Join(t.TempDir(), "thesis")
+	mustCLI(t, "figures", "--preset", "thesis", "--quick", "--tasks", "100", "--out", out, "-q")
+	got := figuresDigest(t, out)
+	if *updateFiguresGolden {
+		if err := os.WriteFile(figuresGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(figuresGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range max(len(g), len(w)) {
+			gl, wl := line(g, i), line(w, i)
+			if gl != wl {
+				t.Fatalf("differs from the Go preset's result at line %d of %s:\ngot  %s\nwant %s", i+1, figuresGolden, gl, wl)
+			}
+		}
+	}
+}
+
+func line(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return "(end)"
+}
+
+// verdictBlock is what notes.md adds per figure with claims: the heading and the table.
+var verdictBlock = regexp.MustCompile(`(?m)^\*\*The paper's claims[^\n]*\n\n(\|[^\n]*\n)+\n`)
+
+// figuresDigest lists the rows of every runs.parquet under out (by path, in the file's order)
+// and notes.md with out, the version and the verdict tables taken out.
+func figuresDigest(t *testing.T, out string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Name() != report.RunsFile {
+			return err
+		}
+		rows, err := report.ReadRuns(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(out, path)
+		fmt.Fprintf(&b, "== %s: %d rows\n", filepath.ToSlash(rel), len(rows))
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s %x\n", r.Key, sha256.Sum256([]byte(fmt.Sprintf("%+v", r.WithoutTimes()))))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes, err := os.ReadFile(filepath.Join(out, "notes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.ReplaceAll(string(notes), out, "OUT")
+	n = strings.Replace(n, "(hcreplay "+buildVersion()+")", "(hcreplay VERSION)", 1)
+	n = verdictBlock.ReplaceAllString(n, "")
+	b.WriteString("== notes.md\n" + n)
+	return b.String()
+}
