@@ -125,7 +125,9 @@ type Figure struct {
 	Runs    []Selector `yaml:"runs,omitempty"`
 	Paper   string     `yaml:"paper,omitempty"`   // what the paper reported (Markdown)
 	Metrics []string   `yaml:"metrics,omitempty"` // columns of our table
-	Claims  []Claim    `yaml:"claims,omitempty"`
+	// Check names a computed comparison (checks.go) for what the claims cannot state.
+	Check  string  `yaml:"check,omitempty"`
+	Claims []Claim `yaml:"claims,omitempty"`
 }
 
 // Selector picks runs by option columns; see report.Selector.

@@ -75,7 +75,7 @@ func TestInternalReferencePattern(t *testing.T) {
 // they may use is [IMPL], which the top of notes.md explains (our reading where the papers are
 // silent), as issue 45 asks of the dynamic deferring rule.
 func TestPresetsCitePapers(t *testing.T) {
-	for _, p := range presets() {
+	for _, p := range goPresets() {
 		texts := append([]string{p.title, p.reference, p.setup}, p.omitted...)
 		for _, e := range p.experiments {
 			texts = append(texts, e.summary)

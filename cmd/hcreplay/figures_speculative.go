@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/speculate"
 	"github.com/hcreplay/hcreplay/report"
@@ -62,7 +63,7 @@ type specRun struct {
 	res *speculate.Result
 }
 
-func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console) error {
+func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console, p *presets.Preset) error {
 	if c.Trials != "" {
 		return badInput(errors.New("--trials: the speculative preset runs the paper's synthetic workload; it takes no trials"))
 	}
@@ -73,7 +74,12 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console) error {
 		return err
 	}
 	start := time.Now()
-	set := specSetupFor(c.Quick)
+	sc := p.Speculative.Full
+	if c.Quick {
+		sc = p.Speculative.Quick
+	}
+	set := specSetup{machines: sc.Machines, light: sc.Light, heavy: sc.Heavy, horizon: sc.Horizon, seeds: sc.Seeds, sigmas: sc.Sigmas,
+		f5Tasks: sc.F5Tasks, f5M: sc.F5Machines, f5Reps: sc.F5Reps, f5Sigmas: sc.F5Sigmas}
 	cluster := nodes(set.machines)
 	workloads := map[float64][]*speculate.Workload{}
 	for _, rate := range append([]float64{set.light}, set.heavy...) {
@@ -494,3 +500,6 @@ func specFig1(b *strings.Builder) {
 		"(%d knapsack cells); the notes' brute force gives (2, 2, 2, 3). The paper plots the dual gradient iterates only and gives no numbers; "+
 		"with its step η₁ = 0.2 the iteration does not converge, which is why we solve P2 exactly.\n", c, cells)
 }
+
+// change is the relative change from a to b, in percent with a sign.
+func change(a, b float64) string { return fmt.Sprintf("%+.0f %%", 100*(b/a-1)) }

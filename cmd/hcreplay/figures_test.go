@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -87,7 +88,7 @@ func TestFiguresBadInput(t *testing.T) {
 func TestPresetTables(t *testing.T) {
 	kinds := []string{"robustness", "fairness", "cost", "energy", "overhead", "thresholds", "toggle", "deferring"}
 	src := trialSource{trials: 3, tasks: 300}
-	for _, p := range presets() {
+	for _, p := range goPresets() {
 		files := map[string]bool{}
 		names := map[string]bool{}
 		for _, e := range p.experiments {
@@ -126,14 +127,14 @@ func TestHCW19Source(t *testing.T) {
 		t.Skip("HCW19 data not available (looked in ../shared/data/hcw19 from the repository root)")
 	}
 	for _, arg := range []string{dir, filepath.Join(dir, "constant.zip")} {
-		src, err := hcw19Source(arg, trialSource{trials: 30})
+		src, err := hcw19Source(arg, presets.Source{Trials: 30})
 		if err != nil {
 			t.Fatalf("%s: %v", arg, err)
 		}
-		if filepath.Base(src.pet) != "classes_2.etc" || filepath.Base(src.constant) != "constant.zip" || filepath.Base(src.spiky) != "spiky.zip" || src.trials != 0 {
+		if filepath.Base(src.PET) != "classes_2.etc" || filepath.Base(src.Constant) != "constant.zip" || filepath.Base(src.Spiky) != "spiky.zip" || src.Trials != 0 {
 			t.Errorf("%s: %+v", arg, src)
 		}
-		lv, err := src.level("spiky15k")
+		lv, err := src.Level("spiky15k")
 		if err != nil || !strings.HasSuffix(lv.Trace, "spiky.zip#spk/spk15k800_*.dat") || !(lv.Rate > 0) {
 			t.Errorf("%s: spiky15k is %+v, %v", arg, lv, err)
 		}

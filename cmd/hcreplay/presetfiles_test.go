@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // sweep passed through `hcreplay sweep`'s flags; each figure's run filter keeps the same runs;
 // and every claim names runs the experiment makes, one grid point each.
 func TestPresetFilesMatchGo(t *testing.T) {
-	for _, p := range presets() {
+	for _, p := range goPresets() {
 		f, err := pf.Load(p.name)
 		if err != nil {
 			t.Fatalf("%s: %v", p.name, err)
@@ -60,6 +61,7 @@ func TestPresetFilesMatchGo(t *testing.T) {
 					continue
 				}
 				for j, s := range e.sweeps {
+					same(fmt.Sprintf("%s sweep %d: keys", e.name, j+1), f.SweepSet(i, j), slices.Concat(sem.keys(), p.common, s.set))
 					want := goSweepRuns(t, levels, s, slices.Concat(sem.keys(), p.common, s.set))
 					g, err := f.Grid(i, j, levels)
 					if err != nil {
