@@ -26,8 +26,6 @@ import (
 // it has its own runner. Figures 2–6 are redrawn from the runs (Fig 4 from the analysis), and
 // notes.md sets the paper's numbers, and the reference notes' doubts about them, beside ours.
 
-const speculativePreset = "speculative"
-
 // specSetup is the scale of the preset: the paper's, or a small one for --quick.
 type specSetup struct {
 	machines int
@@ -40,19 +38,6 @@ type specSetup struct {
 	f5M      int
 	f5Reps   int
 	f5Sigmas []float64
-}
-
-func specSetupFor(quick bool) specSetup {
-	if quick { // the same offered loads on a tenth of the cluster, briefly
-		return specSetup{machines: 300, light: 0.6, heavy: []float64{4}, horizon: 150, seeds: 1,
-			sigmas: []float64{1, 1 + math.Sqrt2/2, 3}, f5Tasks: 1000, f5M: 10, f5Reps: 4, f5Sigmas: []float64{0.5, 1.7, 4}}
-	}
-	var f5 []float64
-	for s := 0.25; s < 6; s += 0.25 {
-		f5 = append(f5, s)
-	}
-	return specSetup{machines: 3000, light: 6, heavy: []float64{30, 40}, horizon: 1500, seeds: 3,
-		sigmas: []float64{0.5, 1, 1.25, 1.5, 1 + math.Sqrt2/2, 2, 2.5, 3, 4}, f5Tasks: 10000, f5M: 100, f5Reps: 50, f5Sigmas: f5}
 }
 
 // specRun is one replay of the preset.
