@@ -11,6 +11,9 @@ import (
 	"github.com/hcreplay/hcreplay/report"
 )
 
+// FigureFormats are the formats figures draws each figure in.
+func FigureFormats() []string { return []string{"svg", "png"} }
+
 // DefaultSemantics are those of `hcreplay replay` and `hcreplay sweep` without flags.
 func DefaultSemantics() Semantics {
 	return Semantics{DropModel: "evict", DeferAt: "after", DropRunning: "evict"}

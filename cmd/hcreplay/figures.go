@@ -288,7 +288,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	return nil
 }
 
-func figureFormats() []string { return []string{"svg", "png"} }
+func figureFormats() []string { return presets.FigureFormats() }
 
 // aggregateRuns reads and aggregates the runs.parquet of each folder, without a report.
 func aggregateRuns(dirs []string) (*report.Aggregate, error) {
