@@ -14,8 +14,8 @@ import (
 // as Preset.Grid, the grid the file describes; every figure's run filter keeps some runs; and
 // every claim names runs the experiment makes, one grid point each, so that it gets a verdict.
 // (Until the Go presets were deleted, this test also held the files against them: the same
-// texts, semantics, levels, figures, filters and runs; TestFiguresThesisMatchesGoPreset keeps
-// the thesis's end-to-end result from then.)
+// texts, semantics, levels, figures, filters and runs; TestFiguresMatchGoPresets keeps
+// the presets' end-to-end results from then.)
 func TestPresetFilesRunAsGrids(t *testing.T) {
 	for _, name := range pf.Names() {
 		f, err := pf.Load(name)
