@@ -145,8 +145,8 @@ func hcw19Folder() string {
 }
 
 // TestFiguresUserPreset: --print writes the embedded file, which --preset FILE.yaml runs as the
-// user's own (checked by loading it, as far as the first experiment's sweeps); a typo'd key in
-// it exits 2 naming the file, the line and the key, before anything runs.
+// user's own; a typo'd key in it, a figure kind that does not exist or a claim over a heuristic
+// its sweeps do not run exits 2 naming the file, the line and the key, before anything runs.
 func TestFiguresUserPreset(t *testing.T) {
 	dir := t.TempDir()
 	text := mustCLI(t, "figures", "--preset", "thesis", "--print")
@@ -154,17 +154,26 @@ func TestFiguresUserPreset(t *testing.T) {
 	if err != nil || text != string(want) {
 		t.Fatalf("--print wrote %d bytes, the embedded file has %d (%v)", len(text), len(want), err)
 	}
-	file := filepath.Join(dir, "my-paper.yaml")
-	writeFile(t, file, strings.Replace(text, "    sensitivity: true\n", "    sensitivty: true\n", 1))
-	line := 1 + strings.Count(text[:strings.Index(text, "    sensitivity: true\n")], "\n")
+	// A typo'd key, a figure kind that does not exist, a claim over a heuristic not in the sweeps.
+	for _, c := range []struct{ from, to, key string }{
+		{"    sensitivity: true\n", "    sensitivty: true\n", `unknown key "sensitivty"`},
+		{"        kind: toggle\n", "        kind: togle\n", `experiments[0].figures[0].kind: unknown figure kind "togle"`},
+		{"            of: {name: PAM-P}\n", "            of: {name: PUM-P}\n", "experiments[0].figures[0].claims[0].of"},
+	} {
+		file := filepath.Join(dir, "my-paper.yaml")
+		at := strings.Index(text, c.from)
+		writeFile(t, file, text[:at]+c.to+text[at+len(c.from):])
+		line := 1 + strings.Count(text[:at], "\n")
+		out := filepath.Join(dir, "out")
+		code, _, stderr := cli(t, "figures", "--preset", file, "--out", out)
+		if wantMsg := fmt.Sprintf("%s:%d: ", file, line); code != exitUsage || !strings.Contains(stderr, wantMsg) || !strings.Contains(stderr, c.key) {
+			t.Errorf("%s: exit %d, want %d with %q and %q:\n%s", strings.TrimSpace(c.to), code, exitUsage, wantMsg, c.key, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a bad preset file made %s", out)
+		}
+	}
 	out := filepath.Join(dir, "out")
-	code, _, stderr := cli(t, "figures", "--preset", file, "--out", out)
-	if wantMsg := fmt.Sprintf("%s:%d: unknown key \"sensitivty\"", file, line); code != exitUsage || !strings.Contains(stderr, wantMsg) {
-		t.Errorf("typo'd key: exit %d, want %d with %q:\n%s", code, exitUsage, wantMsg, stderr)
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("a bad preset file made %s", out)
-	}
 	for _, args := range [][]string{{"--preset", "nosuch", "--print"}, {"--preset", filepath.Join(dir, "none.yaml"), "--out", out}, {"--preset", "thesis"}} {
 		if code, _, stderr := cli(t, append([]string{"figures"}, args...)...); code != exitUsage {
 			t.Errorf("figures %v: exit %d, want %d:\n%s", args, code, exitUsage, stderr)
