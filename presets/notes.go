@@ -19,8 +19,9 @@ func DefaultSemantics() Semantics {
 	return Semantics{DropModel: "evict", DeferAt: "after", DropRunning: "evict"}
 }
 
-// Semantics is the preset's semantics, or the defaults when the file sets none.
-func (p *Preset) Sems() Semantics {
+// RunSemantics are the semantics the preset runs under: its own, or the defaults when the file
+// sets none.
+func (p *Preset) RunSemantics() Semantics {
 	if p.Semantics == nil {
 		return DefaultSemantics()
 	}
@@ -47,7 +48,7 @@ func (p *Preset) CommonKeys() []string {
 // as KEY=VALUES in the order Grid applies them: the semantics, the common keys, the sweep's own
 // (each in the file's order).
 func (p *Preset) SweepSet(i, j int) []string {
-	set := p.Sems().Keys()
+	set := p.RunSemantics().Keys()
 	set = append(set, p.CommonKeys()...)
 	return append(set, orderedKeys(p.Experiments[i].Sweeps[j].Options, p.node("experiments", i, "sweeps", j))...)
 }
@@ -105,7 +106,7 @@ type Header struct {
 // WriteHeader writes the top of notes.md: the paper, the data, the settings every experiment
 // shares.
 func (p *Preset) WriteHeader(b *strings.Builder, h Header) {
-	sem := p.Sems()
+	sem := p.RunSemantics()
 	fmt.Fprintf(b, "# Figures of the %s, rerun by hcreplay\n\n", p.Title)
 	fmt.Fprintf(b, "Made by `%s` (hcreplay %s). The experiments of %s (full citations: hcreplay's docs/references.md).\n\n", h.Command, h.Version, p.Reference)
 	if h.Source.Quick {

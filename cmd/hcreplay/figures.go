@@ -237,7 +237,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 		}
 		return runs, nil
 	}
-	runs, err := sweep(p.Sems(), "runs")
+	runs, err := sweep(p.RunSemantics(), "runs")
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 		return err
 	}
 	var defaults *report.Aggregate // the same sweeps under the default semantics
-	if e.Sensitivity && p.Sems() != presets.DefaultSemantics() {
+	if e.Sensitivity && p.RunSemantics() != presets.DefaultSemantics() {
 		druns, err := sweep(presets.DefaultSemantics(), "runs-defaults")
 		if err != nil {
 			return err
