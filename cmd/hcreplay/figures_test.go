@@ -180,3 +180,28 @@ func TestFiguresUserPreset(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresUserPresetRuns runs a user's experiment file: the batch2010 preset printed, renamed
+// and retitled, from a path. Its notes.md carries the user's title and the figure it names.
+func TestFiguresUserPresetRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a preset: the full suite")
+	}
+	dir := t.TempDir()
+	text := mustCLI(t, "figures", "--preset", "batch2010", "--print")
+	text = strings.Replace(text, "\nname: batch2010\n", "\nname: mine\n", 1)
+	text = strings.Replace(text, "\ntitle: ", "\ntitle: my rerun of the ", 1)
+	file := filepath.Join(dir, "mine.yaml")
+	writeFile(t, file, text)
+	out := filepath.Join(dir, "out")
+	mustCLI(t, "figures", "--preset", file, "--quick", "--tasks", "100", "--out", out, "-q")
+	notes, err := os.ReadFile(filepath.Join(out, "notes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Figures of the my rerun of the ", "--preset " + file, "fig1-robustness.svg"} {
+		if !strings.Contains(string(notes), want) {
+			t.Errorf("notes.md lacks %q", want)
+		}
+	}
+}
