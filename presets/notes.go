@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // FigureFormats are the formats figures draws each figure in.
@@ -160,7 +161,7 @@ func upperFirst(s string) string {
 
 // WriteExperiment states what experiment i ran: its levels and its sweeps. rel shortens a path
 // for the notes; dir is the experiment's folder.
-func (p *Preset) WriteExperiment(b *strings.Builder, i int, levels []report.Level, dir string, rel func(string) string) {
+func (p *Preset) WriteExperiment(b *strings.Builder, i int, levels []sweep.Level, dir string, rel func(string) string) {
 	e := p.Experiments[i]
 	fmt.Fprintf(b, "## Experiment `%s`: %s\n\n", e.Name, e.Summary)
 	for _, lv := range levels {
@@ -177,7 +178,7 @@ func (p *Preset) WriteExperiment(b *strings.Builder, i int, levels []report.Leve
 	fmt.Fprintf(b, "- Report with every metric: `%s` (aggregate.csv has them all).\n\n", rel(filepath.Join(dir, "report", "index.html")))
 }
 
-func describeLevel(lv report.Level) string {
+func describeLevel(lv sweep.Level) string {
 	if g := lv.Generate; g != nil {
 		load := g.Level
 		if load == "" {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -22,34 +22,34 @@ type Source struct {
 
 // Level resolves a level label: 19k is the constant-rate trials at 19k, spiky15k the spiky ones
 // at 15k (HCW19: spk15k800_*.dat).
-func (s Source) Level(label string) (report.Level, error) {
+func (s Source) Level(label string) (sweep.Level, error) {
 	load, spiky := strings.CutPrefix(label, "spiky")
 	rate, err := trace.LevelRate(load, 0)
 	if err != nil {
-		return report.Level{}, err
+		return sweep.Level{}, err
 	}
 	if s.Constant == "" {
-		gen := report.DefaultGenerate()
+		gen := sweep.DefaultGenerate()
 		gen.Level, gen.Tasks, gen.CV = load, s.Tasks, 1
 		if spiky {
 			gen.Pattern = "spiky"
 		}
-		return report.Level{Name: label, Generate: gen, Trials: s.Trials, Seed: 1}, nil
+		return sweep.Level{Name: label, Generate: gen, Trials: s.Trials, Seed: 1}, nil
 	}
 	spec := s.Constant + "#arr/arr" + load + "_*.dat"
 	if spiky {
 		if s.Spiky == "" {
-			return report.Level{}, fmt.Errorf("level %s needs spiky.zip next to %s", label, s.Constant)
+			return sweep.Level{}, fmt.Errorf("level %s needs spiky.zip next to %s", label, s.Constant)
 		}
 		spec = s.Spiky + "#spk/spk" + load + "800_*.dat"
 	}
-	return report.Level{Name: label, Trace: spec, Trials: s.Trials, Seed: 1, Rate: rate}, nil
+	return sweep.Level{Name: label, Trace: spec, Trials: s.Trials, Seed: 1, Rate: rate}, nil
 }
 
 // Levels returns an experiment's levels: its generated ones, and its labels resolved by the
 // source. Quick keeps the first and the last, and cuts every level to 3 trials.
-func (s Source) Levels(e Experiment) ([]report.Level, error) {
-	var levels []report.Level
+func (s Source) Levels(e Experiment) ([]sweep.Level, error) {
+	var levels []sweep.Level
 	for _, lv := range e.Generated {
 		if s.Quick {
 			lv.Trials = 3
@@ -69,7 +69,7 @@ func (s Source) Levels(e Experiment) ([]report.Level, error) {
 		levels = append(levels, lv)
 	}
 	if s.Quick && len(levels) > 2 {
-		levels = []report.Level{levels[0], levels[len(levels)-1]}
+		levels = []sweep.Level{levels[0], levels[len(levels)-1]}
 	}
 	return levels, nil
 }

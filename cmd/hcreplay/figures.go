@@ -15,6 +15,7 @@ import (
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // FiguresCmd reruns a paper's experiment set end to end (SPEC §6): for each experiment of the
@@ -212,15 +213,15 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	grid := filepath.Join(dir, "levels.yaml")
 	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
 	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
-	if err := writeJSON(grid, map[string][]report.Level{"levels": levels}); err != nil {
+	if err := writeJSON(grid, map[string][]sweep.Level{"levels": levels}); err != nil {
 		return err
 	}
 	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
 	sub := &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}
-	// sweep runs each sweep of the experiment as Preset.Grid builds it: its heuristics, variants
+	// runSweeps runs each sweep of the experiment as Preset.Grid builds it: its heuristics, variants
 	// and keys (SweepSet, in Grid's order) as `hcreplay sweep` flags over the levels' file, with
 	// sem in place of the preset's semantics.
-	sweep := func(sem presets.Semantics, folder string) ([]string, error) {
+	runSweeps := func(sem presets.Semantics, folder string) ([]string, error) {
 		var runs []string
 		for j, s := range e.Sweeps {
 			if _, err := p.Grid(i, j, levels); err != nil {
@@ -237,7 +238,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 		}
 		return runs, nil
 	}
-	runs, err := sweep(p.RunSemantics(), "runs")
+	runs, err := runSweeps(p.RunSemantics(), "runs")
 	if err != nil {
 		return err
 	}
@@ -249,7 +250,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	}
 	var defaults *report.Aggregate // the same sweeps under the default semantics
 	if e.Sensitivity && p.RunSemantics() != presets.DefaultSemantics() {
-		druns, err := sweep(presets.DefaultSemantics(), "runs-defaults")
+		druns, err := runSweeps(presets.DefaultSemantics(), "runs-defaults")
 		if err != nil {
 			return err
 		}

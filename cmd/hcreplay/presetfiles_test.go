@@ -6,6 +6,7 @@ import (
 
 	pf "github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // TestPresetFilesRunAsGrids checks each embedded preset as figures runs it, on every level and
@@ -72,9 +73,9 @@ func TestPresetFilesRunAsGrids(t *testing.T) {
 }
 
 // goSweepRuns expands a sweep as runExperiment hands it to SweepCmd.
-func goSweepRuns(t *testing.T, levels []report.Level, heuristics, prune, set []string) []report.SweepRun {
+func goSweepRuns(t *testing.T, levels []sweep.Level, heuristics, prune, set []string) []sweep.SweepRun {
 	t.Helper()
-	g := report.NewGrid()
+	g := sweep.NewGrid()
 	sw := SweepCmd{Heuristic: heuristics, Prune: prune, Set: set}
 	if err := sw.applyFlags(g); err != nil {
 		t.Fatal(err)
@@ -83,7 +84,7 @@ func goSweepRuns(t *testing.T, levels []report.Level, heuristics, prune, set []s
 	return expandRuns(t, g, levels)
 }
 
-func expandRuns(t *testing.T, g *report.Grid, levels []report.Level) []report.SweepRun {
+func expandRuns(t *testing.T, g *sweep.Grid, levels []sweep.Level) []sweep.SweepRun {
 	t.Helper()
 	g.PET = "pet.json"
 	if err := g.Validate(); err != nil {
@@ -100,7 +101,7 @@ func expandRuns(t *testing.T, g *report.Grid, levels []report.Level) []report.Sw
 	return runs
 }
 
-func runKeys(runs []report.SweepRun) []string {
+func runKeys(runs []sweep.SweepRun) []string {
 	var keys []string
 	for _, r := range runs {
 		keys = append(keys, r.Key)
