@@ -32,6 +32,7 @@ var targets = []target{
 	{what: "MM, 1M streamed tasks, peak heap", bench: "BenchmarkMillionTasks", unit: "peak-heap-MB", atMost: 200},
 	{what: "PAM-P, fast ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "fast/reference", atLeast: 20},
 	{what: "PAM-P, approx ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "approx/reference", note: "paper: 13.5×"},
+	{what: "SVG line chart, bytes (issue 50)", bench: "BenchmarkSVGFigure", unit: "B/figure", atMost: 100_000},
 }
 
 // sample is one benchmark line's value of a target's metric, and the core's speed around it
