@@ -204,7 +204,7 @@ func (t target) summary(xs []float64) (median, samples, met string) {
 }
 
 // format writes a value of the target's unit with three significant figures, as rate does:
-// tasks/s bare, megabytes with " MB", ratios with a ×.
+// tasks/s bare, megabytes with " MB", bytes with " B", ratios with a ×.
 func (t target) format(v float64) string { return t.withFigures(v, 3) }
 
 // withFigures is format with n significant figures (at least three).
@@ -214,6 +214,8 @@ func (t target) withFigures(v float64, n int) string {
 		return rateFigures(v, n)
 	case strings.HasSuffix(t.unit, "-MB"):
 		return rateFigures(v, n) + " MB"
+	case strings.HasPrefix(t.unit, "B/"):
+		return rateFigures(v, n) + " B"
 	}
 	return rateFigures(v, n) + "×"
 }
