@@ -15,6 +15,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -118,10 +119,10 @@ type preset struct {
 // drawn from them. Most are one sweep; a figure that sets pruned PAM against unpruned baselines
 // needs a sweep for each (a grid is a cross product), and the report merges their runs.
 type experiment struct {
-	name    string         // folder under DIR/experiments
-	summary string         // one line, for the log and notes.md
-	levels  []string       // labels the trial source resolves: 19k, spiky15k
-	fixed   []report.Level // levels whose trials do not come from --trials (004's Poisson arrivals)
+	name    string        // folder under DIR/experiments
+	summary string        // one line, for the log and notes.md
+	levels  []string      // labels the trial source resolves: 19k, spiky15k
+	fixed   []sweep.Level // levels whose trials do not come from --trials (004's Poisson arrivals)
 	sweeps  []sweepSpec
 	figures []figure
 	// sensitivity reruns the experiment under the default semantics, when the preset's differ,
@@ -279,34 +280,34 @@ func fileExists(path string) bool {
 
 // level resolves a level label: 19k is the constant-rate trials at 19k, spiky15k the spiky ones
 // at 15k (HCW19: spk15k800_*.dat).
-func (s trialSource) level(label string) (report.Level, error) {
+func (s trialSource) level(label string) (sweep.Level, error) {
 	load, spiky := strings.CutPrefix(label, "spiky")
 	rate, err := trace.LevelRate(load, 0)
 	if err != nil {
-		return report.Level{}, err
+		return sweep.Level{}, err
 	}
 	if s.constant == "" {
-		gen := report.DefaultGenerate()
+		gen := sweep.DefaultGenerate()
 		gen.Level, gen.Tasks, gen.CV = load, s.tasks, 1
 		if spiky {
 			gen.Pattern = "spiky"
 		}
-		return report.Level{Name: label, Generate: gen, Trials: s.trials, Seed: 1}, nil
+		return sweep.Level{Name: label, Generate: gen, Trials: s.trials, Seed: 1}, nil
 	}
 	spec := s.constant + "#arr/arr" + load + "_*.dat"
 	if spiky {
 		if s.spiky == "" {
-			return report.Level{}, badInput(fmt.Errorf("level %s needs spiky.zip next to %s", label, s.constant))
+			return sweep.Level{}, badInput(fmt.Errorf("level %s needs spiky.zip next to %s", label, s.constant))
 		}
 		spec = s.spiky + "#spk/spk" + load + "800_*.dat"
 	}
-	return report.Level{Name: label, Trace: spec, Trials: s.trials, Seed: 1, Rate: rate}, nil
+	return sweep.Level{Name: label, Trace: spec, Trials: s.trials, Seed: 1, Rate: rate}, nil
 }
 
 // resolveLevels returns an experiment's levels: its fixed ones, and its labels resolved by the
 // source. --quick keeps the first and the last, and cuts every level to 3 trials.
-func (e experiment) resolveLevels(src trialSource) ([]report.Level, error) {
-	var levels []report.Level
+func (e experiment) resolveLevels(src trialSource) ([]sweep.Level, error) {
+	var levels []sweep.Level
 	for _, lv := range e.fixed {
 		if src.quick {
 			lv.Trials = 3
@@ -326,7 +327,7 @@ func (e experiment) resolveLevels(src trialSource) ([]report.Level, error) {
 		levels = append(levels, lv)
 	}
 	if src.quick && len(levels) > 2 {
-		levels = []report.Level{levels[0], levels[len(levels)-1]}
+		levels = []sweep.Level{levels[0], levels[len(levels)-1]}
 	}
 	return levels, nil
 }
@@ -349,7 +350,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, p preset, 
 	grid := filepath.Join(dir, "levels.yaml")
 	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
 	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
-	if err := writeJSON(grid, map[string][]report.Level{"levels": levels}); err != nil {
+	if err := writeJSON(grid, map[string][]sweep.Level{"levels": levels}); err != nil {
 		return "", err
 	}
 	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
@@ -554,7 +555,7 @@ func (c *FiguresCmd) commandLine() string {
 }
 
 // experimentNotes states what an experiment ran: its levels and its sweeps.
-func (c *FiguresCmd) experimentNotes(b *strings.Builder, p preset, e experiment, levels []report.Level, dir string) {
+func (c *FiguresCmd) experimentNotes(b *strings.Builder, p preset, e experiment, levels []sweep.Level, dir string) {
 	rel := func(path string) string {
 		if r, err := filepath.Rel(c.Out, path); err == nil {
 			return r
@@ -576,7 +577,7 @@ func (c *FiguresCmd) experimentNotes(b *strings.Builder, p preset, e experiment,
 	fmt.Fprintf(b, "- Report with every metric: `%s` (aggregate.csv has them all).\n\n", rel(filepath.Join(dir, "report", "index.html")))
 }
 
-func describeLevel(lv report.Level) string {
+func describeLevel(lv sweep.Level) string {
 	if g := lv.Generate; g != nil {
 		load := g.Level
 		if load == "" {
@@ -813,7 +814,7 @@ func conferencePreset() preset {
 }
 
 func batch2010Preset() preset {
-	gen := report.DefaultGenerate()
+	gen := sweep.DefaultGenerate()
 	gen.Level, gen.Rate, gen.Tasks, gen.CV, gen.Deadline = "", 0.1, 2000, 1, "best:4"
 	return preset{
 		name: "batch2010", title: "batch-mode paper (Smith et al. 2010)", reference: "Smith et al. 2010 §4",
@@ -827,7 +828,7 @@ func batch2010Preset() preset {
 		omitted: []string{"The trials are always generated (Poisson, deadline best:4), also with --trials, which then only supplies the PET."},
 		experiments: []experiment{{
 			name: "batch", summary: "MOC, MM, MMU, MSD and MECT on Poisson arrivals at 0.1 tasks per time unit", sensitivity: true,
-			fixed:  []report.Level{{Name: "poisson", Generate: gen, Trials: 20, Seed: 1}},
+			fixed:  []sweep.Level{{Name: "poisson", Generate: gen, Trials: 20, Seed: 1}},
 			sweeps: []sweepSpec{{heuristics: []string{"MOC", "MM", "MMU", "MSD", "MECT"}, prune: []string{"none"}}},
 			figures: []figure{{file: "fig1-robustness", title: "Fig 1 — batch heuristics against immediate MECT (Smith et al. 2010 §VII)",
 				bars: report.BarsByName, metric: "robustness",

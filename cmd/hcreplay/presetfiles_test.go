@@ -7,6 +7,7 @@ import (
 
 	pf "github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // TestPresetFilesMatchGo compares each embedded preset file with the Go preset it replaces
@@ -108,9 +109,9 @@ func TestPresetFilesMatchGo(t *testing.T) {
 }
 
 // goSweepRuns expands a Go preset's sweep as runExperiment hands it to SweepCmd.
-func goSweepRuns(t *testing.T, levels []report.Level, s sweepSpec, set []string) []report.SweepRun {
+func goSweepRuns(t *testing.T, levels []sweep.Level, s sweepSpec, set []string) []sweep.SweepRun {
 	t.Helper()
-	g := report.NewGrid()
+	g := sweep.NewGrid()
 	sw := SweepCmd{Heuristic: s.heuristics, Prune: s.prune, Set: set}
 	if err := sw.applyFlags(g); err != nil {
 		t.Fatal(err)
@@ -119,7 +120,7 @@ func goSweepRuns(t *testing.T, levels []report.Level, s sweepSpec, set []string)
 	return expandRuns(t, g, levels)
 }
 
-func expandRuns(t *testing.T, g *report.Grid, levels []report.Level) []report.SweepRun {
+func expandRuns(t *testing.T, g *sweep.Grid, levels []sweep.Level) []sweep.SweepRun {
 	t.Helper()
 	g.PET = "pet.json"
 	if err := g.Validate(); err != nil {
@@ -136,7 +137,7 @@ func expandRuns(t *testing.T, g *report.Grid, levels []report.Level) []report.Sw
 	return runs
 }
 
-func runKeys(runs []report.SweepRun) []string {
+func runKeys(runs []sweep.SweepRun) []string {
 	var keys []string
 	for _, r := range runs {
 		keys = append(keys, r.Key)
