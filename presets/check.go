@@ -150,6 +150,11 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 				c.errorf(fat("metrics", k), "unknown metric %q", m)
 			}
 		}
+		if f.Check != "" {
+			if _, err := checkFunc(f.Check); err != nil {
+				c.errorf(fat("check"), "%v", err)
+			}
+		}
 		for k, s := range f.Runs {
 			checkSelector(c, s, runs, fat("runs", k))
 		}

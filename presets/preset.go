@@ -5,8 +5,11 @@
 // checkable statement that report.EvaluateClaim turns into a verdict. docs/presets.md
 // documents the format.
 //
-// It does not run sweeps, resolve levels into trial files, or draw figures: the command line
-// does, with report. It only reads and checks what a file says.
+// It also turns a file into what `hcreplay figures` needs: an experiment's levels from a trial
+// source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
+// WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check). It
+// does not run sweeps or draw the report's figures: the command line does, with report. The one
+// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps.
 package presets
 
 import (
@@ -126,7 +129,9 @@ type Figure struct {
 	Runs    []Selector `yaml:"runs,omitempty"`
 	Paper   string     `yaml:"paper,omitempty"`   // what the paper reported (Markdown)
 	Metrics []string   `yaml:"metrics,omitempty"` // columns of our table
-	Claims  []Claim    `yaml:"claims,omitempty"`
+	// Check names a computed comparison (checks.go) for what the claims cannot state.
+	Check  string  `yaml:"check,omitempty"`
+	Claims []Claim `yaml:"claims,omitempty"`
 }
 
 // Selector picks runs by option columns; see report.Selector.

@@ -32,6 +32,7 @@ var targets = []target{
 	{what: "MM, 1M streamed tasks, peak heap", bench: "BenchmarkMillionTasks", unit: "peak-heap-MB", atMost: 200},
 	{what: "PAM-P, fast ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "fast/reference", atLeast: 20},
 	{what: "PAM-P, approx ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "approx/reference", note: "paper: 13.5×"},
+	{what: "SVG line chart, bytes (issue 50)", bench: "BenchmarkSVGFigure", unit: "B/figure", atMost: 100_000},
 }
 
 // sample is one benchmark line's value of a target's metric, and the core's speed around it
@@ -203,7 +204,7 @@ func (t target) summary(xs []float64) (median, samples, met string) {
 }
 
 // format writes a value of the target's unit with three significant figures, as rate does:
-// tasks/s bare, megabytes with " MB", ratios with a ×.
+// tasks/s bare, megabytes with " MB", bytes with " B", ratios with a ×.
 func (t target) format(v float64) string { return t.withFigures(v, 3) }
 
 // withFigures is format with n significant figures (at least three).
@@ -213,6 +214,8 @@ func (t target) withFigures(v float64, n int) string {
 		return rateFigures(v, n)
 	case strings.HasSuffix(t.unit, "-MB"):
 		return rateFigures(v, n) + " MB"
+	case strings.HasPrefix(t.unit, "B/"):
+		return rateFigures(v, n) + " B"
 	}
 	return rateFigures(v, n) + "×"
 }
