@@ -1,8 +1,10 @@
 package petbuild
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hcreplay/hcreplay/pmf"
 )
@@ -143,3 +145,26 @@ func allWithin(cells []Cell, f, n int) bool {
 }
 
 func mergedLen(d pmf.PMF, f int) int { return d.Merge(f).Len() }
+
+// ParseCrop parses the CLI form of the crop quantiles, "LOW:HIGH" (0.001:0.999), with
+// 0 ≤ LOW < HIGH ≤ 1, for Compaction.CropLow and CropHigh.
+func ParseCrop(s string) (low, high float64, err error) {
+	if _, err := fmt.Sscanf(strings.Replace(s, ":", " ", 1), "%g %g", &low, &high); err != nil || low < 0 || high > 1 || low >= high {
+		return 0, 0, errors.New("want LOW:HIGH quantiles with 0 ≤ LOW < HIGH ≤ 1")
+	}
+	return low, high, nil
+}
+
+// ParseFillFrom parses the CLI form of FitOptions.FillFrom: one MACHINE_TYPE=DONOR_TYPE per
+// entry, both names non-empty; a later entry for one machine type replaces an earlier one.
+func ParseFillFrom(pairs []string) (map[string]string, error) {
+	fill := map[string]string{}
+	for _, kv := range pairs {
+		a, b, ok := strings.Cut(kv, "=")
+		if !ok || a == "" || b == "" {
+			return nil, fmt.Errorf("%q: want MACHINE_TYPE=DONOR_TYPE", kv)
+		}
+		fill[a] = b
+	}
+	return fill, nil
+}

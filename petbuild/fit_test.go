@@ -466,3 +466,31 @@ func TestFitMeansMatchSamples(t *testing.T) {
 		}
 	}
 }
+
+func TestParseCrop(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		lo, hi   float64
+		wantFail bool
+	}{
+		{"0.001:0.999", 0.001, 0.999, false}, {"0:1", 0, 1, false},
+		{"0.5:0.5", 0, 0, true}, {"-0.1:0.9", 0, 0, true}, {"0.1:1.5", 0, 0, true}, {"0.9:0.1", 0, 0, true}, {"x", 0, 0, true}, {"", 0, 0, true},
+	} {
+		lo, hi, err := ParseCrop(c.in)
+		if (err != nil) != c.wantFail || lo != c.lo || hi != c.hi {
+			t.Errorf("ParseCrop(%q) = %v, %v, %v; want %v, %v, fail %v", c.in, lo, hi, err, c.lo, c.hi, c.wantFail)
+		}
+	}
+}
+
+func TestParseFillFrom(t *testing.T) {
+	got, err := ParseFillFrom([]string{"gpu=cpu", "arm=cpu", "gpu=arm"})
+	if err != nil || len(got) != 2 || got["gpu"] != "arm" || got["arm"] != "cpu" {
+		t.Errorf("ParseFillFrom = %v, %v; want gpu from arm (the later), arm from cpu", got, err)
+	}
+	for _, bad := range []string{"gpu", "=cpu", "gpu="} {
+		if _, err := ParseFillFrom([]string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("ParseFillFrom(%q): error %v, want one naming it", bad, err)
+		}
+	}
+}

@@ -144,19 +144,14 @@ func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
 	if c.Merge < 0 {
 		return petbuild.FitOptions{}, fmt.Errorf("--merge %d: want a factor of 2 or more (0 or 1 merges nothing)", c.Merge)
 	}
-	fill := map[string]string{}
-	for _, kv := range c.FillFrom {
-		a, b, ok := strings.Cut(kv, "=")
-		if !ok || a == "" || b == "" {
-			return petbuild.FitOptions{}, fmt.Errorf("--fill-from %q: want MACHINE_TYPE=DONOR_TYPE", kv)
-		}
-		fill[a] = b
+	fill, err := petbuild.ParseFillFrom(c.FillFrom)
+	if err != nil {
+		return petbuild.FitOptions{}, fmt.Errorf("--fill-from %w", err)
 	}
 	comp := petbuild.Compaction{Merge: c.Merge, MaxImpulses: c.MaxImpulses}
 	if c.Crop != "" {
-		if _, err := fmt.Sscanf(strings.Replace(c.Crop, ":", " ", 1), "%g %g", &comp.CropLow, &comp.CropHigh); err != nil ||
-			comp.CropLow < 0 || comp.CropHigh > 1 || comp.CropLow >= comp.CropHigh {
-			return petbuild.FitOptions{}, fmt.Errorf("--crop %q: want LOW:HIGH quantiles with 0 ≤ LOW < HIGH ≤ 1", c.Crop)
+		if comp.CropLow, comp.CropHigh, err = petbuild.ParseCrop(c.Crop); err != nil {
+			return petbuild.FitOptions{}, fmt.Errorf("--crop %q: %w", c.Crop, err)
 		}
 	}
 	return petbuild.FitOptions{Binning: b, MinSamples: c.MinSamples, FillFrom: fill, Compaction: comp}, nil
