@@ -182,17 +182,6 @@ type specWorkload struct {
 	horizon     float64
 }
 
-// syntheticUnit names the synthetic workload's time unit of sec seconds.
-func syntheticUnit(sec float64) string {
-	switch sec {
-	case 1:
-		return "s"
-	case 0.001:
-		return "ms"
-	}
-	return strconv.FormatFloat(sec, 'g', -1, 64) + "s"
-}
-
 func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 	if err := c.misplaced(); err != nil {
 		return nil, badInput(err)
@@ -230,7 +219,7 @@ func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
 			return nil, badInput(err)
 		}
 		name := fmt.Sprintf("λ=%g M=%d α=%g seed %d", c.Rate, c.Machines, c.Alpha, seed)
-		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, timeUnit: syntheticUnit(c.Unit), horizon: c.Horizon})
+		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, timeUnit: speculate.TimeUnitName(c.Unit), horizon: c.Horizon})
 	}
 	return out, nil
 }

@@ -36,3 +36,11 @@ func TestReplicateAndTypeWeights(t *testing.T) {
 		t.Errorf("TypeWeights = %v, want [3 0 3]", w)
 	}
 }
+
+func TestTimeUnitName(t *testing.T) {
+	for sec, want := range map[float64]string{1: "s", 0.001: "ms", 60: "60s", 0.25: "0.25s", 1e-9: "1e-09s"} {
+		if got := TimeUnitName(sec); got != want {
+			t.Errorf("TimeUnitName(%v) = %q, want %q", sec, got, want)
+		}
+	}
+}

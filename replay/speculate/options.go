@@ -2,6 +2,7 @@ package speculate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -177,4 +178,16 @@ func (o Options) Validate() error {
 		return &RangeError{Msg: err.Error()}
 	}
 	return nil
+}
+
+// TimeUnitName names a time unit of sec seconds as the outputs record it: "s", "ms", or the
+// number of seconds followed by s ("60s", "0.25s") for a unit of no name of ours.
+func TimeUnitName(sec float64) string {
+	switch sec {
+	case 1:
+		return "s"
+	case 0.001:
+		return "ms"
+	}
+	return strconv.FormatFloat(sec, 'g', -1, 64) + "s"
 }
