@@ -94,3 +94,13 @@ func (e *ThinCellsError) Error() string {
 	}
 	return b.String()
 }
+
+// Fewest is the number of samples of the thinnest cell listed (Min when none is): a minimum of
+// at most that many, given to the fit, lets every cell be fitted from what it has.
+func (e *ThinCellsError) Fewest() int {
+	least := e.Min
+	for _, c := range e.Cells {
+		least = min(least, c.Samples)
+	}
+	return least
+}

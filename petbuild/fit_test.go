@@ -187,6 +187,12 @@ func TestFitThinCellsAndFill(t *testing.T) {
 	if !slices.Equal(thin.Cells, want) || thin.Min != DefaultMinSamples {
 		t.Fatalf("thin cells %+v, want %+v", thin, want)
 	}
+	if thin.Fewest() != 0 { // u/b has none
+		t.Errorf("Fewest = %d, want 0", thin.Fewest())
+	}
+	if f := (&ThinCellsError{Min: 30, Cells: []CellCount{{"t", "c", 5}, {"t", "d", 12}}}).Fewest(); f != 5 {
+		t.Errorf("Fewest of 5 and 12 = %d, want 5", f)
+	}
 	for _, piece := range []string{"task=t machine=c (5)", "task=u machine=b (0)", "fewer than 30"} {
 		if !strings.Contains(err.Error(), piece) {
 			t.Errorf("error %q lacks %q", err, piece)

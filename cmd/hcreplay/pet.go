@@ -120,10 +120,7 @@ var errStop = errors.New("stop")
 // thinCellsHint is the fit's list of thin cells with the flags that fix it: --min-samples down
 // to the thinnest cell's count, or --fill-from from a machine type that has the samples.
 func thinCellsHint(e *petbuild.ThinCellsError) error {
-	least := e.Min
-	for _, c := range e.Cells {
-		least = min(least, c.Samples)
-	}
+	least := e.Fewest()
 	fix := fmt.Sprintf("give --min-samples %d to fit them from what they have (a histogram of so few samples is rough)", max(least, 1))
 	if least == 0 {
 		fix = "a cell without samples cannot be fitted: give --fill-from MACHINE=DONOR to take its task type's samples on another machine type"
