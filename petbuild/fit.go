@@ -7,8 +7,8 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"strconv"
 
+	"github.com/hcreplay/hcreplay/internal/natural"
 	"github.com/hcreplay/hcreplay/pmf"
 )
 
@@ -295,30 +295,8 @@ func sortedNames(set map[string]bool) []string {
 	for n := range set {
 		out = append(out, n)
 	}
-	slices.SortFunc(out, naturalCompare)
+	slices.SortFunc(out, natural.Compare)
 	return out
-}
-
-// naturalCompare orders names that are numbers numerically and before other names, and the
-// rest as strings, so that task types "2" and "10" come out in the order a person expects.
-func naturalCompare(a, b string) int {
-	x, numA := numericName(a)
-	y, numB := numericName(b)
-	switch {
-	case numA && numB && x != y:
-		return cmp.Compare(x, y)
-	case numA && !numB:
-		return -1
-	case !numA && numB:
-		return 1
-	}
-	return cmp.Compare(a, b)
-}
-
-// numericName parses a type name that is a finite number ("NaN" and "Inf" are names).
-func numericName(s string) (float64, bool) {
-	x, err := strconv.ParseFloat(s, 64)
-	return x, err == nil && finite(x)
 }
 
 // sources decides where each cell's histogram comes from and reports every cell that has too

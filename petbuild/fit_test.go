@@ -377,14 +377,6 @@ func TestParseBinning(t *testing.T) {
 	}
 }
 
-func TestNaturalOrder(t *testing.T) {
-	names := []string{"10", "b", "NaN", "2", "a", "1.5", "Inf"}
-	slices.SortFunc(names, naturalCompare)
-	if want := []string{"1.5", "2", "10", "Inf", "NaN", "a", "b"}; !slices.Equal(names, want) {
-		t.Fatalf("got %v, want %v", names, want)
-	}
-}
-
 func BenchmarkFit(b *testing.B) {
 	samples := gammaSamples(50000) // 300k samples over 6 cells
 	for _, bin := range []Binning{{Width: 1}, {Rule: RuleFreedmanDiaconis}} {

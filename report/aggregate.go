@@ -10,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // Estimate is a metric's mean over the trials of a grid point, with its 95% confidence interval.
@@ -243,7 +245,7 @@ func levelOrder(rows []RunRow) []string {
 			}
 			return 1
 		}
-		return naturalCompare(a, b)
+		return natural.Compare(a, b)
 	})
 	return levels
 }
@@ -277,14 +279,14 @@ func (a *Aggregate) sort() {
 			}
 			return 1
 		}
-		if c := naturalCompare(rx.Heuristic, ry.Heuristic); c != 0 {
+		if c := natural.Compare(rx.Heuristic, ry.Heuristic); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(variantRank(rx.Prune), variantRank(ry.Prune)); c != 0 {
 			return c
 		}
 		for _, o := range opts {
-			if c := naturalCompare(o.value(rx), o.value(ry)); c != 0 {
+			if c := natural.Compare(o.value(rx), o.value(ry)); c != 0 {
 				return c
 			}
 		}
@@ -333,7 +335,7 @@ func (a *Aggregate) names() []string {
 			names = append(names, n)
 		}
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	return names
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // figureKind is one figure of SPEC §6. build returns nil when the runs do not vary what the
@@ -224,7 +226,7 @@ func compareToggles(a, b string) int {
 		}
 		return 4
 	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), naturalCompare(a, b))
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), natural.Compare(a, b))
 }
 
 func filter(groups []*Group, keep func(RunRow) bool) []*Group {

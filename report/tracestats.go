@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/hcreplay/hcreplay/internal/natural"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -54,7 +55,7 @@ func TraceStatistics(traces []*trace.Trace, bins int) TraceStats {
 			}
 		}
 	}
-	slices.SortFunc(st.Types, naturalCompare)
+	slices.SortFunc(st.Types, natural.Compare)
 	slices.Sort(st.Slack)
 	if st.Span > 0 {
 		st.Rate = float64(st.Tasks) / (st.Span * float64(len(traces)))
@@ -74,26 +75,6 @@ func TraceStatistics(traces []*trace.Trace, bins int) TraceStats {
 		}
 	}
 	return st
-}
-
-// naturalCompare orders "2" before "10", and names alphabetically.
-func naturalCompare(a, b string) int {
-	var x, y float64
-	_, errA := fmt.Sscanf(a, "%g", &x)
-	_, errB := fmt.Sscanf(b, "%g", &y)
-	if errA == nil && errB == nil && x != y {
-		if x < y {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // WriteTable prints the summary and the per-type table.

@@ -7,8 +7,9 @@
 // this package reads, and hands back per-type means as TypeMeans for the
 // deadline rules), the sampling of durations (package replay), or exit codes
 // and flags (cmd/hcreplay, which recognises bad input with
-// errors.As(err, new(*InputError))). It imports no other package of the
-// module.
+// errors.As(err, new(*InputError))). Of the module it imports only
+// internal/atomicfile (its outputs) and internal/natural (the order of names
+// it shares with petbuild and report).
 //
 // # Records
 //
@@ -82,34 +83,11 @@
 // with rand.NewPCG(seed, t). Randomness comes only from the caller's seed or
 // *rand.Rand; the package has no global state.
 //
-// # Importing production traces
+// # Production traces
 //
-// Import (and ImportRecords, in memory) turns a production trace into an
-// execution log and an arrival trace (issue 9): the Standard Workload Format
-// of the Parallel Workloads Archive, CSV exports of Google cluster-data 2019
-// (instance, collection and machine events), Alibaba GPU-2020
-// pai_task_table and cluster-trace-v2018 batch_instance/batch_task (with
-// machine_meta), Azure Functions 2019 invocation counts and duration
-// percentiles, the Azure LLM inference 2023 CSV, and the E2C simulator's EET
-// matrix and workload CSVs. Each format's file (import_*.go) documents its
-// layout, with the source of the layout, and how its fields map onto task
-// type, machine type, execution time and arrival; ImportOptions.TaskTypeField
-// and MachineTypeField pick other fields. The importers stream the source
-// and write the log as they read; the arrivals are held in memory, since the
-// trace is sorted by arrival and shifted to start at 0, and its deadlines,
-// which no source has, are synthesized by a DeadlineRule from the per-type
-// means of the imported log. Arrivals of a task type without any execution
-// record are left out, since a PET built from the log could not replay them.
-//
-// Rows are never dropped silently: a row that cannot be used, or only in
-// part (no execution time, say, for a failed job), is counted in
-// ImportResult.Bad under its reason, with its effect and the first few
-// examples as *InputError (file, line, column, value). Only unreadable or
-// unrecognisable files are errors. ImportOptions.Sample keeps a fraction of
-// the units of work (jobs, collections, invocations) chosen by a seeded hash
-// of their keys, so a seed keeps the same units whatever the file order, and
-// the time window keeps what arrives in [from, to) from the source's zero.
-// FuzzImportSWF and its siblings fuzz every importer.
+// The importers of production traces (SWF, Google 2019, Alibaba, Azure,
+// E2C) live in package trace/importers, which builds on the readers and
+// writers here; this package does not import it.
 //
 // # The HCW19 files
 //

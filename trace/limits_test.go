@@ -162,53 +162,6 @@ func TestTrialPrefix(t *testing.T) {
 	}
 }
 
-// TestImportTimeBound: times beyond MaxSeconds are bad rows, reported
-// under their column, and never reach the log or the trace.
-func TestImportTimeBound(t *testing.T) {
-	job := func(n, submit, wait, run string) string {
-		return n + " " + submit + " " + wait + " " + run + " 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
-	}
-	ok := job("1", "0", "0", "10")
-	cases := []struct {
-		name, row, reason string
-		logs, tasks       int
-	}{
-		{"submit", job("2", "1e300", "0", "10"), "submit time beyond 1e+12 s", 1, 1},
-		{"run", job("2", "5", "0", "1e300"), "run time beyond 1e+12 s", 1, 2},
-		{"wait", job("2", "5", "1e300", "10"), "wait time beyond 1e+12 s", 1, 2},
-		{"run at the bound", job("2", "5", "0", "1e12"), "", 2, 2},
-	}
-	for _, c := range cases {
-		logs, tr, res := importMem(t, ImportOptions{Format: ImportSWF}, [2]string{"a.swf", ok + c.row})
-		if len(logs) != c.logs || len(tr.Tasks) != c.tasks {
-			t.Errorf("%s: %d records and %d tasks, want %d and %d", c.name, len(logs), len(tr.Tasks), c.logs, c.tasks)
-		}
-		if c.reason != "" && res.Bad.Count(c.reason) != 1 {
-			t.Errorf("%s: bad rows %+v lack %q", c.name, res.Bad.Reasons, c.reason)
-		}
-		for _, x := range tr.Tasks {
-			if x.Arrival > 1e15 {
-				t.Errorf("%s: arrival %v kept", c.name, x.Arrival)
-			}
-		}
-	}
-	// Google's 2^63-1 still means "after the trace", not a bad time.
-	if !inTrace(1e17) || inTrace(math.MaxInt64) {
-		t.Error("inTrace")
-	}
-}
-
-// TestImportSamplesPerRowLimit: the option is bounded for every format.
-func TestImportSamplesPerRowLimit(t *testing.T) {
-	for _, n := range []int{-1, MaxSamplesPerRow + 1, 999999999999} {
-		_, _, err := runImport(t.Context(), memInputs([2]string{"a.swf", "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"}),
-			ImportOptions{Format: ImportSWF, SamplesPerRow: n}, func(LogRecord) error { return nil })
-		if err == nil || !strings.Contains(err.Error(), "samples per duration row") {
-			t.Errorf("SamplesPerRow %d: error %v", n, err)
-		}
-	}
-}
-
 // TestReadTimeBound: the readers' bound on times (MaxSeconds) is on the time itself, whatever
 // the units of the file and of the values returned, and on its magnitude only: times up to it
 // are read as they are, negative arrivals included.

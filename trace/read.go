@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // ReadOptions controls how logs and traces are read. The zero value reads a
@@ -355,7 +357,7 @@ func sortedKeys(m map[string]bool) []string {
 	for k := range m {
 		out = append(out, k)
 	}
-	slices.SortFunc(out, naturalCompare)
+	slices.SortFunc(out, natural.Compare)
 	return out
 }
 

@@ -3,6 +3,8 @@ package trace
 import (
 	"math"
 	"slices"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // LogRecord is one observed execution from an execution-time log (SPEC §4.1):
@@ -56,7 +58,7 @@ func (tr *Trace) Types() []string {
 			out = append(out, t.Type)
 		}
 	}
-	slices.SortFunc(out, naturalCompare)
+	slices.SortFunc(out, natural.Compare)
 	return out
 }
 

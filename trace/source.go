@@ -16,6 +16,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
 )
 
 // Format is a file format of execution logs and arrival traces.
@@ -170,7 +172,7 @@ func expandFiles(spec string) ([]Source, error) {
 	if len(matches) == 0 {
 		return nil, fmt.Errorf("%q matches no file", spec)
 	}
-	slices.SortFunc(matches, naturalCompare)
+	slices.SortFunc(matches, natural.Compare)
 	out := make([]Source, len(matches))
 	for i, m := range matches {
 		out[i] = Source{Name: m, Path: m}
@@ -199,7 +201,7 @@ func expandFolder(dir string) ([]Source, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("folder %s holds no file of a known format (.dat, .csv, .jsonl, .parquet, or those .gz or .zst)", dir)
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	out := make([]Source, len(names))
 	for i, n := range names {
 		p := filepath.Join(dir, n)
@@ -248,7 +250,7 @@ func expandMembers(archive, pattern string) ([]Source, error) {
 		}
 		return nil, fmt.Errorf("%s has no member %q%s", archive, pattern, nearestMember(pattern, all))
 	}
-	slices.SortFunc(names, naturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	out := make([]Source, len(names))
 	for i, n := range names {
 		out[i] = Source{Name: archive + "#" + n, Path: archive, Member: n}
@@ -264,7 +266,7 @@ func nearestMember(pattern string, members []string) string {
 		return ""
 	}
 	members = slices.Clone(members)
-	slices.SortFunc(members, naturalCompare) // ties go to the first in natural order, whatever the zip's order
+	slices.SortFunc(members, natural.Compare) // ties go to the first in natural order, whatever the zip's order
 	base := path.Base(pattern)
 	for _, m := range members {
 		if ok, _ := path.Match(base, path.Base(m)); ok && path.Dir(m) != path.Dir(pattern) {
@@ -321,7 +323,7 @@ func (s Source) formatName() string {
 // recognised by its magic number), for other packages' formats that live in
 // the same places (a PET .etc file inside a zip, say). Close it when done.
 func (s Source) Open() (io.ReadCloser, error) {
-	rc, err := s.openRaw()
+	rc, err := s.OpenRaw()
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.Name, err)
 	}
@@ -344,13 +346,13 @@ func (d *decompressed) Close() error {
 	return d.raw.Close()
 }
 
-// openRaw opens the source's bytes as stored (no decompression), a zip member inflated and
-// streamed.
-func (s Source) openRaw() (io.ReadCloser, error) {
+// OpenRaw opens the source's bytes as stored (no decompression), a zip member inflated and
+// streamed, for readers of other packages that undo the compression themselves (the importers).
+func (s Source) OpenRaw() (io.ReadCloser, error) {
 	return s.openRawLimited(InflateLimit{})
 }
 
-// openRawLimited is openRaw refusing a zip member whose declared sizes lim does not allow
+// openRawLimited is OpenRaw refusing a zip member whose declared sizes lim does not allow
 // (archive/zip refuses a member that inflates to more than it declares).
 func (s Source) openRawLimited(lim InflateLimit) (io.ReadCloser, error) {
 	if s.Path == "-" {
@@ -421,7 +423,7 @@ func (s Source) openAt(lim InflateLimit) (io.ReaderAt, int64, io.Closer, error) 
 		}
 		return f, st.Size(), f, nil
 	}
-	rc, err := s.openRaw()
+	rc, err := s.OpenRaw()
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -539,39 +541,4 @@ func decompress(r io.Reader, lim InflateLimit) (io.Reader, func(), error) {
 		return &inflateGuard{r: zr, compressed: cr, lim: lim}, zr.Close, nil
 	}
 	return br, func() {}, nil
-}
-
-// naturalCompare orders strings so that runs of digits compare by value:
-// "arr19k_2.dat" < "arr19k_10.dat".
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if len(na) != len(nb) {
-				return len(na) - len(nb)
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			if da != db { // equal values: fewer leading zeros first
-				return da - db
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return int(a[0]) - int(b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) - len(b)
-}
-
-func digitRun(s string) int {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }

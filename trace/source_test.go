@@ -128,15 +128,6 @@ func TestZipMembersAndGlobs(t *testing.T) {
 	}
 }
 
-func TestNaturalCompare(t *testing.T) {
-	in := []string{"arr10k_2", "arr3k_10", "arr3k_2", "arr10k_10", "arr3k_1", "b", "a", "a01", "a1", "a2"}
-	slices.SortFunc(in, naturalCompare)
-	want := "a a1 a01 a2 arr3k_1 arr3k_2 arr3k_10 arr10k_2 arr10k_10 b"
-	if got := strings.Join(in, " "); got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-}
-
 func TestFormatFromName(t *testing.T) {
 	for name, want := range map[string]Format{
 		"a.csv": CSV, "a.CSV.gz": CSV, "x/y.csv.zst": CSV, "a.jsonl": JSONL, "a.ndjson": JSONL,

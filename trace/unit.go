@@ -74,3 +74,13 @@ func (u Unit) Valid() bool {
 func (u Unit) Factor(to Unit) float64 {
 	return unitNanos[u.orDefault()] / unitNanos[to.orDefault()]
 }
+
+// MaxSeconds bounds every time the package reads (arrivals, deadlines,
+// execution times, start and end stamps), in seconds: 1e12 s is more than
+// 30,000 years, three orders of magnitude above Unix times in seconds (1.7e9),
+// so a larger value is corrupt. The importers (package trace/importers)
+// report such rows as bad rows; the readers of logs and traces refuse the
+// file with an InputError. Letting them through writes or replays a trace that spans millennia, or +Inf in a fine
+// unit. Whether a time can be laid on a PET's grid is the replay's to check,
+// as it depends on the grid's step.
+const MaxSeconds = 1e12

@@ -239,6 +239,13 @@ func (w *LogWriter) begin() error {
 	return nil
 }
 
+// KeepOptionalColumns writes every optional column (task_id, machine_id,
+// start, end), whatever the first record has, so that a log whose first
+// records lack a start still records the others'. Call it before Write.
+func (w *LogWriter) KeepOptionalColumns() {
+	w.has = logOptional{taskID: true, machineID: true, start: true, end: true}
+}
+
 // Write appends one record.
 func (w *LogWriter) Write(r LogRecord) error {
 	if w.out.failed {
@@ -347,6 +354,12 @@ func WriteTrace(path string, tr *Trace, opt WriteOptions) error {
 	}
 	return out.commit()
 }
+
+// Check reports the first reason WriteTrace would refuse the trace: a task
+// without a type, an arrival that is not finite, a deadline before its
+// arrival, exec types that are empty or repeated or that a task's observed
+// durations do not match.
+func (tr *Trace) Check() error { return checkTrace(tr) }
 
 func checkTrace(tr *Trace) error {
 	seen := map[string]bool{}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/trace"
+	"github.com/hcreplay/hcreplay/trace/importers"
 )
 
 // TraceImportCmd turns a production trace into an execution log and an arrival trace (issue 9).
@@ -101,7 +102,7 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 	}
 	opt.Progress = func(rows int64) { con.Logf("read %d rows", rows) }
 	logPath, tracePath := filepath.Join(c.Out, "log."+c.Format), filepath.Join(c.Out, "trace."+c.Format)
-	res, err := trace.Import(ctx, srcs, logPath, tracePath, opt)
+	res, err := importers.Import(ctx, srcs, logPath, tracePath, opt)
 	if res != nil {
 		if werr := writeImportSummary(con.Stdout, res); werr != nil && err == nil {
 			err = werr
@@ -120,8 +121,8 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 	return nil
 }
 
-func (c *TraceImportCmd) options() (trace.ImportOptions, error) {
-	opt := trace.ImportOptions{Format: trace.ImportFormat(c.From), Sample: c.Sample, Seed: c.Seed,
+func (c *TraceImportCmd) options() (importers.Options, error) {
+	opt := importers.Options{Format: importers.Format(c.From), Sample: c.Sample, Seed: c.Seed,
 		TaskTypeField: c.TaskType, MachineTypeField: c.MachineType}
 	var err error
 	if opt.SamplesPerRow, err = c.samplesPerRow(); err != nil {
@@ -139,7 +140,7 @@ func (c *TraceImportCmd) options() (trace.ImportOptions, error) {
 		return opt, fmt.Errorf("--sample %v: want a fraction in (0, 1]", c.Sample)
 	}
 	if c.TimeWindow != "" {
-		if opt.WindowFrom, opt.WindowTo, err = trace.ParseTimeWindow(c.TimeWindow); err != nil {
+		if opt.WindowFrom, opt.WindowTo, err = importers.ParseTimeWindow(c.TimeWindow); err != nil {
 			return opt, fmt.Errorf("--time-window: %w", err)
 		}
 	}
@@ -160,17 +161,17 @@ func (c *TraceImportCmd) samplesPerRow() (int, error) {
 	if c.Samples == nil {
 		return 0, nil
 	}
-	if trace.ImportFormat(c.From) != trace.ImportAzureFunctions {
-		return 0, fmt.Errorf("--samples applies only to --from %s, not %s", trace.ImportAzureFunctions, c.From)
+	if importers.Format(c.From) != importers.AzureFunctions {
+		return 0, fmt.Errorf("--samples applies only to --from %s, not %s", importers.AzureFunctions, c.From)
 	}
-	if n := *c.Samples; n < 1 || n > trace.MaxSamplesPerRow {
-		return 0, fmt.Errorf("--samples %d: want 1 to %d execution-time samples per duration row", n, trace.MaxSamplesPerRow)
+	if n := *c.Samples; n < 1 || n > importers.MaxSamplesPerRow {
+		return 0, fmt.Errorf("--samples %d: want 1 to %d execution-time samples per duration row", n, importers.MaxSamplesPerRow)
 	}
 	return *c.Samples, nil
 }
 
 // writeImportSummary prints what was imported and the bad rows by reason.
-func writeImportSummary(w io.Writer, res *trace.ImportResult) error {
+func writeImportSummary(w io.Writer, res *importers.Result) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignRight}))
 	t.Header("import "+string(res.Format), "")
@@ -237,7 +238,7 @@ func clipText(s string, n int) string {
 
 // writeBadRows writes every kept example of every reason: reason, effect, rows, file, line,
 // column, value, message.
-func writeBadRows(path string, res *trace.ImportResult) error {
+func writeBadRows(path string, res *importers.Result) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"reason", "effect", "rows", "file", "line", "column", "value", "message"})

@@ -1,4 +1,4 @@
-package trace
+package importers
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The fixtures below are written in each source's own layout, with its
@@ -25,10 +27,10 @@ func memInputs(files ...[2]string) []importInput {
 	return in
 }
 
-func importMem(t *testing.T, opt ImportOptions, files ...[2]string) ([]LogRecord, *Trace, *ImportResult) {
+func importMem(t *testing.T, opt Options, files ...[2]string) ([]trace.LogRecord, *trace.Trace, *Result) {
 	t.Helper()
-	var logs []LogRecord
-	tr, res, err := runImport(context.Background(), memInputs(files...), opt, func(r LogRecord) error {
+	var logs []trace.LogRecord
+	tr, res, err := runImport(context.Background(), memInputs(files...), opt, func(r trace.LogRecord) error {
 		logs = append(logs, r)
 		return nil
 	})
@@ -39,11 +41,11 @@ func importMem(t *testing.T, opt ImportOptions, files ...[2]string) ([]LogRecord
 }
 
 // logKey is a record without ids, for comparing against expectations.
-func logKey(r LogRecord) string {
+func logKey(r trace.LogRecord) string {
 	return fmt.Sprintf("%s|%s|%g", r.TaskType, r.MachineType, r.ExecTime)
 }
 
-func wantLogs(t *testing.T, got []LogRecord, want ...string) {
+func wantLogs(t *testing.T, got []trace.LogRecord, want ...string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d log records, want %d: %v", len(got), len(want), got)
@@ -56,7 +58,7 @@ func wantLogs(t *testing.T, got []LogRecord, want ...string) {
 }
 
 // wantTasks checks type@arrival of every task (arrivals after the shift).
-func wantTasks(t *testing.T, tr *Trace, want ...string) {
+func wantTasks(t *testing.T, tr *trace.Trace, want ...string) {
 	t.Helper()
 	var got []string
 	for _, k := range tr.Tasks {
@@ -67,7 +69,7 @@ func wantTasks(t *testing.T, tr *Trace, want ...string) {
 	}
 }
 
-func wantBad(t *testing.T, res *ImportResult, want map[string]int64) {
+func wantBad(t *testing.T, res *Result, want map[string]int64) {
 	t.Helper()
 	for reason, n := range want {
 		if got := res.Bad.Count(reason); got != n {
@@ -108,8 +110,8 @@ const swfFixture = `; Version: 2.2
 `
 
 func TestImportSWF(t *testing.T) {
-	rule, _ := ParseDeadlineRule("prop:1")
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportSWF, Deadline: &rule}, [2]string{"t.swf", swfFixture})
+	rule, _ := trace.ParseDeadlineRule("prop:1")
+	logs, tr, res := importMem(t, Options{Format: SWF, Deadline: &rule}, [2]string{"t.swf", swfFixture})
 	wantLogs(t, logs, "7|1|100000", "7|2|50000", "3|1|20000")
 	if logs[0].TaskID != "1" || logs[0].Start != 10000 || logs[0].End != 110000 {
 		t.Errorf("first record %+v: want task id 1, start 10000, end 110000", logs[0])
@@ -144,17 +146,17 @@ func TestImportSWF(t *testing.T) {
 }
 
 func TestImportSWFWindowAndFields(t *testing.T) {
-	_, tr, res := importMem(t, ImportOptions{Format: ImportSWF, WindowFrom: 6 * time.Second, WindowTo: 13 * time.Second},
+	_, tr, res := importMem(t, Options{Format: SWF, WindowFrom: 6 * time.Second, WindowTo: 13 * time.Second},
 		[2]string{"t.swf", swfFixture})
 	// Jobs 3, 4, 5 arrive in [6 s, 13 s); the trace is shifted to start at job 3.
 	wantTasks(t, tr, "3@0", "3@1000", "3@4000")
 	if res.OutOfWindow != 6 || res.Offset != 8000 || res.Deadlines != "" || tr.HasDeadlines() {
 		t.Errorf("out of window %d, offset %v, deadlines %q; want 6, 8000, none", res.OutOfWindow, res.Offset, res.Deadlines)
 	}
-	logs, _, _ := importMem(t, ImportOptions{Format: ImportSWF, TaskTypeField: "queue", MachineTypeField: "user"}, [2]string{"t.swf", swfFixture})
+	logs, _, _ := importMem(t, Options{Format: SWF, TaskTypeField: "queue", MachineTypeField: "user"}, [2]string{"t.swf", swfFixture})
 	// With the queue as task type, job 7 (executable -1) counts too.
 	wantLogs(t, logs, "1|1|100000", "1|2|50000", "1|1|30000", "1|1|20000", "1|1|40000")
-	if _, _, err := runImport(context.Background(), memInputs([2]string{"t.swf", swfFixture}), ImportOptions{Format: ImportSWF, TaskTypeField: "colour"}, func(LogRecord) error { return nil }); err == nil {
+	if _, _, err := runImport(context.Background(), memInputs([2]string{"t.swf", swfFixture}), Options{Format: SWF, TaskTypeField: "colour"}, func(trace.LogRecord) error { return nil }); err == nil {
 		t.Error("an unknown SWF field was accepted")
 	}
 }
@@ -167,7 +169,7 @@ func TestImportSample(t *testing.T) {
 		fmt.Fprintf(&b, "%d %d 0 10 1 -1 -1 1 10 -1 1 1 1 %d 1 1 -1 -1\n", i, i, i%3)
 	}
 	kept := func(seed uint64) map[float64]bool {
-		_, tr, res := importMem(t, ImportOptions{Format: ImportSWF, Sample: 0.25, Seed: seed}, [2]string{"big.swf", b.String()})
+		_, tr, res := importMem(t, Options{Format: SWF, Sample: 0.25, Seed: seed}, [2]string{"big.swf", b.String()})
 		if res.SampledOut+int64(res.Tasks) != 4000 {
 			t.Errorf("seed %d: %d kept + %d sampled out != 4000", seed, res.Tasks, res.SampledOut)
 		}
@@ -233,9 +235,9 @@ const googleInstances = `time,type,collection_id,instance_index,machine_id,prior
 `
 
 func TestImportGoogle2019(t *testing.T) {
-	rule, _ := ParseDeadlineRule("tight")
+	rule, _ := trace.ParseDeadlineRule("tight")
 	// The instance events come first: the importer reads the lookup tables first anyway.
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportGoogle2019, Deadline: &rule},
+	logs, tr, res := importMem(t, Options{Format: Google2019, Deadline: &rule},
 		[2]string{"instance_events.csv", googleInstances}, [2]string{"collection_events.csv", googleCollections},
 		[2]string{"machine_events.csv", googleMachines})
 	wantLogs(t, logs, "jobA|PA|5000", "jobA|PA|2000", "jobB|PB|6000")
@@ -261,7 +263,7 @@ func TestImportGoogle2019(t *testing.T) {
 	if tr.Tasks[0].Deadline != 3500 || tr.Tasks[3].Deadline != 1200+6000 {
 		t.Errorf("deadlines %v %v", tr.Tasks[0].Deadline, tr.Tasks[3].Deadline)
 	}
-	_, _, err := runImport(context.Background(), memInputs([2]string{"i.csv", googleInstances}), ImportOptions{Format: ImportGoogle2019}, func(LogRecord) error { return nil })
+	_, _, err := runImport(context.Background(), memInputs([2]string{"i.csv", googleInstances}), Options{Format: Google2019}, func(trace.LogRecord) error { return nil })
 	wantInputError(t, err, "collection events")
 }
 
@@ -278,7 +280,7 @@ j9,worker,1
 `
 
 func TestImportAlibabaPAI(t *testing.T) {
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportAlibabaPAI}, [2]string{"pai_task_table.csv", paiFixture})
+	logs, tr, res := importMem(t, Options{Format: AlibabaPAI}, [2]string{"pai_task_table.csv", paiFixture})
 	wantLogs(t, logs, "worker|V100|60000", "ps|T4|30000", "worker|T4|60000")
 	wantTasks(t, tr, "worker@0", "ps@0", "worker@100000", "worker@200000", "worker@300000", "ps@400000", "ps@600000")
 	wantBad(t, res, map[string]int64{
@@ -314,7 +316,7 @@ i10,M1,j3,1,Terminated,190,200,,1,1,50,60,0.1,0.2
 `
 
 func TestImportAlibaba2018(t *testing.T) {
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportAlibaba2018},
+	logs, tr, res := importMem(t, Options{Format: Alibaba2018},
 		[2]string{"batch_instance.csv", aliInstances}, [2]string{"machine_meta.csv", aliMachineMeta})
 	wantLogs(t, logs, "1|c96-m100|50000", "1|c64-m50|20000", "12|c96-m100|80000")
 	wantTasks(t, tr, "1@0", "1@10000", "12@20000", "1@40000", "1@50000", "12@60000", "1@70000", "1@80000", "1@90000")
@@ -331,12 +333,12 @@ func TestImportAlibaba2018(t *testing.T) {
 		t.Errorf("record ids %q %q", logs[0].TaskID, logs[0].MachineID)
 	}
 	// Without machine_meta every instance runs on the one type "any".
-	logs, _, _ = importMem(t, ImportOptions{Format: ImportAlibaba2018}, [2]string{"batch_instance.csv", aliInstances})
+	logs, _, _ = importMem(t, Options{Format: Alibaba2018}, [2]string{"batch_instance.csv", aliInstances})
 	if len(logs) != 5 || logs[4].MachineType != "any" {
 		t.Errorf("without machine_meta: %v", logs)
 	}
 	_, _, err := runImport(context.Background(), memInputs([2]string{"b.csv", aliInstances},
-		[2]string{"t.csv", "M1,1,j1,1,Terminated,1,2,100,0.5\n"}), ImportOptions{Format: ImportAlibaba2018}, func(LogRecord) error { return nil })
+		[2]string{"t.csv", "M1,1,j1,1,Terminated,1,2,100,0.5\n"}), Options{Format: Alibaba2018}, func(trace.LogRecord) error { return nil })
 	wantInputError(t, err, "not both")
 }
 
@@ -374,7 +376,7 @@ o4,a4,f5,5,3,1,9,5,4,5,6,7,8,9
 func TestImportAzureFunctions(t *testing.T) {
 	inv := azureInvocations([][4]string{{"o1", "a1", "f1", "http"}, {"o1", "a1", "f2", "timer"}, {"o2", "a2", "f3", "queue"}},
 		[]map[int]string{{1: "2", 3: "1"}, {1: "1", 2: "x"}, {1440: "5"}})
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportAzureFunctions},
+	logs, tr, res := importMem(t, Options{Format: AzureFunctions},
 		[2]string{"function_durations_percentiles.anon.d01.csv", azureDurations},
 		[2]string{"invocations_per_function_md.anon.d01.csv", inv})
 	// f1: 4 samples at quantiles 1/8, 3/8, 5/8, 7/8 of the percentile curve; f2: 2 at 1/4, 3/4.
@@ -407,7 +409,7 @@ func TestImportAzureFunctions(t *testing.T) {
 		t.Errorf("f1 has %d arrivals in minute 1 (want 2); f2 at %v", n1, f2)
 	}
 	// Typed by trigger, the durations find their type through the invocation file.
-	logs, tr, _ = importMem(t, ImportOptions{Format: ImportAzureFunctions, TaskTypeField: "trigger"},
+	logs, tr, _ = importMem(t, Options{Format: AzureFunctions, TaskTypeField: "trigger"},
 		[2]string{"invocations_per_function_md.anon.d01.csv", inv}, [2]string{"d.anon.d01.csv", azureDurations})
 	if logs[0].TaskType != "http" || logs[5].TaskType != "timer" || tr.Tasks[0].Type == "f1" {
 		t.Errorf("trigger types: %v", logs)
@@ -417,7 +419,7 @@ func TestImportAzureFunctions(t *testing.T) {
 func TestImportAzureFunctionsSampleAndDay(t *testing.T) {
 	inv := azureInvocations([][4]string{{"o1", "a1", "f1", "http"}}, []map[int]string{{10: "2000"}})
 	durations := "HashOwner,HashApp,HashFunction,Average,Count,Minimum,Maximum,percentile_Average_0,percentile_Average_1,percentile_Average_25,percentile_Average_50,percentile_Average_75,percentile_Average_99,percentile_Average_100\no1,a1,f1,5,1,5,5,5,5,5,5,5,5,5\n"
-	_, tr, res := importMem(t, ImportOptions{Format: ImportAzureFunctions, Sample: 0.5, Seed: 3},
+	_, tr, res := importMem(t, Options{Format: AzureFunctions, Sample: 0.5, Seed: 3},
 		[2]string{"invocations_per_function_md.anon.d02.csv", inv}, [2]string{"function_durations_percentiles.anon.d02.csv", durations})
 	if n := len(tr.Tasks); n < 850 || n > 1150 || int64(n)+res.SampledOut != 2000 {
 		t.Errorf("kept %d of 2000 invocations (sampled out %d), want about 1000", n, res.SampledOut)
@@ -436,17 +438,17 @@ not-a-time,100,1
 `
 
 func TestImportAzureLLM(t *testing.T) {
-	rule, _ := ParseDeadlineRule("prop:1")
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportAzureLLM, Deadline: &rule}, [2]string{"data/AzureLLMInferenceTrace_code.csv", llmFixture})
+	rule, _ := trace.ParseDeadlineRule("prop:1")
+	logs, tr, res := importMem(t, Options{Format: AzureLLM, Deadline: &rule}, [2]string{"data/AzureLLMInferenceTrace_code.csv", llmFixture})
 	if len(logs) != 0 || res.Deadlines != "" || len(res.Notes) != 1 {
 		t.Errorf("records %d, deadlines %q, notes %v: the LLM trace has no execution times", len(logs), res.Deadlines, res.Notes)
 	}
 	wantTasks(t, tr, "code@0", "code@319.41", "code@3500")
 	wantBad(t, res, map[string]int64{"TIMESTAMP not a date and time": 1})
-	_, tr, _ = importMem(t, ImportOptions{Format: ImportAzureLLM, TaskTypeField: "context"}, [2]string{"x.csv", llmFixture})
+	_, tr, _ = importMem(t, Options{Format: AzureLLM, TaskTypeField: "context"}, [2]string{"x.csv", llmFixture})
 	wantTasks(t, tr, "ctx8192@0", "ctx1024@319.41", "ctx4096@3500")
 	// Timestamps are dates: a source unit given for the trace's other times does not rescale them.
-	_, tr, _ = importMem(t, ImportOptions{Format: ImportAzureLLM, SourceUnit: Minute}, [2]string{"data/AzureLLMInferenceTrace_code.csv", llmFixture})
+	_, tr, _ = importMem(t, Options{Format: AzureLLM, SourceUnit: trace.Minute}, [2]string{"data/AzureLLMInferenceTrace_code.csv", llmFixture})
 	wantTasks(t, tr, "code@0", "code@319.41", "code@3500")
 }
 
@@ -463,7 +465,7 @@ T2,2.0,4,3,0,4.0,3.0
 `
 
 func TestImportE2C(t *testing.T) {
-	logs, tr, res := importMem(t, ImportOptions{Format: ImportE2C}, [2]string{"etc.csv", e2cEET}, [2]string{"workload-0.csv", e2cWorkload})
+	logs, tr, res := importMem(t, Options{Format: E2C}, [2]string{"etc.csv", e2cEET}, [2]string{"workload-0.csv", e2cWorkload})
 	wantLogs(t, logs, "T1|m1|1000", "T1|m2|2000", "T2|m1|4000",
 		"T1|m1|1100", "T1|m1|900", "T1|m2|2200", "T2|m1|4200", "T2|m2|3100", "T2|m1|4000", "T2|m2|3000")
 	wantTasks(t, tr, "T1@0", "T2@500", "T2@1500")
@@ -485,23 +487,23 @@ func TestImportE2C(t *testing.T) {
 func TestImportFiles(t *testing.T) {
 	dir := t.TempDir()
 	src := writeFile(t, dir, "t.swf", []byte(swfFixture))
-	rule, _ := ParseDeadlineRule("tight")
+	rule, _ := trace.ParseDeadlineRule("tight")
 	logPath, tracePath := filepath.Join(dir, "log.csv"), filepath.Join(dir, "trace.parquet")
-	res, err := Import(context.Background(), []Source{src}, logPath, tracePath, ImportOptions{Format: ImportSWF, Deadline: &rule})
+	res, err := Import(context.Background(), []trace.Source{src}, logPath, tracePath, Options{Format: SWF, Deadline: &rule})
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs, err := ReadLogs(logPath, ReadOptions{})
+	logs, err := trace.ReadLogs(logPath, trace.ReadOptions{})
 	if err != nil || len(logs) != 3 || logs[2].TaskType != "3" || logs[2].ExecTime != 20000 {
 		t.Fatalf("log read back: %v %v", logs, err)
 	}
-	trs, err := ReadTraces(tracePath, ReadOptions{})
+	trs, err := trace.ReadTraces(tracePath, trace.ReadOptions{})
 	if err != nil || len(trs[0].Tasks) != res.Tasks || !trs[0].HasDeadlines() {
 		t.Fatalf("trace read back: %v", err)
 	}
 	// Nothing importable is bad input, and leaves no files behind.
 	empty := writeFile(t, dir, "e.swf", []byte("; only comments\n"))
-	_, err = Import(context.Background(), []Source{empty}, filepath.Join(dir, "l2.csv"), filepath.Join(dir, "t2.csv"), ImportOptions{Format: ImportSWF})
+	_, err = Import(context.Background(), []trace.Source{empty}, filepath.Join(dir, "l2.csv"), filepath.Join(dir, "t2.csv"), Options{Format: SWF})
 	wantInputError(t, err, "nothing could be imported")
 	if m, _ := filepath.Glob(filepath.Join(dir, "*2*")); len(m) != 0 {
 		t.Errorf("files left behind: %v", m)
@@ -537,7 +539,7 @@ func ExampleImportRecords() {
 		"1 0 5 120 4 -1 -1 4 200 -1 1 1 1 3 1 1 -1 -1\n"+
 		"2 30 0 60 4 -1 -1 4 200 -1 1 1 1 3 1 2 -1 -1\n"+
 		"3 45 0 -1 4 -1 -1 4 200 -1 5 1 1 3 1 2 -1 -1\n"), 0o644)
-	logs, tr, res, err := ImportRecords(context.Background(), []Source{{Name: path, Path: path}}, ImportOptions{Format: ImportSWF})
+	logs, tr, res, err := ImportRecords(context.Background(), []trace.Source{{Name: path, Path: path}}, Options{Format: SWF})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -558,4 +560,51 @@ func ExampleImportRecords() {
 	// task 1 of type 3 arrives at 30000 ms
 	// task 2 of type 3 arrives at 45000 ms
 	// 1 row(s): job cancelled (status 5) (no log record)
+}
+
+// TestImportTimeBound: times beyond MaxSeconds are bad rows, reported
+// under their column, and never reach the log or the trace.
+func TestImportTimeBound(t *testing.T) {
+	job := func(n, submit, wait, run string) string {
+		return n + " " + submit + " " + wait + " " + run + " 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+	}
+	ok := job("1", "0", "0", "10")
+	cases := []struct {
+		name, row, reason string
+		logs, tasks       int
+	}{
+		{"submit", job("2", "1e300", "0", "10"), "submit time beyond 1e+12 s", 1, 1},
+		{"run", job("2", "5", "0", "1e300"), "run time beyond 1e+12 s", 1, 2},
+		{"wait", job("2", "5", "1e300", "10"), "wait time beyond 1e+12 s", 1, 2},
+		{"run at the bound", job("2", "5", "0", "1e12"), "", 2, 2},
+	}
+	for _, c := range cases {
+		logs, tr, res := importMem(t, Options{Format: SWF}, [2]string{"a.swf", ok + c.row})
+		if len(logs) != c.logs || len(tr.Tasks) != c.tasks {
+			t.Errorf("%s: %d records and %d tasks, want %d and %d", c.name, len(logs), len(tr.Tasks), c.logs, c.tasks)
+		}
+		if c.reason != "" && res.Bad.Count(c.reason) != 1 {
+			t.Errorf("%s: bad rows %+v lack %q", c.name, res.Bad.Reasons, c.reason)
+		}
+		for _, x := range tr.Tasks {
+			if x.Arrival > 1e15 {
+				t.Errorf("%s: arrival %v kept", c.name, x.Arrival)
+			}
+		}
+	}
+	// Google's 2^63-1 still means "after the trace", not a bad time.
+	if !inTrace(1e17) || inTrace(math.MaxInt64) {
+		t.Error("inTrace")
+	}
+}
+
+// TestImportSamplesPerRowLimit: the option is bounded for every format.
+func TestImportSamplesPerRowLimit(t *testing.T) {
+	for _, n := range []int{-1, MaxSamplesPerRow + 1, 999999999999} {
+		_, _, err := runImport(t.Context(), memInputs([2]string{"a.swf", "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"}),
+			Options{Format: SWF, SamplesPerRow: n}, func(trace.LogRecord) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "samples per duration row") {
+			t.Errorf("SamplesPerRow %d: error %v", n, err)
+		}
+	}
 }

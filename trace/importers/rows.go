@@ -1,4 +1,4 @@
-package trace
+package importers
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // This file holds the reading machinery the importers share: CSV records
@@ -14,25 +16,26 @@ import (
 // header lookup, and the checks on cell values that feed the bad-row report.
 
 // openInput opens an input and removes gzip or zstd compression. Importers stream what they
-// read, so the inflation limit is off; lines and CSV records are bounded (capReader).
-func openInput(in importInput) (*bufio.Reader, *capReader, func(), error) {
+// read, so the inflation limit is off; lines and CSV records are bounded (mark starts a
+// record).
+func openInput(in importInput) (*bufio.Reader, func(), func(), error) {
 	rc, err := in.open()
 	if err != nil {
-		return nil, nil, nil, &InputError{File: in.name, Msg: "cannot open", Err: err}
+		return nil, nil, nil, &trace.InputError{File: in.name, Msg: "cannot open", Err: err}
 	}
-	br, c, done, err := openText(in.name, rc, InflateLimit{MaxBytes: -1, MaxRatio: -1})
+	br, mark, done, err := trace.StreamText(in.name, rc)
 	if err != nil {
 		rc.Close()
 		return nil, nil, nil, err
 	}
-	return br, c, func() { done(); rc.Close() }, nil
+	return br, mark, func() { done(); rc.Close() }, nil
 }
 
 // eachCSV streams the records of a CSV input to fn with their physical line
 // numbers. A malformed record (a stray quote) is a bad row, not an error;
 // a read or decompression failure is.
 func (im *importer) eachCSV(in importInput, fn func(rec []string, line int) error) error {
-	br, c, done, err := openInput(in)
+	br, mark, done, err := openInput(in)
 	if err != nil {
 		return err
 	}
@@ -43,18 +46,18 @@ func (im *importer) eachCSV(in importInput, fn func(rec []string, line int) erro
 	r.LazyQuotes = true
 	r.TrimLeadingSpace = true
 	for {
-		c.mark()
+		mark()
 		rec, err := r.Read()
 		if err == io.EOF {
 			return nil
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			im.bad(Skipped, "malformed CSV record", &InputError{File: in.name, Line: pe.Line, Msg: pe.Err.Error()})
+			im.bad(Skipped, "malformed CSV record", &trace.InputError{File: in.name, Line: pe.Line, Msg: pe.Err.Error()})
 			continue
 		}
 		if err != nil {
-			return &InputError{File: in.name, Msg: "read error", Err: err}
+			return &trace.InputError{File: in.name, Msg: "read error", Err: err}
 		}
 		line, _ := r.FieldPos(0)
 		if err := fn(rec, line); err != nil {
@@ -71,16 +74,16 @@ func (im *importer) eachLine(in importInput, fn func(b []byte, line int) error) 
 		return err
 	}
 	defer done()
-	lr := &lineReader{r: br}
+	lr := trace.NewLineReader(br)
 	for {
-		b, err := lr.readLine()
+		b, err := lr.ReadLine()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return &InputError{File: in.name, Line: lr.line + 1, Msg: "read error", Err: err}
+			return &trace.InputError{File: in.name, Line: lr.Line() + 1, Msg: "read error", Err: err}
 		}
-		if err := fn(b, lr.line); err != nil {
+		if err := fn(b, lr.Line()); err != nil {
 			return err
 		}
 	}
@@ -100,10 +103,10 @@ func firstRecord(in importInput) ([]string, error) {
 	r.TrimLeadingSpace = true
 	rec, err := r.Read()
 	if err == io.EOF {
-		return nil, &InputError{File: in.name, Line: 1, Msg: "empty file"}
+		return nil, &trace.InputError{File: in.name, Line: 1, Msg: "empty file"}
 	}
 	if err != nil {
-		return nil, &InputError{File: in.name, Line: 1, Msg: "cannot read the first line", Err: err}
+		return nil, &trace.InputError{File: in.name, Line: 1, Msg: "cannot read the first line", Err: err}
 	}
 	return rec, nil
 }
@@ -139,7 +142,7 @@ func (h header) require(file string, line int, names ...string) ([]int, error) {
 	out := make([]int, len(names))
 	for i, n := range names {
 		if out[i] = h.col(n); out[i] < 0 {
-			return nil, &InputError{File: file, Line: line, Column: n, Msg: "missing required column"}
+			return nil, &trace.InputError{File: file, Line: line, Column: n, Msg: "missing required column"}
 		}
 	}
 	return out, nil
@@ -153,7 +156,7 @@ type cells struct {
 	rec    []string
 	names  []string // column names for messages; may be shorter than rec
 	reason string   // the first problem, "" when none
-	err    *InputError
+	err    *trace.InputError
 }
 
 func (c *cells) name(i int) string {
@@ -171,7 +174,7 @@ func (c *cells) fail(i int, reason string) {
 		return
 	}
 	c.reason = reason
-	c.err = &InputError{File: c.file, Line: c.line, Column: c.name(i), Msg: reason}
+	c.err = &trace.InputError{File: c.file, Line: c.line, Column: c.name(i), Msg: reason}
 	if i >= 0 && i < len(c.rec) {
 		c.err.Value, c.err.HasValue = c.rec[i], true
 	}
@@ -197,11 +200,11 @@ func (c *cells) number(i int, what string) float64 {
 		c.fail(i, what+" missing")
 		return 0
 	}
-	v, st := parseNumber(c.rec[i])
-	switch st {
-	case cellOK:
+	v, err := trace.ParseNumber(c.rec[i])
+	switch err {
+	case nil:
 		return v
-	case cellAbsent:
+	case trace.ErrNoNumber:
 		c.fail(i, what+" missing")
 	default:
 		c.fail(i, what+" not a number")
@@ -223,7 +226,7 @@ func classify(in []importInput, want string, kind func(rec []string) string) ([]
 			return nil, err
 		}
 		if kinds[i] = kind(rec); kinds[i] == "" {
-			return nil, &InputError{File: input.name, Line: 1, Msg: "not " + want}
+			return nil, &trace.InputError{File: input.name, Line: 1, Msg: "not " + want}
 		}
 	}
 	return kinds, nil

@@ -1,9 +1,11 @@
-package trace
+package importers
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The Alibaba traces (https://github.com/alibaba/clusterdata) are CSV files
@@ -107,7 +109,7 @@ func importAlibaba2018(im *importer, in []importInput) error {
 		return err
 	}
 	if slices.Contains(kinds, "batch_task") && slices.Contains(kinds, "batch_instance") {
-		return &InputError{File: in[0].name, Msg: "give batch_instance or batch_task files, not both: they describe the same work (instances are the finer records)"}
+		return &trace.InputError{File: in[0].name, Msg: "give batch_instance or batch_task files, not both: they describe the same work (instances are the finer records)"}
 	}
 	specs, err := im.aliMachines(in, kinds)
 	if err != nil {
@@ -190,7 +192,7 @@ func (im *importer) aliRows(input importInput, t *aliTable) error {
 		}
 		c := cells{file: input.name, line: line, rec: rec, names: t.fields}
 		if len(rec) != len(t.fields) {
-			im.bad(Skipped, fmt.Sprintf("wrong number of fields (want %d)", len(t.fields)), &InputError{File: input.name, Line: line,
+			im.bad(Skipped, fmt.Sprintf("wrong number of fields (want %d)", len(t.fields)), &trace.InputError{File: input.name, Line: line,
 				Value: strings.Join(rec, ","), HasValue: true})
 			return nil
 		}
@@ -220,10 +222,10 @@ func (im *importer) aliRows(input importInput, t *aliTable) error {
 }
 
 // aliRun returns the row's execution record, or false with the reason in c.
-func (im *importer) aliRun(c *cells, t *aliTable, taskType string, arrival float64, status, end int) (LogRecord, bool) {
+func (im *importer) aliRun(c *cells, t *aliTable, taskType string, arrival float64, status, end int) (trace.LogRecord, bool) {
 	if st := strings.TrimSpace(c.rec[status]); st != "Terminated" {
 		c.fail(status, "status "+orDefault(st, "missing")+" (not Terminated)")
-		return LogRecord{}, false
+		return trace.LogRecord{}, false
 	}
 	e := im.time(c, end, "end_time") * im.srcScale
 	switch {
@@ -240,13 +242,13 @@ func (im *importer) aliRun(c *cells, t *aliTable, taskType string, arrival float
 		mt = t.machineType(c.rec, c)
 	}
 	if !c.ok() {
-		return LogRecord{}, false
+		return trace.LogRecord{}, false
 	}
 	ids := make([]string, len(t.id))
 	for i, col := range t.id {
 		ids[i] = strings.TrimSpace(c.rec[col])
 	}
-	rec := LogRecord{TaskType: taskType, MachineType: mt, ExecTime: e - arrival, TaskID: strings.Join(ids, "/"), Start: arrival, End: e}
+	rec := trace.LogRecord{TaskType: taskType, MachineType: mt, ExecTime: e - arrival, TaskID: strings.Join(ids, "/"), Start: arrival, End: e}
 	if t.machineID >= 0 {
 		rec.MachineID = strings.TrimSpace(c.rec[t.machineID])
 	}

@@ -1,4 +1,4 @@
-package trace
+package importers
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // writeBenchSWF writes an SWF log of n jobs shaped like a real one: header
@@ -46,11 +48,11 @@ func BenchmarkImportSWF(b *testing.B) {
 	dir := b.TempDir()
 	src := filepath.Join(dir, "bench.swf")
 	writeBenchSWF(b, src, n)
-	rule, _ := ParseDeadlineRule("prop:1")
+	rule, _ := trace.ParseDeadlineRule("prop:1")
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := Import(context.Background(), []Source{{Name: src, Path: src}}, filepath.Join(dir, "log.csv"), filepath.Join(dir, "trace.csv"),
-			ImportOptions{Format: ImportSWF, Deadline: &rule})
+		res, err := Import(context.Background(), []trace.Source{{Name: src, Path: src}}, filepath.Join(dir, "log.csv"), filepath.Join(dir, "trace.csv"),
+			Options{Format: SWF, Deadline: &rule})
 		if err != nil || res.Rows != n {
 			b.Fatalf("import: %v (%v rows)", err, res)
 		}

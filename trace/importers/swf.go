@@ -1,9 +1,11 @@
-package trace
+package importers
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The Standard Workload Format of the Parallel Workloads Archive
@@ -24,7 +26,7 @@ var swfLabels = []string{
 	"group ID", "executable number", "queue number", "partition number", "preceding job", "think time",
 }
 
-// swfField returns the position of a field named by ImportOptions, or the
+// swfField returns the position of a field named by Options, or the
 // default.
 func swfField(name, def, which string) (int, error) {
 	if name == "" {
@@ -98,7 +100,7 @@ func splitFields(out []string, s string) []string {
 func (im *importer) swfJob(c cells, ttCol, mtCol int) error {
 	if len(c.rec) != len(swfFields) {
 		im.bad(Skipped, fmt.Sprintf("wrong number of fields (want %d)", len(swfFields)),
-			&InputError{File: c.file, Line: c.line, Value: strings.Join(c.rec, " "), HasValue: true})
+			&trace.InputError{File: c.file, Line: c.line, Value: strings.Join(c.rec, " "), HasValue: true})
 		return nil
 	}
 	job := c.text(0, "job number")
@@ -129,12 +131,12 @@ func (im *importer) swfJob(c cells, ttCol, mtCol int) error {
 }
 
 // swfRun returns the job's execution record, or false with the reason in c.
-func (im *importer) swfRun(c *cells, job, taskType string, arrival float64, mtCol int) (LogRecord, bool) {
+func (im *importer) swfRun(c *cells, job, taskType string, arrival float64, mtCol int) (trace.LogRecord, bool) {
 	run := im.time(c, 3, "run time")
 	status := c.number(10, "status")
 	wait := im.time(c, 2, "wait time")
 	if !c.ok() {
-		return LogRecord{}, false
+		return trace.LogRecord{}, false
 	}
 	switch {
 	case status == 0:
@@ -153,9 +155,9 @@ func (im *importer) swfRun(c *cells, job, taskType string, arrival float64, mtCo
 		c.fail(mtCol, swfLabels[mtCol]+" missing (-1)")
 	}
 	if !c.ok() {
-		return LogRecord{}, false
+		return trace.LogRecord{}, false
 	}
-	rec := LogRecord{TaskType: taskType, MachineType: c.rec[mtCol], ExecTime: run * im.srcScale, TaskID: job, Start: nan(), End: nan()}
+	rec := trace.LogRecord{TaskType: taskType, MachineType: c.rec[mtCol], ExecTime: run * im.srcScale, TaskID: job, Start: nan(), End: nan()}
 	if wait >= 0 {
 		rec.Start = arrival + wait*im.srcScale
 		rec.End = rec.Start + rec.ExecTime

@@ -1,4 +1,4 @@
-package trace
+package importers
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // Azure Functions 2019 (https://github.com/Azure/AzurePublicDataset,
@@ -96,7 +98,7 @@ func (im *importer) azureInvocations(input importInput, ttCol string, triggers m
 	if m := azureDay.FindStringSubmatch(path.Base(filepath.ToSlash(input.name))); m != nil {
 		day, _ = strconv.Atoi(m[1])
 	}
-	minute := 60 * Second.Factor(im.res.Unit)
+	minute := 60 * trace.Second.Factor(im.res.Unit)
 	var h header
 	var names []string
 	var minutes []int // column of each minute
@@ -206,7 +208,7 @@ func (im *importer) azureSamples(c *cells, fn, tt string, q []float64, k int) er
 			zero = true
 			continue
 		}
-		rec := LogRecord{TaskType: tt, MachineType: azureMachineType, ExecTime: v, TaskID: fn + "#" + strconv.Itoa(i), Start: nan(), End: nan()}
+		rec := trace.LogRecord{TaskType: tt, MachineType: azureMachineType, ExecTime: v, TaskID: fn + "#" + strconv.Itoa(i), Start: nan(), End: nan()}
 		if err := im.log(rec); err != nil {
 			return err
 		}
@@ -289,7 +291,7 @@ func importAzureLLM(im *importer, in []importInput) error {
 			if origin.IsZero() {
 				origin = ts
 			}
-			a := ts.Sub(origin).Seconds() * Second.Factor(im.res.Unit) // dates: no source unit applies
+			a := ts.Sub(origin).Seconds() * trace.Second.Factor(im.res.Unit) // dates: no source unit applies
 			if im.keep(input.name+"#"+strconv.Itoa(line)) && im.inWindow(a) {
 				im.task(tt, a, "", nil)
 			}

@@ -1,4 +1,4 @@
-package trace
+package importers
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/internal/natural"
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // Google cluster-data 2019 ("ClusterData2019", trace format v3,
@@ -82,7 +85,7 @@ func importGoogle(im *importer, in []importInput) error {
 		return err
 	}
 	if !slices.Contains(kinds, "collections") || !slices.Contains(kinds, "machines") {
-		return &InputError{File: in[0].name, Msg: "google2019 needs the collection events (for task types) and the machine events (for machine types) as well as the instance events"}
+		return &trace.InputError{File: in[0].name, Msg: "google2019 needs the collection events (for task types) and the machine events (for machine types) as well as the instance events"}
 	}
 	if err := inOrder(in, kinds, []string{"machines", "collections", "instances"}, g.table); err != nil {
 		return err
@@ -275,7 +278,7 @@ func (g *googleImport) finish(c cells, cols []int, key string, p *googleInstance
 		g.arrival(p, nil)
 		return nil
 	}
-	rec := LogRecord{TaskType: tt, MachineType: mt, ExecTime: (end - p.sched) * g.srcScale, TaskID: key,
+	rec := trace.LogRecord{TaskType: tt, MachineType: mt, ExecTime: (end - p.sched) * g.srcScale, TaskID: key,
 		MachineID: p.machine, Start: p.sched * g.srcScale, End: end * g.srcScale}
 	if math.IsNaN(p.submit) {
 		c.fail(cols[2], "submitted before the trace window (time 0)")
@@ -312,11 +315,11 @@ func (g *googleImport) flush(file string) error {
 	for k := range g.pending {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, naturalCompare)
+	slices.SortFunc(keys, natural.Compare)
 	for _, k := range keys {
 		if g.arrival(g.pending[k], nil) {
 			g.bad(NoLog, "no FINISH inside the trace (still pending or running at its end)",
-				&InputError{File: file, Column: "collection_id/instance_index", Value: k, HasValue: true,
+				&trace.InputError{File: file, Column: "collection_id/instance_index", Value: k, HasValue: true,
 					Msg: fmt.Sprintf("instance %s", k)})
 		}
 	}

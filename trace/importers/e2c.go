@@ -1,10 +1,12 @@
-package trace
+package importers
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hcreplay/hcreplay/trace"
 )
 
 // The E2C simulator (hpcclab/E2C-Sim, V1/utils/simulator.py) reads two CSV
@@ -124,7 +126,7 @@ func (im *importer) e2cWorkload(input importInput) error {
 			if r, seen := replica[e.machine]; !seen || e.replica < r {
 				observed[e.machine], replica[e.machine] = v, e.replica
 			}
-			if err := im.log(LogRecord{TaskType: tt, MachineType: e.machine, ExecTime: v, TaskID: strconv.Itoa(line),
+			if err := im.log(trace.LogRecord{TaskType: tt, MachineType: e.machine, ExecTime: v, TaskID: strconv.Itoa(line),
 				MachineID: e.name, Start: nan(), End: nan()}); err != nil {
 				return err
 			}
@@ -144,13 +146,13 @@ func (im *importer) e2cValue(c *cells, col int) (float64, bool) {
 	if s == "" {
 		return 0, false
 	}
-	v, st := parseNumber(s)
-	if st != cellOK || v <= 0 {
+	v, err := trace.ParseNumber(s)
+	if err != nil || v <= 0 {
 		c.fail(col, "execution time not a positive number (cell left out)")
 		return 0, false
 	}
 	if math.Abs(v*im.srcScale) > im.maxTime {
-		c.fail(col, fmt.Sprintf("execution time beyond %g s (cell left out)", MaxSeconds))
+		c.fail(col, fmt.Sprintf("execution time beyond %g s (cell left out)", trace.MaxSeconds))
 		return 0, false
 	}
 	return v * im.srcScale, true
@@ -165,7 +167,7 @@ func (im *importer) e2cEET(input importInput) error {
 				machines[i] = strings.TrimSpace(m)
 			}
 			if len(rec) < 2 {
-				return &InputError{File: input.name, Line: line, Msg: "not an E2C EET matrix: want a header naming machine types after the first column"}
+				return &trace.InputError{File: input.name, Line: line, Msg: "not an E2C EET matrix: want a header naming machine types after the first column"}
 			}
 			return nil
 		}
@@ -186,7 +188,7 @@ func (im *importer) e2cEET(input importInput) error {
 			if !ok || machines[j] == "" {
 				continue
 			}
-			if err := im.log(LogRecord{TaskType: tt, MachineType: machines[j], ExecTime: v, TaskID: "EET", Start: nan(), End: nan()}); err != nil {
+			if err := im.log(trace.LogRecord{TaskType: tt, MachineType: machines[j], ExecTime: v, TaskID: "EET", Start: nan(), End: nan()}); err != nil {
 				return err
 			}
 		}
