@@ -15,8 +15,8 @@ import (
 )
 
 // BenchmarkPETBuild reports hcreplay pet build's speed from an execution log as issue 50 states
-// its target, in rows/s, with the largest live heap seen while it ran (peak-heap-MiB, sampled
-// every 5 ms): 10 million rows of 12 task types × 8 machine types, as CSV and as Parquet,
+// its target, in rows/s, with the largest heap seen while it ran (peak-heap-MiB: the bytes of
+// heap objects, live and not yet collected, sampled every 5 ms; the RSS is above it): 10 million rows of 12 task types × 8 machine types, as CSV and as Parquet,
 // written into a temporary folder first (a few minutes and about 1 GB of disk; -short skips it).
 func BenchmarkPETBuild(b *testing.B) {
 	if testing.Short() {
@@ -67,7 +67,7 @@ func writePETBenchLog(b *testing.B, path string, n int) {
 	}
 }
 
-// sampleHeap raises *peak to the live heap objects' bytes every 5 ms until stop is called.
+// sampleHeap raises *peak to the heap objects' bytes every 5 ms until stop is called.
 func sampleHeap(peak *uint64) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup

@@ -33,7 +33,7 @@ var targets = []target{
 	{what: "PAM-P, fast ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "fast/reference", atLeast: 20},
 	{what: "PAM-P, approx ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "approx/reference", note: "paper: 13.5×"},
 	// Issue 50's: pet build from a 10M-row log (cmd/hcreplay BenchmarkPETBuild). The peak is the
-	// live heap sampled in process, not the RSS the issue's 162 MiB was measured as.
+	// heap's object bytes sampled in process, not the RSS the issue's 162 MiB was measured as.
 	{what: "pet build, 10M-row CSV log, rows/s (issue 50)", bench: "BenchmarkPETBuild/csv/10M", unit: "rows/s", atLeast: 5e6},
 	{what: "pet build, 10M-row CSV log, peak heap (issue 50)", bench: "BenchmarkPETBuild/csv/10M", unit: "peak-heap-MiB", note: "no higher than before"},
 	{what: "pet build, 10M-row Parquet log, rows/s (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "rows/s", atLeast: 2e7},
