@@ -10,7 +10,7 @@ FUZZTIME    ?= 10s
 BENCHTIME   ?= 1s
 COUNT       ?= 5
 # Packages with goroutines get the race detector in `make test`.
-RACE_PKGS   := ./cmd/... ./report/...
+RACE_PKGS   := ./cmd/... ./report/... ./sweep/...
 
 .PHONY: all build install test test-slurm test-quick test-exact bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo clean
 

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // checker collects a file's problems, each placed at the line of its key.
@@ -149,6 +150,11 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 				c.errorf(fat("metrics", k), "unknown metric %q", m)
 			}
 		}
+		if f.Check != "" {
+			if _, err := checkFunc(f.Check); err != nil {
+				c.errorf(fat("check"), "%v", err)
+			}
+		}
 		for k, s := range f.Runs {
 			checkSelector(c, s, runs, fat("runs", k))
 		}
@@ -171,7 +177,7 @@ func (e Experiment) variants() variants {
 			prunes = []string{"none"}
 		}
 		for _, h := range s.Heuristics {
-			if c, err := report.CanonicalHeuristic(h); err == nil {
+			if c, err := sweep.CanonicalHeuristic(h); err == nil {
 				h = c
 			}
 			v.heuristics = append(v.heuristics, h)
@@ -266,7 +272,7 @@ func (cl Claim) check(c *checker, levels []string, v variants, at func(...any) s
 // Grid is sweep j of experiment i as a sweep grid on levels: the preset's semantics, its
 // common keys, then the sweep's own, in that order (a later key replaces an earlier one), as
 // `hcreplay figures` passes them to `hcreplay sweep`. The PET is left to the caller.
-func (p *Preset) Grid(i, j int, levels []report.Level) (*report.Grid, error) {
+func (p *Preset) Grid(i, j int, levels []sweep.Level) (*sweep.Grid, error) {
 	root := p.root
 	if root == nil { // a Preset not read by Parse
 		root = &yaml.Node{}
@@ -281,9 +287,9 @@ func (p *Preset) Grid(i, j int, levels []report.Level) (*report.Grid, error) {
 
 // grid builds the grid of a sweep without levels and checks it on a stand-in level, so that a
 // bad key or value is an error of the file, at its line.
-func (p *Preset) grid(c *checker, i, j int) (*report.Grid, error) {
+func (p *Preset) grid(c *checker, i, j int) (*sweep.Grid, error) {
 	s := p.Experiments[i].Sweeps[j]
-	g := report.NewGrid()
+	g := sweep.NewGrid()
 	set := func(key, values string, path ...any) error {
 		return g.Set(key, values, c.at(path...))
 	}
@@ -298,30 +304,30 @@ func (p *Preset) grid(c *checker, i, j int) (*report.Grid, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		errs = append(errs, set(k, v, "common", k))
 	}
-	sweep := []any{"experiments", i, "sweeps", j}
+	place := []any{"experiments", i, "sweeps", j}
 	if len(s.Heuristics) == 0 {
-		errs = append(errs, fmt.Errorf("%s: no heuristics", c.at(sweep...)))
+		errs = append(errs, fmt.Errorf("%s: no heuristics", c.at(place...)))
 	} else {
-		errs = append(errs, set("heuristics", strings.Join(s.Heuristics, ","), append(sweep, "heuristics")...))
+		errs = append(errs, set("heuristics", strings.Join(s.Heuristics, ","), append(place, "heuristics")...))
 	}
 	if len(s.Prune) > 0 {
-		errs = append(errs, set("prune", strings.Join(s.Prune, ","), append(sweep, "prune")...))
+		errs = append(errs, set("prune", strings.Join(s.Prune, ","), append(place, "prune")...))
 	}
 	for _, kv := range s.Options.Keys() {
 		k, v, _ := strings.Cut(kv, "=")
 		if k == "pet" || k == "catalog" || k == "levels" || k == "time_unit" {
-			errs = append(errs, fmt.Errorf("%s: the trial source sets %s, not a preset's sweep", c.at(append(sweep, k)...), k))
+			errs = append(errs, fmt.Errorf("%s: the trial source sets %s, not a preset's sweep", c.at(append(place, k)...), k))
 			continue
 		}
-		errs = append(errs, set(k, v, append(sweep, k)...))
+		errs = append(errs, set(k, v, append(place, k)...))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	probe := *g
-	gen := report.DefaultGenerate()
+	gen := sweep.DefaultGenerate()
 	gen.Level = "19k"
-	probe.SetLevels([]report.Level{{Name: "probe", Generate: gen, Trials: 1, Seed: 1}}, nil)
+	probe.SetLevels([]sweep.Level{{Name: "probe", Generate: gen, Trials: 1, Seed: 1}}, nil)
 	probe.PET = "pet.json"
 	if err := probe.Validate(); err != nil {
 		return nil, err // its keys were set with their places in the file as their names

@@ -5,8 +5,11 @@
 // checkable statement that report.EvaluateClaim turns into a verdict. docs/presets.md
 // documents the format.
 //
-// It does not run sweeps, resolve levels into trial files, or draw figures: the command line
-// does, with report. It only reads and checks what a file says.
+// It also turns a file into what `hcreplay figures` needs: an experiment's levels from a trial
+// source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
+// WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check). It
+// does not run sweeps or draw the report's figures: the command line does, with report. The one
+// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps.
 package presets
 
 import (
@@ -24,6 +27,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 //go:embed files/*.yaml
@@ -76,7 +80,7 @@ func (s Semantics) Keys() []string {
 }
 
 // Options are sweep grid keys (queue_size, toggle, fairness, ...) with one value or a list.
-type Options map[string]report.List[string]
+type Options map[string]sweep.List[string]
 
 // Keys are the options as KEY=V1,V2, sorted by key.
 func (o Options) Keys() []string {
@@ -96,7 +100,7 @@ type Experiment struct {
 	Levels  []string `yaml:"levels,omitempty"`  // labels the trial source resolves: 19k, spiky15k
 	// Generated are levels whose trials are always generated, also with --trials (Smith et
 	// al. 2010's Poisson arrivals), in the form of a grid's levels.
-	Generated []report.Level `yaml:"generated,omitempty"`
+	Generated []sweep.Level `yaml:"generated,omitempty"`
 	// Sensitivity reruns the experiment under the default semantics, when the preset's differ.
 	Sensitivity bool     `yaml:"sensitivity,omitempty"`
 	Sweeps      []Sweep  `yaml:"sweeps,omitempty"`
@@ -106,9 +110,9 @@ type Experiment struct {
 // Sweep is the part of a sweep grid an experiment chooses: heuristics, pruning variants and
 // any other grid key; the trial source gives the PET and the levels.
 type Sweep struct {
-	Heuristics report.List[string] `yaml:"heuristics,omitempty"`
-	Prune      report.List[string] `yaml:"prune,omitempty"`
-	Options    Options             `yaml:",inline"`
+	Heuristics sweep.List[string] `yaml:"heuristics,omitempty"`
+	Prune      sweep.List[string] `yaml:"prune,omitempty"`
+	Options    Options            `yaml:",inline"`
 }
 
 // Figure is one of the paper's figures.
@@ -125,11 +129,13 @@ type Figure struct {
 	Runs    []Selector `yaml:"runs,omitempty"`
 	Paper   string     `yaml:"paper,omitempty"`   // what the paper reported (Markdown)
 	Metrics []string   `yaml:"metrics,omitempty"` // columns of our table
-	Claims  []Claim    `yaml:"claims,omitempty"`
+	// Check names a computed comparison (checks.go) for what the claims cannot state.
+	Check  string  `yaml:"check,omitempty"`
+	Claims []Claim `yaml:"claims,omitempty"`
 }
 
 // Selector picks runs by option columns; see report.Selector.
-type Selector map[string]report.List[string]
+type Selector map[string]sweep.List[string]
 
 // Report is s as a report.Selector.
 func (s Selector) Report() report.Selector {

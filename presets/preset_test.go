@@ -47,6 +47,10 @@ func TestParseErrors(t *testing.T) {
 		{"an unknown grid key in a sweep", "toggle: [never", "togle: [never", `unknown grid key "togle"`},
 		{"a grid value a sweep refuses", "toggle: [never", "toggle: [nevr", "toggle"},
 		{"an unknown metric", "metrics: [robustness, dropped_pruned]", "metrics: [robustness, droped]", `unknown metric "droped"`},
+		{"an unknown check", "check: toggle", "check: togle", `experiments[0].figures[0].check: unknown check "togle"`},
+		{"a check without its argument", "check: variant:defer", "check: variant", "check variant takes 1 arguments"},
+		{"a check with a bad argument", "check: variant:defer", "check: variant:prune", "check variant:prune: want defer, drop or both"},
+		{"a check whose factor is no number", "check: fairness:0.05", "check: fairness:x", "check fairness:x: want the chosen factor"},
 	}
 	for _, c := range cases {
 		text := string(good)

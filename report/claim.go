@@ -124,10 +124,6 @@ func FigureKinds() []string {
 	return names
 }
 
-// CanonicalHeuristic is the name a sweep records for a heuristic or preset name (MECT → MCT),
-// or an error naming the ones there are.
-func CanonicalHeuristic(name string) (string, error) { return canonicalHeuristic(name) }
-
 // Verdict is the outcome of checking a claim.
 type Verdict string
 

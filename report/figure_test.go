@@ -213,7 +213,7 @@ func TestFigureKinds(t *testing.T) {
 				continue
 			}
 			svg, err := os.ReadFile(f.Files[0])
-			// An empty plot is about 10 KB plus the embedded font; a drawn line adds a <path>.
+			// A drawn line adds a <path>.
 			if err != nil || !bytes.Contains(svg, []byte("<path")) || !bytes.Contains(svg, []byte("</svg>")) {
 				t.Errorf("%s/%s: %v, %d bytes", name, f.Name, err, len(svg))
 			}

@@ -114,7 +114,7 @@ func (pg Page) sourceLine(quote string) string {
 // their PNG as a data URI when no SVG was written), so the page opens anywhere and can be
 // mailed as is.
 func (pg Page) WriteHTML(w io.Writer) error {
-	var fonts []string
+	var fonts, svgs []string
 	type fig struct {
 		Figure
 		SVG   template.HTML
@@ -137,8 +137,15 @@ func (pg Page) WriteHTML(w io.Writer) error {
 		}
 		if strings.EqualFold(filepath.Ext(img), ".svg") {
 			figs[i].SVG = template.HTML(inlineSVG(string(data), &fonts)) // our own file, written by SaveFigure
+			svgs = append(svgs, string(data))
 		} else {
 			figs[i].PNG = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(data))
+		}
+	}
+	// The SVG files name their fonts; the page embeds each face they name once.
+	for _, rule := range pageFontFaces(svgs) {
+		if !slices.Contains(fonts, rule) {
+			fonts = append(fonts, rule)
 		}
 	}
 	tables := make([]string, len(pg.TableFiles))
@@ -151,9 +158,13 @@ func (pg Page) WriteHTML(w io.Writer) error {
 	})
 }
 
+// fontFace matches an @font-face rule, with its embedded font data.
+var fontFace = regexp.MustCompile(`@font-face\{[^}]*\}`)
+
 // inlineSVG prepares an SVG file for an HTML page: it drops the XML prolog and moves the
 // @font-face rules into fonts, each once. Font rules in an inline SVG apply to the whole page,
-// and every figure embeds the same fonts (about 500 KB each), so the page keeps one copy.
+// and every figure embedding them (SVGs written before SaveFigure stopped embedding fonts)
+// embeds the same fonts (about 500 KB each), so the page keeps one copy.
 func inlineSVG(svg string, fonts *[]string) string {
 	if i := strings.Index(svg, "<svg"); i >= 0 {
 		svg = svg[i:]
@@ -162,7 +173,6 @@ func inlineSVG(svg string, fonts *[]string) string {
 	if start < 0 || end < start {
 		return svg
 	}
-	fontFace := regexp.MustCompile(`@font-face\{[^}]*\}`)
 	style := svg[start:end]
 	for _, rule := range fontFace.FindAllString(style, -1) {
 		if !slices.Contains(*fonts, rule) {

@@ -10,6 +10,9 @@ import (
 	"github.com/hcreplay/hcreplay/replay"
 )
 
+// RunsFile is the name of a finished sweep's (or shard's) rows in its folder.
+const RunsFile = "runs.parquet"
+
 // RunRow is one replay of a sweep: every option that defines it and every metric of SPEC §5.4.
 // It is the row of runs.parquet, the contract between `sweep` (which writes rows) and `report`
 // (which aggregates them). Options that do not apply to a run keep their zero value.

@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 )
@@ -33,7 +32,8 @@ func (e *FormatError) Error() string {
 }
 
 // SaveFigure writes a figure of width × height to path, in the format its extension names:
-// .png (300 dpi), .svg (fonts embedded, so it looks the same on every machine) or .pdf
+// .png (300 dpi), .svg (fonts named, with their metric-compatible fallbacks, not embedded:
+// see svgCanvas; an HTML page that inlines the SVG embeds them once) or .pdf
 // (fonts embedded, creation date fixed so that the same figure gives the same bytes).
 func SaveFigure(d Drawer, width, height vg.Length, path string) error {
 	var c interface {
@@ -44,7 +44,7 @@ func SaveFigure(d Drawer, width, height vg.Length, path string) error {
 	case ".png":
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(300))}
 	case ".svg":
-		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+		c = newSVGCanvas(width, height)
 	case ".pdf":
 		fpdf.SetDefaultCreationDate(time.Unix(0, 0).UTC())
 		fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // BenchmarkGeneratedTaskBytes reports the heap one task of a sweep's generated level takes
@@ -26,9 +26,9 @@ func BenchmarkGeneratedTaskBytes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gen := report.DefaultGenerate()
+	gen := sweep.DefaultGenerate()
 	gen.Tasks, gen.Level = 500_000, "19k"
-	lv := report.Level{Name: "19k", Generate: gen, Trials: 2, Seed: 1}
+	lv := sweep.Level{Name: "19k", Generate: gen, Trials: 2, Seed: 1}
 	var perTask float64
 	for b.Loop() {
 		var before, after runtime.MemStats

@@ -5,7 +5,7 @@
 // variables and config files (with kong), wiring the chosen command to the
 // library packages, and turning the outcome into an exit status. It holds no
 // domain logic; anything a test or another program could want belongs in the
-// library packages (pmf, trace, petbuild, replay, report).
+// library packages (pmf, trace, petbuild, replay, sweep, report, presets).
 //
 // Every command is a struct in its own file with a Run method, listed as one
 // field of CLI in main.go. A Run method asks for what it needs by type:

@@ -1,14 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/presets"
 )
 
 // TestFiguresThesisQuick reruns the thesis preset on generated trials, as small as it goes
@@ -27,14 +27,14 @@ func TestFiguresThesisQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := findPreset("thesis")
+	p, err := presets.Load("thesis")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range p.experiments {
-		for _, f := range e.figures {
+	for _, e := range p.Experiments {
+		for _, f := range e.Figures {
 			for _, ext := range figureFormats() {
-				name := f.file + "." + ext
+				name := f.File + "." + ext
 				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 1000 {
 					t.Errorf("%s: missing or empty (%v)", name, err)
 				}
@@ -43,8 +43,8 @@ func TestFiguresThesisQuick(t *testing.T) {
 				}
 			}
 		}
-		if _, err := os.Stat(filepath.Join(out, "experiments", e.name, "report", "aggregate.csv")); err != nil {
-			t.Errorf("experiment %s: %v", e.name, err)
+		if _, err := os.Stat(filepath.Join(out, "experiments", e.Name, "report", "aggregate.csv")); err != nil {
+			t.Errorf("experiment %s: %v", e.Name, err)
 		}
 	}
 	// The preset's semantics at the top (issue 45), and the sensitivity lines under the defaults.
@@ -64,7 +64,7 @@ func TestFiguresBadInput(t *testing.T) {
 	if code != exitUsage {
 		t.Errorf("unknown preset: exit %d, want %d", code, exitUsage)
 	}
-	for _, name := range presetNames() {
+	for _, name := range presets.Names() {
 		if !strings.Contains(stderr, name) {
 			t.Errorf("unknown preset: the message does not list %s:\n%s", name, stderr)
 		}
@@ -81,38 +81,24 @@ func TestFiguresBadInput(t *testing.T) {
 	}
 }
 
-// TestPresetTables checks every preset without running it: distinct figure files named after
-// the paper's, a paper text and a table for each, figure kinds the report knows, and levels
-// that resolve for generated trials.
+// TestPresetTables checks every embedded preset without running it: figure files named after
+// the paper's (fig…), distinct across the preset (Parse checks kinds, metrics and texts).
 func TestPresetTables(t *testing.T) {
-	kinds := []string{"robustness", "fairness", "cost", "energy", "overhead", "thresholds", "toggle", "deferring"}
-	src := trialSource{trials: 3, tasks: 300}
-	for _, p := range presets() {
+	for _, name := range presets.Names() {
+		p, err := presets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		files := map[string]bool{}
-		names := map[string]bool{}
-		for _, e := range p.experiments {
-			if names[e.name] {
-				t.Errorf("%s: experiment %s twice", p.name, e.name)
+		for _, e := range p.Experiments {
+			if len(e.Sweeps) == 0 || len(e.Figures) == 0 {
+				t.Errorf("%s/%s: no sweeps or no figures", name, e.Name)
 			}
-			names[e.name] = true
-			if len(e.sweeps) == 0 || len(e.figures) == 0 {
-				t.Errorf("%s/%s: no sweeps or no figures", p.name, e.name)
-			}
-			if _, err := e.resolveLevels(src); err != nil {
-				t.Errorf("%s/%s: %v", p.name, e.name, err)
-			}
-			for _, f := range e.figures {
-				switch {
-				case !strings.HasPrefix(f.file, "fig") || files[f.file]:
-					t.Errorf("%s: figure file %q is not fig… or appears twice", p.name, f.file)
-				case f.paper == "" || len(f.metrics) == 0 || f.title == "":
-					t.Errorf("%s: %s lacks its title, paper text or metrics", p.name, f.file)
-				case f.kind == "" && f.bars != report.BarsByName && f.bars != report.BarsByLevel:
-					t.Errorf("%s: %s is neither a report figure nor bars", p.name, f.file)
-				case f.kind != "" && !slices.Contains(kinds, f.kind):
-					t.Errorf("%s: %s: unknown figure kind %q", p.name, f.file, f.kind)
+			for _, f := range e.Figures {
+				if !strings.HasPrefix(f.File, "fig") || files[f.File] {
+					t.Errorf("%s: figure file %q is not fig… or appears twice", name, f.File)
 				}
-				files[f.file] = true
+				files[f.File] = true
 			}
 		}
 	}
@@ -126,14 +112,14 @@ func TestHCW19Source(t *testing.T) {
 		t.Skip("HCW19 data not available (looked in ../shared/data/hcw19 from the repository root)")
 	}
 	for _, arg := range []string{dir, filepath.Join(dir, "constant.zip")} {
-		src, err := hcw19Source(arg, trialSource{trials: 30})
+		src, err := hcw19Source(arg, presets.Source{Trials: 30})
 		if err != nil {
 			t.Fatalf("%s: %v", arg, err)
 		}
-		if filepath.Base(src.pet) != "classes_2.etc" || filepath.Base(src.constant) != "constant.zip" || filepath.Base(src.spiky) != "spiky.zip" || src.trials != 0 {
+		if filepath.Base(src.PET) != "classes_2.etc" || filepath.Base(src.Constant) != "constant.zip" || filepath.Base(src.Spiky) != "spiky.zip" || src.Trials != 0 {
 			t.Errorf("%s: %+v", arg, src)
 		}
-		lv, err := src.level("spiky15k")
+		lv, err := src.Level("spiky15k")
 		if err != nil || !strings.HasSuffix(lv.Trace, "spiky.zip#spk/spk15k800_*.dat") || !(lv.Rate > 0) {
 			t.Errorf("%s: spiky15k is %+v, %v", arg, lv, err)
 		}
@@ -156,4 +142,66 @@ func hcw19Folder() string {
 		}
 	}
 	return ""
+}
+
+// TestFiguresUserPreset: --print writes the embedded file, which --preset FILE.yaml runs as the
+// user's own; a typo'd key in it, a figure kind that does not exist or a claim over a heuristic
+// its sweeps do not run exits 2 naming the file, the line and the key, before anything runs.
+func TestFiguresUserPreset(t *testing.T) {
+	dir := t.TempDir()
+	text := mustCLI(t, "figures", "--preset", "thesis", "--print")
+	want, err := presets.Embedded("thesis")
+	if err != nil || text != string(want) {
+		t.Fatalf("--print wrote %d bytes, the embedded file has %d (%v)", len(text), len(want), err)
+	}
+	// A typo'd key, a figure kind that does not exist, a claim over a heuristic not in the sweeps.
+	for _, c := range []struct{ from, to, key string }{
+		{"    sensitivity: true\n", "    sensitivty: true\n", `unknown key "sensitivty"`},
+		{"        kind: toggle\n", "        kind: togle\n", `experiments[0].figures[0].kind: unknown figure kind "togle"`},
+		{"            of: {name: PAM-P}\n", "            of: {name: PUM-P}\n", "experiments[0].figures[0].claims[0].of"},
+	} {
+		file := filepath.Join(dir, "my-paper.yaml")
+		at := strings.Index(text, c.from)
+		writeFile(t, file, text[:at]+c.to+text[at+len(c.from):])
+		line := 1 + strings.Count(text[:at], "\n")
+		out := filepath.Join(dir, "out")
+		code, _, stderr := cli(t, "figures", "--preset", file, "--out", out)
+		if wantMsg := fmt.Sprintf("%s:%d: ", file, line); code != exitUsage || !strings.Contains(stderr, wantMsg) || !strings.Contains(stderr, c.key) {
+			t.Errorf("%s: exit %d, want %d with %q and %q:\n%s", strings.TrimSpace(c.to), code, exitUsage, wantMsg, c.key, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a bad preset file made %s", out)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{{"--preset", "nosuch", "--print"}, {"--preset", filepath.Join(dir, "none.yaml"), "--out", out}, {"--preset", "thesis"}} {
+		if code, _, stderr := cli(t, append([]string{"figures"}, args...)...); code != exitUsage {
+			t.Errorf("figures %v: exit %d, want %d:\n%s", args, code, exitUsage, stderr)
+		}
+	}
+}
+
+// TestFiguresUserPresetRuns runs a user's experiment file: the batch2010 preset printed, renamed
+// and retitled, from a path. Its notes.md carries the user's title and the figure it names.
+func TestFiguresUserPresetRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a preset: the full suite")
+	}
+	dir := t.TempDir()
+	text := mustCLI(t, "figures", "--preset", "batch2010", "--print")
+	text = strings.Replace(text, "\nname: batch2010\n", "\nname: mine\n", 1)
+	text = strings.Replace(text, "\ntitle: ", "\ntitle: my rerun of the ", 1)
+	file := filepath.Join(dir, "mine.yaml")
+	writeFile(t, file, text)
+	out := filepath.Join(dir, "out")
+	mustCLI(t, "figures", "--preset", file, "--quick", "--tasks", "100", "--out", out, "-q")
+	notes, err := os.ReadFile(filepath.Join(out, "notes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Figures of the my rerun of the ", "--preset " + file, "fig1-robustness.svg"} {
+		if !strings.Contains(string(notes), want) {
+			t.Errorf("notes.md lacks %q", want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,22 @@ import (
 // at its context nor returns: what a command blocked in a read, or one that ignores Ctrl-C, is.
 type stuckCLI struct {
 	Globals
-	Stuck stuckCmd `cmd:""`
+	Stuck    stuckCmd    `cmd:""`
+	SlowSave slowSaveCmd `cmd:""`
+}
+
+// slowSaveCmd waits for Ctrl-C, then saves its work for longer than the grace after a signal,
+// as a large sweep does, and says so when done.
+type slowSaveCmd struct{}
+
+func (c *slowSaveCmd) Run(ctx context.Context, con *Console) error {
+	fmt.Fprintln(con.Stderr, "started")
+	<-ctx.Done()
+	done := con.Saving()
+	time.Sleep(graceAfterSignal + 1500*time.Millisecond)
+	done()
+	con.Logf("42 runs are saved; run the same command with --resume to finish")
+	return ctx.Err()
 }
 
 type stuckCmd struct {
@@ -57,7 +73,7 @@ func TestHelperChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if args[0] == "stuck" {
+	if args[0] == "stuck" || args[0] == "slow-save" {
 		var g stuckCLI
 		os.Exit(execute(&g, &g.Globals, args, os.Stdout, os.Stderr))
 	}
@@ -120,6 +136,27 @@ func tempFiles(t *testing.T, dir string) []string {
 		return nil
 	})
 	return out
+}
+
+// TestSignalWaitsForASave: a command saving its work after Ctrl-C (a sweep its finished runs)
+// is not stopped when the grace after the signal ends, and its last line, which tells how to
+// resume, is printed (a large sweep's save outlasted the grace, and the line was lost).
+func TestSignalWaitsForASave(t *testing.T) {
+	c := startChild(t, 0, "slow-save")
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(c.stderr.String(), "started"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			c.cmd.Process.Kill()
+			t.Fatalf("the command never started: %s", c.stderr)
+		}
+	}
+	c.cmd.Process.Signal(os.Interrupt)
+	code, _ := c.wait(t, 30*time.Second)
+	if code != exitSignal {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSignal, c.stderr)
+	}
+	if !strings.Contains(c.stderr.String(), "42 runs are saved; run the same command with --resume") {
+		t.Errorf("the save's line is missing; stderr:\n%s", c.stderr)
+	}
 }
 
 // TestSignalStopsAnyCommand: a command that ignores its context and is writing an output stops

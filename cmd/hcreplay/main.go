@@ -52,6 +52,17 @@ type Console struct {
 	// MaxBatch is --max-batch, for the trials a replay reads: 0 means the default, negative no
 	// limit (--max-batch 0).
 	MaxBatch int
+	// saving, if set, counts the saves under way, for which the watchdog waits (Saving).
+	saving *savings
+}
+
+// Saving tells the watchdog that the command saves its work after a signal (a sweep its finished
+// runs), which may take longer than the grace after a signal; call the returned func when done.
+func (c *Console) Saving() (done func()) {
+	if c.saving == nil {
+		return func() {}
+	}
+	return c.saving.hold()
 }
 
 // Logf prints a progress line on Stderr unless --quiet was given.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // TestRunsNullsRoundTrip sweeps a grid where half the runs score no task (trim 1000 of 60
@@ -70,7 +72,7 @@ func TestRunsNullsRoundTrip(t *testing.T) {
 	}
 
 	// A sweep stopped after three runs, one of them unscored, resumes to the same rows.
-	f2, err := os.Create(filepath.Join(out, report.PartialRunsFile))
+	f2, err := os.Create(filepath.Join(out, sweep.PartialRunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,4 +130,10 @@ func TestRunsNullsRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sameRun compares two rows apart from their wall times, as text so that NaN metrics (undefined
+// in both) are equal: the comparison sweep.MergeRuns makes of one key in two files.
+func sameRun(a, b report.RunRow) bool {
+	return fmt.Sprintf("%#v", a.WithoutTimes()) == fmt.Sprintf("%#v", b.WithoutTimes())
 }

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/slurm"
-	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
+	"github.com/hcreplay/hcreplay/sweep/slurm"
 )
 
 // The tests of sweep --slurm against a real Slurm run only with TEST_SLURM=1, which make
@@ -108,7 +108,7 @@ func exists(path string) bool {
 }
 
 func shardComplete(dir string, i int) bool {
-	m, err := report.ReadManifest(slurm.ShardDir(dir, i))
+	m, err := sweep.ReadManifest(slurm.ShardDir(dir, i))
 	return err == nil && m.Complete
 }
 
@@ -228,7 +228,7 @@ func TestSlurmFailedShardResumes(t *testing.T) {
 // manifestStamp is a shard manifest's modification time and content.
 func manifestStamp(t *testing.T, dir string, i int) string {
 	t.Helper()
-	path := filepath.Join(slurm.ShardDir(dir, i), report.ManifestFile)
+	path := filepath.Join(slurm.ShardDir(dir, i), sweep.ManifestFile)
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -330,34 +330,5 @@ func TestSlurmWithoutSbatch(t *testing.T) {
 	}
 	if exists(dir) {
 		t.Errorf("%s was created", dir)
-	}
-}
-
-// TestEstimateShards checks --slurm-shards's default on hand-worked cases: tasks ÷ (tasks/s per
-// core × cores × 600 s), rounded up, at least 1.
-func TestEstimateShards(t *testing.T) {
-	trial := func(tasks int) report.Trial { return report.Trial{Tasks: make([]replay.Task, tasks)} }
-	in := report.SweepInputs{Levels: map[string]report.LevelTrials{"a": {Trials: []report.Trial{trial(3_000_000), trial(1_500_000)}}}}
-	runs := func(n int) []report.SweepRun {
-		rs := make([]report.SweepRun, n)
-		for i := range rs {
-			rs[i] = report.SweepRun{Level: "a", Trial: 1 + i%2}
-		}
-		return rs
-	}
-	// A shard replays 7,500 tasks/s × 600 s = 4.5 million tasks per core; a pair of runs has 4.5
-	// million tasks.
-	if slurmTasksPerCoreSecond != 7500 || slurmMinutesPerShard != 10 {
-		t.Fatal("the cases below assume 7,500 tasks/s per core and 10-minute shards")
-	}
-	for _, c := range []struct {
-		runs, cpus, want int
-	}{{4, 1, 2}, {4, 4, 1}, {6, 2, 2}, {40, 2, 10}, {40, 3, 7}, {3, 1, 2}} {
-		if got := estimateShards(runs(c.runs), in, c.cpus); got != c.want {
-			t.Errorf("%d runs on %d CPUs: %d shards, want %d", c.runs, c.cpus, got, c.want)
-		}
-	}
-	if got := estimateShards(runs(2), report.SweepInputs{Levels: map[string]report.LevelTrials{"a": {Trials: []report.Trial{trial(10), trial(10)}}}}, 1); got != 1 {
-		t.Errorf("a tiny grid: %d shards, want 1", got)
 	}
 }

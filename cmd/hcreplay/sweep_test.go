@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // sweepFixture writes a tiny PET, three trace files and a grid with a level of files and a
@@ -97,7 +98,7 @@ func TestSweepCommand(t *testing.T) {
 	if levels["2k"] != 8 || levels["gen3k"] != 8 {
 		t.Errorf("rows per level %v", levels)
 	}
-	m, err := report.ReadManifest(out)
+	m, err := sweep.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func startSweep(t *testing.T, out string, args ...string) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	partial := filepath.Join(out, report.PartialRunsFile)
+	partial := filepath.Join(out, sweep.PartialRunsFile)
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) {
 		if _, err := os.Stat(partial); err == nil {
 			return cmd
@@ -192,7 +193,7 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, report.RunsFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("the sweep finished before it was killed; give it more runs")
 	}
-	saved, err := report.ReadRuns(filepath.Join(out, report.PartialRunsFile))
+	saved, err := report.ReadRuns(filepath.Join(out, sweep.PartialRunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	for _, e := range left {
 		names = append(names, e.Name())
 	}
-	if !slices.Equal(names, []string{report.ManifestFile, report.RunsFile}) {
+	if !slices.Equal(names, []string{sweep.ManifestFile, report.RunsFile}) {
 		t.Errorf("files left in the folder: %v", names)
 	}
 }
@@ -232,10 +233,10 @@ func TestSweepInterrupt(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != exitSignal {
 		t.Fatalf("interrupted sweep: %v, want exit %d", err, exitSignal)
 	}
-	if _, err := report.ReadRuns(filepath.Join(out, report.PartialRunsFile)); err != nil {
+	if _, err := report.ReadRuns(filepath.Join(out, sweep.PartialRunsFile)); err != nil {
 		t.Errorf("no finished runs saved on Ctrl-C: %v", err)
 	}
-	m, err := report.ReadManifest(out)
+	m, err := sweep.ReadManifest(out)
 	if err != nil || m.Complete || m.Ended == nil || m.Finished == 0 {
 		t.Errorf("manifest after Ctrl-C: %+v, %v", m, err)
 	}
@@ -309,7 +310,7 @@ func TestSweepResumeCorrupt(t *testing.T) {
 	grid := sweepFixture(t, 1)
 	out := filepath.Join(t.TempDir(), "out")
 	os.MkdirAll(out, 0o755)
-	partial := filepath.Join(out, report.PartialRunsFile)
+	partial := filepath.Join(out, sweep.PartialRunsFile)
 	writeFile(t, partial, "PAR1 this is not a runs file")
 	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
 	if code != exitUsage || !strings.Contains(stderr, partial) {
@@ -400,7 +401,7 @@ func TestSweepResumeCorruptCheckpoint(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	partial := filepath.Join(out, report.PartialRunsFile)
+	partial := filepath.Join(out, sweep.PartialRunsFile)
 	writeFile(t, partial, "not parquet")
 	code, _, stderr := cli(t, "sweep", grid, "--out", out, "--resume")
 	if code != exitUsage || !strings.Contains(stderr, partial) {

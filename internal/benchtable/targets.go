@@ -38,6 +38,7 @@ var targets = []target{
 	{what: "pet build, 10M-row CSV log, peak heap (issue 50)", bench: "BenchmarkPETBuild/csv/10M", unit: "peak-heap-MiB", note: "no higher than before"},
 	{what: "pet build, 10M-row Parquet log, rows/s (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "rows/s", atLeast: 2e7},
 	{what: "pet build, 10M-row Parquet log, peak heap (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "peak-heap-MiB", note: "no higher than before"},
+	{what: "SVG line chart, bytes (issue 50)", bench: "BenchmarkSVGFigure", unit: "B/figure", atMost: 100_000},
 }
 
 // sample is one benchmark line's value of a target's metric, and the core's speed around it
@@ -209,7 +210,7 @@ func (t target) summary(xs []float64) (median, samples, met string) {
 }
 
 // format writes a value of the target's unit with three significant figures, as rate does:
-// tasks/s bare, megabytes with " MB", ratios with a ×.
+// tasks/s and rows/s bare, megabytes with " MB", mebibytes with " MiB", bytes with " B", ratios with a ×.
 func (t target) format(v float64) string { return t.withFigures(v, 3) }
 
 // withFigures is format with n significant figures (at least three).
@@ -221,6 +222,8 @@ func (t target) withFigures(v float64, n int) string {
 		return rateFigures(v, n) + " MB"
 	case strings.HasSuffix(t.unit, "-MiB"):
 		return rateFigures(v, n) + " MiB"
+	case strings.HasPrefix(t.unit, "B/"):
+		return rateFigures(v, n) + " B"
 	}
 	return rateFigures(v, n) + "×"
 }

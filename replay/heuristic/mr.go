@@ -39,11 +39,16 @@ const boundSlack = 1e-9
 // found so far can be neither the best nor tied with it, so its chance is not computed. The
 // pairs are in b.pairs's storage.
 func maxSuccess(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	return maxSuccessEach(ev, p, b, tasks, func(int) []int { return machines })
+}
+
+// maxSuccessEach is maxSuccess with the machines of the i-th task given by machines(i).
+func maxSuccessEach(ev replay.Event, p Params, b *buffers, tasks []int, machines func(i int) []int) []pair {
 	pairs := b.pairs[:0]
 	b.startETC(ev, p)
-	for _, t := range tasks {
+	for i, t := range tasks {
 		best := pair{task: t, machine: -1}
-		for _, m := range machines {
+		for _, m := range machines(i) {
 			if best.machine >= 0 && ev.SuccessBound(t, m) < best.success-boundSlack {
 				continue
 			}

@@ -36,6 +36,15 @@ type hopelessTeller interface {
 	Hopeless(h int) bool
 }
 
+// machineScreener is what PAM can ask a pruning Event to spare it the chances of pairs that
+// cannot decide: the machines of ms on which task h's chance may be above its deferring
+// threshold, appended to dst (false when the Event cannot tell). A machine left out gives a
+// chance below the threshold, so it is never the choice of a task that is kept, and a task
+// whose best is at or below the threshold is deferred whichever machine that is.
+type machineScreener interface {
+	Promising(h int, ms, dst []int) ([]int, bool)
+}
+
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
 	hop, screens := ev.(hopelessTeller)
@@ -47,23 +56,30 @@ func (h PAM) Map(ev replay.Event) {
 		if !ok {
 			return
 		}
-		if screens {
-			// Phase 1 would give such a task a best chance at or below its threshold, and the loop
-			// below would defer it; deferring moves no queue, so no other pair changes.
-			kept := tasks[:0]
-			for _, t := range tasks {
-				if hop.Hopeless(t) {
-					ev.Defer(t)
-					continue
-				}
-				kept = append(kept, t)
-			}
-			if tasks = kept; len(tasks) == 0 {
+		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
+		if scr, ok := ev.(machineScreener); ok && screens {
+			if tasks = screenTasks(ev, scr, b, tasks); len(tasks) == 0 {
 				return
 			}
+			b.pairs = maxSuccessEach(ev, h.Params, b, tasks, b.screenedOf)
+		} else {
+			if screens {
+				// Phase 1 would give such a task a best chance at or below its threshold, and the loop
+				// below would defer it; deferring moves no queue, so no other pair changes.
+				kept := tasks[:0]
+				for _, t := range tasks {
+					if hop.Hopeless(t) {
+						ev.Defer(t)
+						continue
+					}
+					kept = append(kept, t)
+				}
+				if tasks = kept; len(tasks) == 0 {
+					return
+				}
+			}
+			b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		}
-		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
-		b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		pairs := b.pairs
 		kept := pairs[:0]
 		for _, p := range pairs {
@@ -95,4 +111,33 @@ func (h PAM) Map(ev replay.Event) {
 			}
 		}
 	}
+}
+
+// screenTasks defers the round's tasks that no machine of b.phase1 can give a chance above their
+// threshold (before any other decision of the round, as Hopeless's screen did) and notes, for
+// each task kept, the machines that may (b.screened, b.screenedOf): phase 1 asks only those.
+func screenTasks(ev replay.Event, scr machineScreener, b *buffers, tasks []int) []int {
+	b.screened, b.screenedAt = b.screened[:0], b.screenedAt[:0]
+	kept := tasks[:0]
+	for _, t := range tasks {
+		start := len(b.screened)
+		ms, ok := scr.Promising(t, b.phase1, b.screened)
+		if !ok {
+			ms = append(ms, b.phase1...) // unknown: ask every machine
+		}
+		b.screened = ms
+		if len(ms) == start {
+			ev.Defer(t)
+			continue
+		}
+		kept = append(kept, t)
+		b.screenedAt = append(b.screenedAt, start)
+	}
+	b.screenedAt = append(b.screenedAt, len(b.screened))
+	return kept
+}
+
+// screenedOf is the machines screenTasks kept for the i-th task it kept.
+func (b *buffers) screenedOf(i int) []int {
+	return b.screened[b.screenedAt[i]:b.screenedAt[i+1]]
 }

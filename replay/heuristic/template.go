@@ -39,6 +39,8 @@ type buffers struct {
 	whole               bool                // the round's tasks are the whole batch, as Event.BatchKeys has it
 	bounds              []bounded           // completions', by machine
 	memo                completionMemo      // MM's completions asked in this event
+	screened            []int               // PAM's machines worth asking, task after task
+	screenedAt          []int               // where each task's start in screened, and the end
 }
 
 // orFresh is b, or a new set of buffers when b is nil.

@@ -557,10 +557,49 @@ func (d *deferring) deferTask(h int, chance, th float64) {
 // later one, and the set of free machines only shrinks. False when unknown: with a trace (which
 // records chances), a threshold of 0, or no free machine.
 func (d *deferring) Hopeless(h int) bool {
+	deadline, _, all, ok := d.cutoffsOf(h)
+	return ok && deadline < all
+}
+
+// Promising appends to dst the machines of ms (in index order, each with a free slot) on which
+// task h's chance may be above its deferring threshold, and returns them with true; the others
+// are those where the cut-offs show it below (Hopeless's reasoning, machine by machine). A
+// pruning-aware heuristic that keeps a task only for a chance above its threshold on the machine
+// of its choice need not ask the chances of the others: each is below the threshold, so below
+// the best when the task is kept, and the task is deferred whatever they are when it is not.
+// False when unknown, as Hopeless.
+func (d *deferring) Promising(h int, ms, dst []int) ([]int, bool) {
+	deadline, cut, all, ok := d.cutoffsOf(h)
+	if !ok {
+		return dst, false
+	}
+	if deadline < all {
+		return dst, true
+	}
+	free, j := d.p.cut.free, 0
+	for _, m := range ms {
+		for j < len(free) && free[j] < m {
+			j++
+		}
+		if j < len(free) && free[j] == m && deadline < cut[j] {
+			continue // hopeless on m
+		}
+		dst = append(dst, m) // or not free when the cut-offs were taken: ask
+	}
+	return dst, true
+}
+
+// cutoffsOf is task h's deadline and its type's cut-offs for this event, per machine of
+// p.cut.free and over all of them; false when the cut-offs do not decide (a trace, which records
+// chances, a threshold of 0, or no free machine).
+func (d *deferring) cutoffsOf(h int) (deadline float64, cut []float64, all float64, ok bool) {
 	typ, deadline := d.TypeAndDeadline(h)
+	if d.p.trace != nil {
+		return 0, nil, 0, false
+	}
 	th := d.p.DeferThreshold(typ)
-	if d.p.trace != nil || th == 0 {
-		return false
+	if th == 0 {
+		return 0, nil, 0, false
 	}
 	if !d.cut {
 		d.p.free = d.FreeMachines(d.p.free)
@@ -568,10 +607,10 @@ func (d *deferring) Hopeless(h int) bool {
 		d.cut = true
 	}
 	if len(d.p.free) == 0 {
-		return false
+		return 0, nil, 0, false
 	}
-	_, all := d.p.cut.of(d.Event, h, typ, th)
-	return deadline < all
+	cut, all = d.p.cut.of(d.Event, h, typ, th)
+	return deadline, cut, all, true
 }
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,

@@ -1,8 +1,10 @@
-// Package slurm writes the sbatch scripts of a sweep on a Slurm cluster (a job array of shards
-// and a merge job that depends on it), submits them with sbatch, and reads back what squeue and
-// sacct say about them. It owns the layout of a Slurm sweep's folder and the scripts' text; it
-// does not know what a sweep is: the commands the scripts run come from its caller
-// (cmd/hcreplay), and the shards' completeness from their manifests, read there too.
+// Package slurm runs a sweep on a Slurm cluster: it copies the grid with its paths made
+// absolute (checking that the copy expands to the same runs), estimates the number of shards,
+// writes the sbatch scripts (a job array of shards and a merge job that depends on it), submits
+// them with sbatch, reads back what squeue and sacct say about them (Status), and merges the
+// complete shards into runs.parquet (Merge). It owns the layout of a Slurm sweep's folder and
+// the scripts' text; the runs themselves are package sweep's, and the commands the scripts run
+// come from its caller (cmd/hcreplay).
 package slurm
 
 import (

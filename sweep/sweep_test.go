@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/report"
 )
 
 // testInputs are a random 3-type, 2-machine PET and two levels of random trials: small enough
@@ -53,12 +54,12 @@ func testSweep(t *testing.T, dir string, jobs int, shard Shard) *Sweep {
 	return &Sweep{Grid: mustParse(t, testGrid), Inputs: testInputs(), Dir: dir, Jobs: jobs, Shard: shard, Version: "test", Checkpoint: time.Hour}
 }
 
-func runSweep(t *testing.T, s *Sweep) []RunRow {
+func runSweep(t *testing.T, s *Sweep) []report.RunRow {
 	t.Helper()
 	if _, err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ReadRuns(filepath.Join(s.Dir, RunsFile))
+	rows, err := report.ReadRuns(filepath.Join(s.Dir, report.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func runSweep(t *testing.T, s *Sweep) []RunRow {
 
 // withoutTimes prints rows without their wall times, the only fields that may differ between
 // two runs of one grid. Printing makes NaN equal to NaN.
-func withoutTimes(rows []RunRow) []string {
+func withoutTimes(rows []report.RunRow) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		out[i] = fmt.Sprintf("%+v", r.WithoutTimes())
@@ -75,7 +76,7 @@ func withoutTimes(rows []RunRow) []string {
 	return out
 }
 
-func sameRows(t *testing.T, what string, got, want []RunRow) {
+func sameRows(t *testing.T, what string, got, want []report.RunRow) {
 	t.Helper()
 	g, w := withoutTimes(got), withoutTimes(want)
 	if len(g) != len(w) {
@@ -93,7 +94,7 @@ func TestSweepDeterministic(t *testing.T) {
 	if len(one) != 24 { // 2 levels × 3 trials × 2 heuristics × 2 variants
 		t.Fatalf("%d rows, want 24", len(one))
 	}
-	if !slices.IsSortedFunc(one, func(a, b RunRow) int { return strings.Compare(a.Key, b.Key) }) {
+	if !slices.IsSortedFunc(one, func(a, b report.RunRow) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Error("rows are not sorted by key")
 	}
 	var dropped int32
@@ -128,7 +129,7 @@ func TestSweepDeterministic(t *testing.T) {
 
 func TestSweepShards(t *testing.T) {
 	whole := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{}))
-	var merged []RunRow
+	var merged []report.RunRow
 	for i := 1; i <= 3; i++ {
 		part := runSweep(t, testSweep(t, t.TempDir(), 2, Shard{Index: i, Count: 3}))
 		if len(part) != 8 {
@@ -149,24 +150,41 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen int
-	s.Done = func(RunRow) {
+	s.Done = func(report.RunRow) {
 		if seen++; seen == 5 {
 			cancel()
 		}
 	}
 	s.Checkpoint = 1 << 62 // only the save on the way out
+	// Saving brackets the save: held before the partial file exists, released after.
+	var held, released int
+	s.Saving = func() func() {
+		held++
+		if _, err := os.Stat(filepath.Join(dir, PartialRunsFile)); err == nil {
+			t.Error("Saving was called after the save")
+		}
+		return func() {
+			released++
+			if _, err := os.Stat(filepath.Join(dir, PartialRunsFile)); err != nil {
+				t.Errorf("Saving's done was called before the save: %v", err)
+			}
+		}
+	}
 	st, err := s.Run(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted sweep: %v", err)
 	}
-	partial, err := ReadRuns(filepath.Join(dir, PartialRunsFile))
+	if held != 1 || released != 1 {
+		t.Errorf("Saving held %d times, released %d, want once each", held, released)
+	}
+	partial, err := report.ReadRuns(filepath.Join(dir, PartialRunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(partial) < 5 || len(partial) >= 24 || len(partial) != st.Finished {
 		t.Fatalf("%d rows saved (stats %+v), want at least the 5 reported and fewer than 24", len(partial), st)
 	}
-	if _, err := os.Stat(filepath.Join(dir, RunsFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, report.RunsFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Error("an interrupted sweep wrote runs.parquet")
 	}
 
@@ -175,7 +193,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	var logs []string
 	s.Log = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
 	var ran int
-	s.Done = func(RunRow) { ran++ }
+	s.Done = func(report.RunRow) { ran++ }
 	got := runSweep(t, s)
 	if ran != 24-len(partial) {
 		t.Errorf("resume ran %d runs, want the %d missing", ran, 24-len(partial))
@@ -191,7 +209,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "12 runs that are not runs of this grid") {
 		t.Errorf("resuming half the grid: %v", err)
 	}
-	kept, err := ReadRuns(filepath.Join(dir, RunsFile))
+	kept, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,12 +227,12 @@ func TestSweepResumeRefusesOtherShard(t *testing.T) {
 			s := testSweep(t, dir, 2, shard)
 			s.Resume = resume
 			var ran int
-			s.Done = func(RunRow) { ran++ }
+			s.Done = func(report.RunRow) { ran++ }
 			_, err := s.Run(context.Background())
 			if !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "shard 1/2") || strings.Contains(err.Error(), "resume") || ran > 0 {
 				t.Errorf("shard %s, resume %v: %d runs, error %v; want a refusal that names shard 1/2 and does not suggest resuming", shard, resume, ran, err)
 			}
-			rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+			rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +262,7 @@ func TestSweepResumeRefusesOtherInputs(t *testing.T) {
 		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "another PET or catalog") || strings.Contains(err.Error(), "resume") {
 			t.Errorf("resume %v with another PET: %v", resume, err)
 		}
-		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,10 +290,76 @@ func TestSweepResumeRefusesChangedLevel(t *testing.T) {
 		if _, err := s.Run(context.Background()); !errors.Is(err, ErrSweepExists) || !strings.Contains(err.Error(), "changed since") {
 			t.Errorf("resume after a change: %v", err)
 		}
-		rows, err := ReadRuns(filepath.Join(dir, RunsFile))
+		rows, err := report.ReadRuns(filepath.Join(dir, report.RunsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameRows(t, "after the refusal", rows, want)
+	}
+}
+
+// TestCheckpointEvery: the wait after a save is the interval, or ten times the save when that is
+// longer, so that saves take at most 1/11 of a sweep; 0 (after every run) stays 0.
+func TestCheckpointEvery(t *testing.T) {
+	for _, c := range []struct {
+		interval, took, want time.Duration
+	}{
+		{5 * time.Second, 100 * time.Millisecond, 5 * time.Second}, // 10,000 rows: the interval
+		{5 * time.Second, 2 * time.Second, 20 * time.Second},       // 100,000 rows: 10 × 2 s
+		{5 * time.Second, 500 * time.Millisecond, 5 * time.Second}, // exactly a tenth
+		{0, 2 * time.Second, 0},                                    // --checkpoint 0: every run
+	} {
+		if got := checkpointEvery(c.interval, c.took); got != c.want {
+			t.Errorf("checkpointEvery(%v, %v) = %v, want %v", c.interval, c.took, got, c.want)
+		}
+	}
+	// Over a 2-hour sweep whose saves grow with its rows (1,000 rows/s, 20 µs a row to save), the
+	// saves take about a tenth of the time (a save costs a little more than the one before the
+	// wait: rows came in meanwhile); at a fixed 5 s they would take most of it (88%).
+	share := func(next func(took time.Duration) time.Duration) float64 {
+		const perRow, rate = 20 * time.Microsecond, 1000.0
+		var clock, saving time.Duration
+		for every := next(0); clock < 2*time.Hour; {
+			clock += every
+			took := time.Duration(clock.Seconds()*rate) * perRow
+			clock, saving = clock+took, saving+took
+			every = next(took)
+		}
+		return saving.Seconds() / clock.Seconds()
+	}
+	if got := share(func(took time.Duration) time.Duration { return checkpointEvery(5*time.Second, took) }); got > 0.12 {
+		t.Errorf("saves took %.1f%% of a 2-hour sweep, want at most 12%%", 100*got)
+	}
+	if got := share(func(time.Duration) time.Duration { return 5 * time.Second }); got < 0.8 {
+		t.Errorf("the model is off: at a fixed 5 s, saves took only %.1f%% of a 2-hour sweep", 100*got)
+	}
+}
+
+// TestSweepCountsUnscored: the stats count the runs whose trim left no task scored, as their rows
+// say (120 tasks: a trim of 100 at each end leaves none, one of 10 leaves 100), and give the
+// least such trim.
+func TestSweepCountsUnscored(t *testing.T) {
+	s := testSweep(t, t.TempDir(), 2, Shard{})
+	s.Grid = mustParse(t, strings.Replace(testGrid, "trim: 10", "trim: [10, 100, 200]", 1))
+	st, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := report.ReadRuns(filepath.Join(s.Dir, report.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, trims := 0, map[int32]int{}
+	for _, r := range rows {
+		if r.Scored == 0 {
+			want++
+			trims[r.Trim]++
+		}
+	}
+	if want == 0 || trims[10] != 0 || trims[100] == 0 {
+		t.Fatalf("the grid is off: %d unscored runs, by trim %v", want, trims)
+	}
+	if st.Unscored != want || st.UnscoredTrim != 100 {
+		t.Errorf("stats: %d unscored, least trim %d; want %d, 100", st.Unscored, st.UnscoredTrim, want)
 	}
 }

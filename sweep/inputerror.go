@@ -1,4 +1,4 @@
-package report
+package sweep
 
 // InputError marks an error the user can fix, such as a grid of more runs than a sweep allows
 // or a runs file to resume from that is not one, so that the command line exits 2 (bad input)

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"encoding/json"
@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/report"
 )
 
-// The files of a sweep's folder.
+// The files of a sweep's folder, beside report.RunsFile (the finished sweep or shard).
 const (
-	RunsFile        = "runs.parquet"         // the finished sweep (or shard)
 	PartialRunsFile = "runs.partial.parquet" // the rows so far of an unfinished one
 	ManifestFile    = "manifest.json"
 )
@@ -65,7 +65,7 @@ func (s *Sweep) prepareDir(mine []SweepRun) error {
 		return err
 	}
 	var held []string
-	for _, name := range []string{RunsFile, PartialRunsFile} {
+	for _, name := range []string{report.RunsFile, PartialRunsFile} {
 		if _, err := os.Stat(filepath.Join(s.Dir, name)); err == nil {
 			held = append(held, name)
 		}
@@ -97,7 +97,7 @@ func (s *Sweep) prepareDir(mine []SweepRun) error {
 			return fmt.Errorf("%s: %w (%s): add --resume to keep its finished runs, or choose another folder", s.Dir, ErrSweepExists, strings.Join(held, ", "))
 		}
 	}
-	for _, name := range []string{RunsFile, PartialRunsFile, ManifestFile} {
+	for _, name := range []string{report.RunsFile, PartialRunsFile, ManifestFile} {
 		stale, _ := filepath.Glob(filepath.Join(s.Dir, "."+name+".tmp-*"))
 		for _, f := range stale {
 			os.Remove(f)
@@ -140,8 +140,8 @@ func (s *Sweep) foreignRows(mine []SweepRun) (int, error) {
 		keys[r.Key] = true
 	}
 	foreign := 0
-	for _, name := range []string{RunsFile, PartialRunsFile} {
-		rows, err := ReadRuns(filepath.Join(s.Dir, name))
+	for _, name := range []string{report.RunsFile, PartialRunsFile} {
+		rows, err := report.ReadRuns(filepath.Join(s.Dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -162,8 +162,8 @@ func (s *Sweep) foreignRows(mine []SweepRun) (int, error) {
 // the same file name as now (or the same generator settings), so that a level pointed at other
 // files under the same level name runs again, while a sweep started from another folder, whose
 // paths differ, still resumes.
-func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
-	done := map[string]RunRow{}
+func (s *Sweep) resumed(mine []SweepRun) (map[string]report.RunRow, error) {
+	done := map[string]report.RunRow{}
 	if !s.Resume {
 		return done, nil
 	}
@@ -172,9 +172,9 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 		source[r.Key] = s.Inputs.Levels[r.Level].Trials[r.Trial-1].Source
 	}
 	var read, changed int
-	for _, name := range []string{RunsFile, PartialRunsFile} {
+	for _, name := range []string{report.RunsFile, PartialRunsFile} {
 		path := filepath.Join(s.Dir, name)
-		rows, err := ReadRuns(path)
+		rows, err := report.ReadRuns(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -202,16 +202,16 @@ func (s *Sweep) resumed(mine []SweepRun) (map[string]RunRow, error) {
 }
 
 // writePartial saves the rows so far, atomically.
-func (s *Sweep) writePartial(rows []RunRow) error {
+func (s *Sweep) writePartial(rows []report.RunRow) error {
 	sortRows(rows)
 	return writeRunsFile(filepath.Join(s.Dir, PartialRunsFile), rows, s.fileMeta())
 }
 
 // finish writes the complete runs.parquet, then removes the partial file: runs.parquet exists
 // before the partial rows disappear, so a crash in between loses nothing.
-func (s *Sweep) finish(rows []RunRow, st SweepStats, started time.Time) error {
+func (s *Sweep) finish(rows []report.RunRow, st SweepStats, started time.Time) error {
 	sortRows(rows)
-	if err := writeRunsFile(filepath.Join(s.Dir, RunsFile), rows, s.fileMeta()); err != nil {
+	if err := writeRunsFile(filepath.Join(s.Dir, report.RunsFile), rows, s.fileMeta()); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(s.Dir, PartialRunsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -220,13 +220,13 @@ func (s *Sweep) finish(rows []RunRow, st SweepStats, started time.Time) error {
 	return s.writeManifest(st, started, time.Now())
 }
 
-func writeRunsFile(path string, rows []RunRow, meta FileMeta) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteRuns(w, rows, meta) })
+func writeRunsFile(path string, rows []report.RunRow, meta report.FileMeta) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return report.WriteRuns(w, rows, meta) })
 }
 
 // fileMeta is what the sweep's files record about themselves.
-func (s *Sweep) fileMeta() FileMeta {
-	return FileMeta{TimeUnit: s.Inputs.TimeUnit, Version: s.Version}
+func (s *Sweep) fileMeta() report.FileMeta {
+	return report.FileMeta{TimeUnit: s.Inputs.TimeUnit, Version: s.Version}
 }
 
 // relativeTo is path relative to dir, so that a folder that records it can be moved together
@@ -250,7 +250,7 @@ func relativeTo(dir, path string) string {
 // writeManifest writes manifest.json; a zero ended means the sweep is under way.
 func (s *Sweep) writeManifest(st SweepStats, started, ended time.Time) error {
 	m := Manifest{
-		Tool: Tool, Version: s.Version, TimeUnit: s.Inputs.TimeUnit, GridFile: relativeTo(s.Dir, s.GridFile), Inputs: s.InputsDigest,
+		Tool: report.Tool, Version: s.Version, TimeUnit: s.Inputs.TimeUnit, GridFile: relativeTo(s.Dir, s.GridFile), Inputs: s.InputsDigest,
 		Grid: s.Grid, Seeds: s.seeds(),
 		Shard: s.Shard.String(), Jobs: s.jobs(st.Shard - st.Resumed),
 		Runs: st.Runs, ShardRuns: st.Shard, Resumed: st.Resumed, Finished: st.Finished,

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
+	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -321,7 +322,7 @@ func (g *Grid) axes() ([]axis, error) {
 		errs = append(errs, fmt.Errorf("%s: missing: name at least one heuristic", g.Where("heuristics")))
 	} else {
 		add(makeAxis(g, "heuristic", "heuristics", g.Heuristics, "", func(name string) (string, func(*SweepRun), error) {
-			canon, err := canonicalHeuristic(name)
+			canon, err := CanonicalHeuristic(name)
 			return canon, func(r *SweepRun) { r.Heuristic = canon }, err
 		}, func(r *SweepRun) string { return r.Heuristic }))
 	}
@@ -428,8 +429,9 @@ func interval(lo, hi float64) string {
 	return fmt.Sprintf("[%g, %g]", lo, hi)
 }
 
-// canonicalHeuristic returns the registry's spelling of a heuristic or preset name.
-func canonicalHeuristic(name string) (string, error) {
+// CanonicalHeuristic is the name a sweep records for a heuristic or preset name (MECT → MCT):
+// the registry's spelling, or an error naming the ones there are.
+func CanonicalHeuristic(name string) (string, error) {
 	for _, p := range prune.Presets() {
 		if strings.EqualFold(p.Name, name) {
 			return p.Name, nil
@@ -558,9 +560,9 @@ func (r *SweepRun) options(timeUnitSeconds float64) replay.Options {
 	return o
 }
 
-// row is the run's identity and options as a RunRow, without metrics.
-func (r *SweepRun) row() RunRow {
-	return RunRow{
+// row is the run's identity and options as a report.RunRow, without metrics.
+func (r *SweepRun) row() report.RunRow {
+	return report.RunRow{
 		Key: r.Key, Point: r.Point, Heuristic: r.Heuristic, Prune: r.Prune.String(), Level: r.Level, Trial: int32(r.Trial),
 		QueueSize: int32(r.QueueSize), DropModel: r.DropModel.String(), Strict: r.Strict, ConditionElapsed: r.ConditionElapsed,
 		Trim: int32(r.Trim), Seed: int64(r.Seed), Engine: r.Engine, Toggle: r.Toggle.String(), Lambda: r.Lambda,

@@ -1,4 +1,4 @@
-package report
+package sweep
 
 import (
 	"runtime"

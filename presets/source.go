@@ -1,0 +1,75 @@
+package presets
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hcreplay/hcreplay/sweep"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// Source is where a preset's trials come from: the HCW19 files, or the generator on a PET the
+// command synthesized. The command finds the files; Source turns an experiment's level labels
+// into a sweep grid's levels.
+type Source struct {
+	PET      string
+	Constant string // HCW19 constant.zip; "" for generated trials
+	Spiky    string // HCW19 spiky.zip; "" when absent
+	Trials   int    // per level: the first N files (0: all of them), or N generated trials
+	Tasks    int    // per generated trial
+	Quick    bool
+}
+
+// Level resolves a level label: 19k is the constant-rate trials at 19k, spiky15k the spiky ones
+// at 15k (HCW19: spk15k800_*.dat).
+func (s Source) Level(label string) (sweep.Level, error) {
+	load, spiky := strings.CutPrefix(label, "spiky")
+	rate, err := trace.LevelRate(load, 0)
+	if err != nil {
+		return sweep.Level{}, err
+	}
+	if s.Constant == "" {
+		gen := sweep.DefaultGenerate()
+		gen.Level, gen.Tasks, gen.CV = load, s.Tasks, 1
+		if spiky {
+			gen.Pattern = "spiky"
+		}
+		return sweep.Level{Name: label, Generate: gen, Trials: s.Trials, Seed: 1}, nil
+	}
+	spec := s.Constant + "#arr/arr" + load + "_*.dat"
+	if spiky {
+		if s.Spiky == "" {
+			return sweep.Level{}, fmt.Errorf("level %s needs spiky.zip next to %s", label, s.Constant)
+		}
+		spec = s.Spiky + "#spk/spk" + load + "800_*.dat"
+	}
+	return sweep.Level{Name: label, Trace: spec, Trials: s.Trials, Seed: 1, Rate: rate}, nil
+}
+
+// Levels returns an experiment's levels: its generated ones, and its labels resolved by the
+// source. Quick keeps the first and the last, and cuts every level to 3 trials.
+func (s Source) Levels(e Experiment) ([]sweep.Level, error) {
+	var levels []sweep.Level
+	for _, lv := range e.Generated {
+		if s.Quick {
+			lv.Trials = 3
+		}
+		if lv.Generate != nil && s.Tasks != 0 {
+			g := *lv.Generate
+			g.Tasks = s.Tasks
+			lv.Generate = &g
+		}
+		levels = append(levels, lv)
+	}
+	for _, label := range e.Levels {
+		lv, err := s.Level(label)
+		if err != nil {
+			return nil, err
+		}
+		levels = append(levels, lv)
+	}
+	if s.Quick && len(levels) > 2 {
+		levels = []sweep.Level{levels[0], levels[len(levels)-1]}
+	}
+	return levels, nil
+}
