@@ -53,17 +53,24 @@ func benchCLI(b *testing.B, args ...string) {
 
 // BenchmarkHCW19Replay reports the wall time of one multi-trial replay as issue 50 states its
 // target: the 30 trials of HCW19's arr34k level read from the zip of .dat files, with MM-P and
-// PAM-P (--prune both, deferring after the heuristic has chosen, the default), in s/replay.
-// Skips without ../shared/data/hcw19 (or $HCW19_DIR).
+// PAM-P (--prune both, deferring after the heuristic has chosen, the default), in s/replay:
+// with the default -j (a trial per CPU at a time), and with -j 1 (-j1), one trial after another,
+// for the ratio. Skips without ../shared/data/hcw19 (or $HCW19_DIR).
 func BenchmarkHCW19Replay(b *testing.B) {
 	dir := hcw19.Dir(b, "constant.zip", "classes_2.etc")
 	for _, h := range []string{"MM", "PAM"} {
-		b.Run(h+"-P", func(b *testing.B) {
-			for b.Loop() {
-				benchCLI(b, "-q", "replay", "--pet", filepath.Join(dir, "classes_2.etc"),
-					"--trace", filepath.Join(dir, "constant.zip")+"#arr/arr34k_*.dat", "-H", h, "--prune", "both")
+		for _, jobs := range []string{"0", "1"} {
+			name := h + "-P"
+			if jobs != "0" {
+				name += "-j" + jobs
 			}
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/replay")
-		})
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					benchCLI(b, "-q", "replay", "--pet", filepath.Join(dir, "classes_2.etc"),
+						"--trace", filepath.Join(dir, "constant.zip")+"#arr/arr34k_*.dat", "-H", h, "--prune", "both", "-j", jobs)
+				}
+				b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/replay")
+			})
+		}
 	}
 }

@@ -137,8 +137,26 @@ type trial struct {
 	units *atomic.Bool // set once a trial of the spec was found in an implausible unit (checkUnit)
 	// repairs tells the HCW19 repair once for the spec's trials, not once per file (issue 46).
 	repairs *repairNote
+	// onceKey is the spec's own units and repairs, which replay -j replaces per trial (see
+	// deferWarnings): the key under which a warning told once per spec is told once.
+	onceKey struct {
+		units   *atomic.Bool
+		repairs *repairNote
+	}
+	// keyed, when set, receives the warnings told once per spec with their key, instead of warn
+	// (replay -j: deferWarnings).
+	keyed func(key any, msg string)
 
 	maxBatch int // traceInput.MaxBatch
+}
+
+// warnOnce is the warn function for a warning the spec tells once, under key: warn, or keyed
+// when replay -j defers the trial's warnings.
+func (t trial) warnOnce(key any) func(string) {
+	if t.keyed == nil {
+		return t.warn
+	}
+	return func(msg string) { t.keyed(key, msg) }
 }
 
 // openTrials expands the spec and checks what applies to every trial, reading no trace yet.
@@ -181,6 +199,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	repairs := &repairNote{spec: in.Spec, trials: len(srcs)}
 	for i, src := range srcs {
 		ts[i] = trial{src: src, index: i, seed: in.Seed, pet: pet, opt: opt, rule: rule, means: means, warn: warn, units: units, repairs: repairs, maxBatch: in.MaxBatch}
+		ts[i].onceKey.units, ts[i].onceKey.repairs = units, repairs
 	}
 	return ts, nil
 }
@@ -193,7 +212,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 		return nil, nil, badInput(err)
 	}
 	if repaired {
-		t.repairs.tell(t.warn, tr.Name)
+		t.repairs.tell(t.warnOnce(t.onceKey.repairs), tr.Name)
 	}
 	var slacks slackSample
 	batch := newArrivalBatch(tr.Name, t.maxBatch)
@@ -399,7 +418,7 @@ func (t trial) checkUnit(slacks slackSample) {
 		return
 	}
 	unit := t.pet.TimeUnit()
-	t.warn(fmt.Sprintf("%s: deadlines are a median %.3g %s after arrival, against a mean execution time of %.3g %s in the PET: "+
+	t.warnOnce(t.onceKey.units)(fmt.Sprintf("%s: deadlines are a median %.3g %s after arrival, against a mean execution time of %.3g %s in the PET: "+
 		"is the trace in another time unit than the PET? --time-unit gives the trace's (e.g. --time-unit s)", t.src.Name, med, unit, mean, unit))
 }
 

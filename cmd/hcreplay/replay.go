@@ -68,6 +68,7 @@ type ReplayCmd struct {
 	Out   string `help:"Write summary.json (which names the trace), timing.json, reliability.csv (calibration of the predicted chances) and tasks.parquet here (a subfolder per mapper, such as MM-P, when there are several, and per trial, trial-001, when there are several, numbered through every --trace)." placeholder:"DIR"`
 	CSV   bool   `help:"With --out, also write tasks.csv."`
 	Force bool   `help:"Replace the runs an earlier replay left in --out instead of refusing."`
+	Jobs  int    `short:"j" help:"Trials replayed at a time (default: the number of CPUs). Tables, --json lines, --out folders and log lines come in trial order and are the same as with -j 1, but for wall times; on an error, trials after the failed one may have written their --out folders already." placeholder:"N"`
 }
 
 func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
@@ -87,6 +88,9 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	if err := c.checkTuning(); err != nil {
 		return err
+	}
+	if c.Jobs < 0 {
+		return badInput(fmt.Errorf("-j %d: want 1 or more trials at a time (0: the number of CPUs)", c.Jobs))
 	}
 	mappers, err := c.mappers()
 	if err != nil {
@@ -135,34 +139,37 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		}
 	}
 	var runs []replayRun
-	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
 	overall := runsBar(con, len(trials)*len(mappers))
 	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
-	for i, tr := range trials {
-		var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
-		for j, mp := range mappers {
-			mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
-			if err != nil {
-				return badInput(err)
-			}
-			cfg := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt, Scratch: scratch}
-			res, loaded, err := c.replayTrial(ctx, con, overall, tr, tasks, mapper, cfg, c.runDir(mp.label, i, len(trials), len(mappers)))
-			if err != nil {
+	// emit takes each run's result in trial order, whatever -j.
+	emit := func(i, j int, res *replay.Result) error {
+		overall.inc()
+		tr := trials[i]
+		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
+			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
+				tr.src.Name, c.Trim, s.Tasks)
+		}
+		if c.JSON {
+			if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
 				return err
 			}
-			overall.inc()
-			tasks = loaded
-			if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
-				con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
-					tr.src.Name, c.Trim, s.Tasks)
-			}
-			if c.JSON {
-				if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
-					return err
-				}
-			}
-			runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
 		}
+		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
+		return nil
+	}
+	base := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}
+	if jobs := c.jobs(len(trials)); jobs > 1 {
+		err = c.replayParallel(ctx, con, overall, trials, mappers, base, jobs, emit)
+	} else {
+		scratch := new(replay.Scratch) // each replay reuses the storage the one before left
+		for i, tr := range trials {
+			if err = c.replayTrials(ctx, con, overall, tr, i, len(trials), mappers, base, scratch, emit); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return err
 	}
 	overall.stop() // the bar's last frame before the tables
 	overall = nil

@@ -245,3 +245,20 @@ func TestCPUClock(t *testing.T) {
 		}
 	}
 }
+
+// TestPETBuildTargets: issue 50's pet build lines give the rows/s targets (a bare rate against
+// 5M and 20M) and the peak heaps (in MiB, with the note for a bound), medians worked out by hand:
+// CSV rows/s 1.2M and 1.1M, median 1.15M, short of 5M; Parquet one sample of 21M, met.
+func TestPETBuildTargets(t *testing.T) {
+	const in = `BenchmarkPETBuild/csv/10M-2     	       1	8000000000 ns/op	       162.0 peak-heap-MiB	   1200000 rows/s
+BenchmarkPETBuild/csv/10M-2     	       1	9000000000 ns/op	       170.0 peak-heap-MiB	   1100000 rows/s
+BenchmarkPETBuild/parquet/10M-2 	       1	 500000000 ns/op	        40.0 peak-heap-MiB	  21000000 rows/s
+`
+	want := [][]string{
+		{"pet build, 10M-row CSV log, rows/s (issue 50)", "≥ 5.00M", "1.15M", "2: 1.10M–1.20M", "no", "–", "–"},
+		{"pet build, 10M-row CSV log, peak heap (issue 50)", "no higher than before", "166 MiB", "2: 162 MiB–170 MiB", "–", "–", "–"},
+		{"pet build, 10M-row Parquet log, rows/s (issue 50)", "≥ 20.0M", "21.0M", "1", "yes", "–", "–"},
+		{"pet build, 10M-row Parquet log, peak heap (issue 50)", "no higher than before", "40.0 MiB", "1", "–", "–", "–"},
+	}
+	sameRows(t, sampledFrom(in).table(), want)
+}

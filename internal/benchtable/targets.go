@@ -32,6 +32,12 @@ var targets = []target{
 	{what: "MM, 1M streamed tasks, peak heap", bench: "BenchmarkMillionTasks", unit: "peak-heap-MB", atMost: 200},
 	{what: "PAM-P, fast ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "fast/reference", atLeast: 20},
 	{what: "PAM-P, approx ÷ reference, one run", bench: "BenchmarkEngineRatio", unit: "approx/reference", note: "paper: 13.5×"},
+	// Issue 50's: pet build from a 10M-row log (cmd/hcreplay BenchmarkPETBuild). The peak is the
+	// heap's object bytes sampled in process, not the RSS the issue's 162 MiB was measured as.
+	{what: "pet build, 10M-row CSV log, rows/s (issue 50)", bench: "BenchmarkPETBuild/csv/10M", unit: "rows/s", atLeast: 5e6},
+	{what: "pet build, 10M-row CSV log, peak heap (issue 50)", bench: "BenchmarkPETBuild/csv/10M", unit: "peak-heap-MiB", note: "no higher than before"},
+	{what: "pet build, 10M-row Parquet log, rows/s (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "rows/s", atLeast: 2e7},
+	{what: "pet build, 10M-row Parquet log, peak heap (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "peak-heap-MiB", note: "no higher than before"},
 	{what: "SVG line chart, bytes (issue 50)", bench: "BenchmarkSVGFigure", unit: "B/figure", atMost: 100_000},
 }
 
@@ -204,16 +210,18 @@ func (t target) summary(xs []float64) (median, samples, met string) {
 }
 
 // format writes a value of the target's unit with three significant figures, as rate does:
-// tasks/s bare, megabytes with " MB", bytes with " B", ratios with a ×.
+// tasks/s and rows/s bare, megabytes with " MB", mebibytes with " MiB", bytes with " B", ratios with a ×.
 func (t target) format(v float64) string { return t.withFigures(v, 3) }
 
 // withFigures is format with n significant figures (at least three).
 func (t target) withFigures(v float64, n int) string {
 	switch {
-	case t.unit == "tasks/s":
+	case t.unit == "tasks/s" || t.unit == "rows/s":
 		return rateFigures(v, n)
 	case strings.HasSuffix(t.unit, "-MB"):
 		return rateFigures(v, n) + " MB"
+	case strings.HasSuffix(t.unit, "-MiB"):
+		return rateFigures(v, n) + " MiB"
 	case strings.HasPrefix(t.unit, "B/"):
 		return rateFigures(v, n) + " B"
 	}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/replay/prune"
+	"github.com/hcreplay/hcreplay/trace"
+)
+
+// jobs is how many of trials replay -j replays at a time: -j, or the number of CPUs, never
+// more than there are trials.
+func (c *ReplayCmd) jobs(trials int) int {
+	n := c.Jobs
+	if n == 0 {
+		n = runtime.NumCPU()
+	}
+	return min(n, trials)
+}
+
+// replayTrials replays trial tr (number i of trials) through each mapper in turn, and hands
+// each result to emit as it comes: the trial's loaded tasks serve all its mappers.
+func (c *ReplayCmd) replayTrials(ctx context.Context, con *Console, overall *progress, tr trial, i, trials int, mappers []replayMapper, base replay.Config, scratch *replay.Scratch, emit func(i, j int, res *replay.Result) error) error {
+	var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
+	for j, mp := range mappers {
+		mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
+		if err != nil {
+			return badInput(err)
+		}
+		cfg := base
+		cfg.Scratch = scratch
+		res, loaded, err := c.replayTrial(ctx, con, overall, tr, tasks, mapper, cfg, c.runDir(mp.label, i, trials, len(mappers)))
+		if err != nil {
+			return err
+		}
+		tasks = loaded
+		if err := emit(i, j, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trialDone is what a worker of replayParallel leaves of a trial: its results, the error that
+// stopped it, and its log lines, for the collector to hand on in trial order.
+type trialDone struct {
+	results []*replay.Result // per mapper, up to the error
+	marks   []int            // the number of log lines written before each result
+	err     error
+	log     *trialLog
+}
+
+// replayParallel replays the trials jobs at a time, each trial through its mappers in turn on
+// one worker, and hands the results to emit in trial order, with each trial's log lines just
+// before them: stdout and stderr are as replayTrials one trial after another would write them.
+// At most 2×jobs trials are replayed ahead of the one emit waits for, so memory stays that of a
+// few trials. The first error in trial order is returned after the results before it; the
+// trials still running are then cancelled.
+func (c *ReplayCmd) replayParallel(ctx context.Context, con *Console, overall *progress, trials []trial, mappers []replayMapper, base replay.Config, jobs int, emit func(i, j int, res *replay.Result) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }() // no worker outlives the replay
+	slots := make([]chan trialDone, len(trials))
+	for i := range slots {
+		slots[i] = make(chan trialDone, 1)
+	}
+	ahead := make(chan struct{}, 2*jobs) // a token per trial started and not yet emitted
+	var next atomic.Int64
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			scratch := new(replay.Scratch)
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				i := int(next.Add(1)) - 1
+				if i >= len(trials) {
+					return
+				}
+				log := new(trialLog)
+				tcon := *con
+				tcon.Stderr = log
+				done := trialDone{log: log}
+				done.err = c.replayTrials(ctx, &tcon, nil, log.defer_(trials[i]), i, len(trials), mappers, base, scratch, func(_, _ int, res *replay.Result) error {
+					done.results = append(done.results, res)
+					done.marks = append(done.marks, log.len())
+					return nil
+				})
+				slots[i] <- done
+			}
+		}()
+	}
+	told := map[any]bool{} // the keys of the once-per-spec warnings told
+	for i := range trials {
+		var done trialDone
+		select {
+		case done = <-slots[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		for j, res := range done.results { // the lines before each result, as -j 1 writes them
+			done.log.flush(con, overall, told, done.marks[j])
+			if err := emit(i, j, res); err != nil {
+				return err
+			}
+		}
+		done.log.flush(con, overall, told, -1)
+		if done.err != nil {
+			return done.err
+		}
+		<-ahead
+	}
+	return nil
+}
+
+// trialLog holds a trial's log lines while replayParallel replays it beside others: the lines
+// its Console wrote (an io.Writer), and the warnings its trial told (defer_), each with the key
+// of the warning a spec tells once, or nil.
+type trialLog struct {
+	mu      sync.Mutex
+	partial strings.Builder // a line written in pieces, until its newline
+	lines   []logLine
+	flushed int // lines written by flush
+}
+
+type logLine struct {
+	key  any
+	text string
+}
+
+func (l *trialLog) add(key any, text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, logLine{key, text})
+}
+
+// Write takes what Console.Logf writes, a line at a time.
+func (l *trialLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range p {
+		if b != '\n' {
+			l.partial.WriteByte(b)
+			continue
+		}
+		l.lines = append(l.lines, logLine{text: l.partial.String()})
+		l.partial.Reset()
+	}
+	return len(p), nil
+}
+
+// defer_ returns tr with its warnings told to l instead of the console: a warning the spec
+// tells once is told by the trial's own note, under the spec's key, so that flush tells it for
+// the first trial in order that has it, as one trial after another would.
+func (l *trialLog) defer_(tr trial) trial {
+	warn := func(msg string) { l.add(nil, "warning: "+msg) }
+	tr.warn = warn
+	tr.opt.Warn = func(e *trace.InputError) { warn(e.Error()) }
+	tr.keyed = func(key any, msg string) { l.add(key, "warning: "+msg) }
+	tr.units = new(atomic.Bool)
+	tr.repairs = &repairNote{spec: tr.repairs.spec, trials: tr.repairs.trials}
+	return tr
+}
+
+func (l *trialLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.lines)
+}
+
+// flush writes l's lines up to line upto (all of them when it is negative), from the first not
+// written yet, as the trial's replay would have: above the bar when there is one, leaving out
+// the once-per-spec warnings told already. The trial has ended when flush is called.
+func (l *trialLog) flush(con *Console, overall *progress, told map[any]bool, upto int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if upto < 0 {
+		if l.partial.Len() > 0 {
+			l.lines = append(l.lines, logLine{text: l.partial.String()})
+			l.partial.Reset()
+		}
+		upto = len(l.lines)
+	}
+	for _, ln := range l.lines[l.flushed:upto] {
+		if ln.key != nil {
+			if told[ln.key] {
+				continue
+			}
+			told[ln.key] = true
+		}
+		overall.logf(con, "%s", ln.text)
+	}
+	l.flushed = upto
+}
