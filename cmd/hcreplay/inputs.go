@@ -188,7 +188,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	var rule *trace.DeadlineRule
 	var means trace.TypeMeans
 	if in.Deadline != "" {
-		r, m, err := deadlineRule(in.Deadline, pet)
+		r, m, err := petbuild.DeadlineRule(in.Deadline, pet)
 		if err != nil {
 			return nil, badInput(err)
 		}
@@ -471,52 +471,6 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 
 // Close releases the file.
 func (s *streamSource) Close() error { return s.r.Close() }
-
-// deadlineRule parses a deadline rule. Besides trace's rules it accepts best:K, the rule of 004
-// §VI: arrival + the mean execution time over the K machine types that run the task type
-// fastest. That needs the PET's cells, which trace does not see, so it is the tight rule on
-// per-type means computed here.
-func deadlineRule(s string, pet *petbuild.PET) (trace.DeadlineRule, trace.TypeMeans, error) {
-	if k, ok := strings.CutPrefix(s, "best:"); ok {
-		n, err := strconv.Atoi(k)
-		if err != nil || n < 1 || n > pet.NumMachineTypes() {
-			return trace.DeadlineRule{}, trace.TypeMeans{}, fmt.Errorf("deadline rule %q: want best:K with 1 ≤ K ≤ %d machine types", s, pet.NumMachineTypes())
-		}
-		rule, err := trace.ParseDeadlineRule("tight")
-		return rule, bestMeans(pet, n), err
-	}
-	rule, err := trace.ParseDeadlineRule(s)
-	return rule, typeMeans(pet), err
-}
-
-// bestMeans gives each task type the mean of its k smallest cell means.
-func bestMeans(pet *petbuild.PET, k int) trace.TypeMeans {
-	per := map[string]float64{}
-	for i, name := range pet.TaskTypes() {
-		means := make([]float64, pet.NumMachineTypes())
-		for j := range means {
-			means[j] = pet.Cell(i, j).Mean()
-		}
-		slices.Sort(means)
-		sum := 0.0
-		for _, m := range means[:k] {
-			sum += m
-		}
-		per[name] = sum / float64(k)
-	}
-	return trace.NewTypeMeans(per)
-}
-
-// typeMeans is what the deadline rules need of the PET.
-func typeMeans(pet *petbuild.PET) trace.TypeMeans {
-	per := map[string]float64{}
-	for i, name := range pet.TaskTypes() {
-		per[name] = pet.TypeMean(i)
-	}
-	m := trace.NewTypeMeans(per)
-	m.Global = pet.GlobalMean()
-	return m
-}
 
 // replayTasks maps a trace's type names to the PET's indices, and its observed-duration
 // columns to the PET's machine types.

@@ -330,7 +330,7 @@ func generateLevel(lv sweep.Level, pet *petbuild.PET, at func(string) string) (s
 	if err != nil {
 		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.pattern"), err))
 	}
-	rule, means, err := deadlineRule(gen.Deadline, pet)
+	rule, means, err := petbuild.DeadlineRule(gen.Deadline, pet)
 	if err != nil {
 		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.deadline"), err))
 	}

@@ -168,7 +168,7 @@ func (c *TraceGenCmd) config(pet *petbuild.PET, perRate float64) (trace.GenConfi
 	if err := trace.CheckTrialPrefix(prefix); err != nil {
 		return trace.GenConfig{}, "", fmt.Errorf("--prefix: %w", err)
 	}
-	rule, means, err := deadlineRule(c.Deadline, pet)
+	rule, means, err := petbuild.DeadlineRule(c.Deadline, pet)
 	if err != nil {
 		return trace.GenConfig{}, "", fmt.Errorf("--deadline: %w", err)
 	}
