@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -230,7 +230,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	} else if !tr.HasDeadlines() {
 		return nil, nil, badInput(errNoDeadline(tr.Name))
 	}
-	tasks, err := replayTasks(tr, t.pet)
+	tasks, err := sweep.ReplayTasks(tr, t.pet)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
@@ -462,7 +462,7 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 			return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))
 		}
 	}
-	rt, err := replayTask(t, s.pet, s.execIndex)
+	rt, err := sweep.ReplayTask(t, s.pet, s.execIndex)
 	if err != nil {
 		return replay.Task{}, false, badInput(fmt.Errorf("%s: %w", s.src.Name, err))
 	}
@@ -471,42 +471,6 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 
 // Close releases the file.
 func (s *streamSource) Close() error { return s.r.Close() }
-
-// replayTasks maps a trace's type names to the PET's indices, and its observed-duration
-// columns to the PET's machine types.
-func replayTasks(tr *trace.Trace, pet *petbuild.PET) ([]replay.Task, error) {
-	execIndex, err := pet.MachineIndices(tr.ExecTypes)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", tr.Name, err)
-	}
-	tasks := make([]replay.Task, len(tr.Tasks))
-	for i, t := range tr.Tasks {
-		if tasks[i], err = replayTask(t, pet, execIndex); err != nil {
-			return nil, fmt.Errorf("%s: %w", tr.Name, err)
-		}
-	}
-	return tasks, nil
-}
-
-// replayTask converts one task; execIndex maps the trace's exec columns to PET machine types.
-func replayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, error) {
-	ty, ok := pet.TaskIndex(t.Type)
-	if !ok {
-		return replay.Task{}, fmt.Errorf("task %d has type %q, which the PET does not have", t.ID, t.Type)
-	}
-	rt := replay.Task{ID: t.ID, Type: ty, Arrival: t.Arrival, Deadline: t.Deadline}
-	if t.Exec != nil {
-		obs := make([]float64, pet.NumMachineTypes())
-		for j := range obs {
-			obs[j] = math.NaN()
-		}
-		for k, v := range t.Exec {
-			obs[execIndex[k]] = v
-		}
-		rt.Observed = obs
-	}
-	return rt, nil
-}
 
 // flagUnit parses a --time-unit flag for ReadOptions.FileUnit: empty when the flag is not
 // given, so that a file that declares its unit (# time_unit=s, Parquet metadata) is read in

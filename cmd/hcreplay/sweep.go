@@ -342,7 +342,7 @@ func generateLevel(lv sweep.Level, pet *petbuild.PET, at func(string) string) (s
 		if err != nil {
 			return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
 		}
-		tasks, err := replayTasks(tr, pet)
+		tasks, err := sweep.ReplayTasks(tr, pet)
 		if err != nil {
 			return sweep.LevelTrials{}, err
 		}
