@@ -7,5 +7,6 @@
 // It does not aggregate or render runs: package report does, and owns the row type and the
 // runs.parquet format that both read and write, so that report reads runs without importing
 // the runner. It does not read PET or trace files either: the command line loads them and hands
-// over the parsed values (Inputs), which sweep turns into a level's trials (ReplayTasks).
+// over the parsed values (Inputs), which sweep turns into a level's trials (ReplayTasks,
+// GenerateLevel).
 package sweep

@@ -47,3 +47,40 @@ func ReplayTask(t trace.Task, pet *petbuild.PET, execIndex []int) (replay.Task, 
 	}
 	return rt, nil
 }
+
+// GenerateLevel makes a generated level's synthetic trials (lv.Generate must be set): lv.Trials
+// traces from trace.Generate, deadlines by the level's rule on the PET's means
+// (petbuild.DeadlineRule). Trial t depends only on the settings and t. at names a grid key
+// (".generate.pattern") in messages; a bad setting is an InputError.
+func GenerateLevel(lv Level, pet *petbuild.PET, at func(string) string) (LevelTrials, error) {
+	gen := lv.Generate
+	rate, err := gen.GenRate()
+	if err != nil {
+		return LevelTrials{}, InputError{fmt.Errorf("%s: %w", at(".generate"), err)}
+	}
+	pattern, shape, err := trace.ParsePattern(gen.Pattern)
+	if err != nil {
+		return LevelTrials{}, InputError{fmt.Errorf("%s: %w", at(".generate.pattern"), err)}
+	}
+	rule, means, err := petbuild.DeadlineRule(gen.Deadline, pet)
+	if err != nil {
+		return LevelTrials{}, InputError{fmt.Errorf("%s: %w", at(".generate.deadline"), err)}
+	}
+	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: gen.Tasks, CV: gen.CV, Pattern: pattern, Spiky: shape,
+		Seed: gen.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
+	lt := LevelTrials{Rate: rate, Trials: make([]Trial, lv.Trials)}
+	for t := 1; t <= lv.Trials; t++ {
+		tr, err := trace.Generate(cfg, t)
+		if err != nil {
+			return LevelTrials{}, InputError{fmt.Errorf("%s: %w", at(".generate"), err)}
+		}
+		tasks, err := ReplayTasks(tr, pet)
+		if err != nil {
+			return LevelTrials{}, err
+		}
+		source := fmt.Sprintf("generate rate=%g pattern=%s tasks=%d cv=%g deadline=%s seed=%d trial=%d",
+			rate, gen.Pattern, gen.Tasks, gen.CV, gen.Deadline, gen.Seed, t)
+		lt.Trials[t-1] = Trial{Source: source, Tasks: tasks}
+	}
+	return lt, nil
+}

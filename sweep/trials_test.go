@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -83,6 +84,67 @@ func TestReplayTasksNamesTheTrace(t *testing.T) {
 		_, err := ReplayTasks(tt.tr, pet)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v, want %q", err, tt.want)
+		}
+	}
+}
+
+func TestGenerateLevel(t *testing.T) {
+	pet := trialsPET(t)
+	gen := DefaultGenerate()
+	gen.Rate, gen.Tasks, gen.Deadline = 0.5, 50, "best:1"
+	at := func(key string) string { return "grid.yaml: levels[0]" + key }
+	lt, err := GenerateLevel(Level{Name: "g", Generate: gen, Trials: 3}, pet, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lt.Rate != 0.5 || len(lt.Trials) != 3 {
+		t.Fatalf("rate %v, %d trials: want 0.5, 3", lt.Rate, len(lt.Trials))
+	}
+	// best:1 is arrival + the fastest cell's mean: 1.5 for a (cells 1..2 on x), 4.5 for b.
+	slack := []float64{1.5, 4.5}
+	for i, tr := range lt.Trials {
+		if want := "trial=" + string(rune('1'+i)); !strings.HasSuffix(tr.Source, want) {
+			t.Errorf("trial %d: source %q, want it to end in %s", i+1, tr.Source, want)
+		}
+		if len(tr.Tasks) != 50 {
+			t.Errorf("trial %d: %d tasks, want 50", i+1, len(tr.Tasks))
+		}
+		for _, task := range tr.Tasks {
+			if d := task.Deadline - task.Arrival; math.Abs(d-slack[task.Type]) > 1e-9 {
+				t.Errorf("trial %d task %d (type %d): deadline %v after arrival, want %v", i+1, task.ID, task.Type, d, slack[task.Type])
+			}
+		}
+	}
+	// Trial t depends only on the settings and t, not on how many trials the level has.
+	one, err := GenerateLevel(Level{Name: "g", Generate: gen, Trials: 1}, pet, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := one.Trials[0], lt.Trials[0]; a.Source != b.Source || len(a.Tasks) != len(b.Tasks) || a.Tasks[49].Arrival != b.Tasks[49].Arrival || a.Tasks[49].Type != b.Tasks[49].Type {
+		t.Error("trial 1 of a 1-trial level differs from trial 1 of a 3-trial level")
+	}
+	if a, b := lt.Trials[0].Tasks, lt.Trials[1].Tasks; a[0].Arrival == b[0].Arrival && a[49].Arrival == b[49].Arrival {
+		t.Error("trials 1 and 2 have the same arrivals")
+	}
+}
+
+func TestGenerateLevelNamesTheKey(t *testing.T) {
+	pet := trialsPET(t)
+	at := func(key string) string { return "levels[0]" + key }
+	for _, tt := range []struct {
+		set  func(*Generate)
+		want string
+	}{
+		{func(g *Generate) { g.Pattern = "wobbly" }, "levels[0].generate.pattern: "},
+		{func(g *Generate) { g.Deadline = "best:4" }, "levels[0].generate.deadline: deadline rule \"best:4\": want best:K with 1 ≤ K ≤ 3"},
+	} {
+		gen := DefaultGenerate()
+		gen.Rate = 0.5
+		tt.set(gen)
+		_, err := GenerateLevel(Level{Name: "g", Generate: gen, Trials: 1}, pet, at)
+		var ie InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("error %v, want an InputError starting %q", err, tt.want)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func BenchmarkGeneratedTaskBytes(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		lt, err := generateLevel(lv, pet, func(s string) string { return s })
+		lt, err := sweep.GenerateLevel(lv, pet, func(s string) string { return s })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -247,7 +247,7 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
 		var lt sweep.LevelTrials
 		if lv.Generate != nil {
-			lt, err = generateLevel(lv, pet, at)
+			lt, err = sweep.GenerateLevel(lv, pet, at)
 			if mean, merr := pet.MeanExec(machineTypes(machines), nil); err == nil && merr == nil {
 				if w := loadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
 					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
@@ -315,40 +315,6 @@ func traceLevel(lv sweep.Level, spec, unit string, pet *petbuild.PET, at func(st
 		if lt.Rate, err = trace.LevelRate(lv.Name, 0); err != nil {
 			lt.Rate = math.NaN()
 		}
-	}
-	return lt, nil
-}
-
-// generateLevel makes a level's synthetic trials. Trial t depends only on the settings and t.
-func generateLevel(lv sweep.Level, pet *petbuild.PET, at func(string) string) (sweep.LevelTrials, error) {
-	gen := lv.Generate
-	rate, err := gen.GenRate()
-	if err != nil {
-		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
-	}
-	pattern, shape, err := trace.ParsePattern(gen.Pattern)
-	if err != nil {
-		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.pattern"), err))
-	}
-	rule, means, err := petbuild.DeadlineRule(gen.Deadline, pet)
-	if err != nil {
-		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate.deadline"), err))
-	}
-	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: gen.Tasks, CV: gen.CV, Pattern: pattern, Spiky: shape,
-		Seed: gen.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
-	lt := sweep.LevelTrials{Rate: rate, Trials: make([]sweep.Trial, lv.Trials)}
-	for t := 1; t <= lv.Trials; t++ {
-		tr, err := trace.Generate(cfg, t)
-		if err != nil {
-			return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %w", at(".generate"), err))
-		}
-		tasks, err := sweep.ReplayTasks(tr, pet)
-		if err != nil {
-			return sweep.LevelTrials{}, err
-		}
-		source := fmt.Sprintf("generate rate=%g pattern=%s tasks=%d cv=%g deadline=%s seed=%d trial=%d",
-			rate, gen.Pattern, gen.Tasks, gen.CV, gen.Deadline, gen.Seed, t)
-		lt.Trials[t-1] = sweep.Trial{Source: source, Tasks: tasks}
 	}
 	return lt, nil
 }
