@@ -180,7 +180,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 	if err != nil {
 		return nil, badInput(err)
 	}
-	if slices.ContainsFunc(srcs, isDat) {
+	if slices.ContainsFunc(srcs, trace.IsDat) {
 		if w := datIndexNote(pet.TaskTypes()); w != "" {
 			warn(w)
 		}
@@ -207,7 +207,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 // load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t trial) load() (*trace.Trace, []replay.Task, error) {
-	tr, repaired, err := readRepaired(t.src, t.opt)
+	tr, repaired, err := trace.ReadRepaired(t.src, t.opt)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
@@ -237,9 +237,7 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 	return tr, tasks, nil
 }
 
-func (t trial) isDat() bool { return isDat(t.src) }
-
-func isDat(src trace.Source) bool { return strings.HasSuffix(strings.ToLower(src.Name), ".dat") }
+func (t trial) isDat() bool { return trace.IsDat(t.src) }
 
 // datIndexNote warns when a .dat file's type indexes and the PET's type names could be read two
 // ways: the PET names some task type by a number that is not its position ("1" at index 0), so
@@ -253,65 +251,6 @@ func datIndexNote(types []string) string {
 		}
 	}
 	return ""
-}
-
-// readRepaired is the one place a trace read from a file becomes the trial every command sees:
-// the published HCW19 trials lost the first characters of their first arrival to a generator
-// bug (see trace.RepairHCW19FirstArrival), and .dat files get it repaired. Replay, sweep, trace
-// convert and trace stats all read through it, so that a trial gives the same result in any
-// format it is converted to. It reports whether it repaired the trial, and passes on the
-// reader's warnings but the one the repair explains.
-func readRepaired(src trace.Source, opt trace.ReadOptions) (*trace.Trace, bool, error) {
-	var held []*trace.InputError
-	warn := opt.Warn
-	opt.Warn = func(e *trace.InputError) { held = append(held, e) }
-	tr, err := trace.ReadTrace(src, opt)
-	if err != nil {
-		return nil, false, err
-	}
-	repaired := isDat(src) && trace.RepairHCW19FirstArrival(tr)
-	for _, e := range held {
-		if !(repaired && isRepairedOrder(e)) && warn != nil {
-			warn(e)
-		}
-	}
-	return tr, repaired, nil
-}
-
-// isRepairedOrder reports whether a reader's warning is the one the HCW19 defect causes and
-// its repair removes: the damaged first task (line 2) is the only one out of order, found at
-// line 3.
-func isRepairedOrder(e *trace.InputError) bool {
-	return e.Line == 3 && e.Column == "arrival" && strings.Contains(e.Msg, "(arrivals out of order); 1 of ")
-}
-
-// readTraces reads every trace a spec names through readRepaired: the reading path of the
-// commands that read whole traces without replaying them (trace convert, trace stats). The
-// repairs of a set of trials are told in one line, not one per file.
-func readTraces(spec string, opt trace.ReadOptions, warn func(string)) ([]*trace.Trace, error) {
-	srcs, err := trace.Expand(spec)
-	if err != nil {
-		return nil, err
-	}
-	trs := make([]*trace.Trace, 0, len(srcs))
-	var repaired []string
-	for _, src := range srcs {
-		tr, fixed, err := readRepaired(src, opt)
-		if err != nil {
-			return nil, err
-		}
-		if fixed {
-			repaired = append(repaired, tr.Name)
-		}
-		trs = append(trs, tr)
-	}
-	switch {
-	case len(repaired) == 1:
-		warn(fmt.Sprintf("%s: repaired the first task's arrival (HCW19 generator defect)", repaired[0]))
-	case len(repaired) > 1:
-		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
-	}
-	return trs, nil
 }
 
 // repairNote tells that the HCW19 first-arrival defect was repaired, once for a spec's trials:

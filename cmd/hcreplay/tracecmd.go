@@ -258,7 +258,7 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 		types = pet.TaskTypes()
 	}
 	warn := func(s string) { con.Logf("warning: %s", s) }
-	traces, err := readTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
+	traces, err := trace.ReadRepairedTraces(c.In, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
 		Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 	if err != nil {
 		return badInput(err)
@@ -335,7 +335,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 	warn := func(s string) { con.Logf("warning: %s", s) }
 	var all []*trace.Trace
 	for _, spec := range c.Traces {
-		trs, err := readTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
+		trs, err := trace.ReadRepairedTraces(spec, trace.ReadOptions{FileUnit: unit, Unit: cmp.Or(unit, trace.DefaultUnit), TypeIndex: types,
 			Warn: func(e *trace.InputError) { warn(e.Error()) }, Inflate: con.Inflate}, warn)
 		if err != nil {
 			return badInput(err)
