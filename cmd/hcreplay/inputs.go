@@ -85,43 +85,7 @@ type traceInput struct {
 	Strict   bool   // arrivals out of order are an error
 	Seed     uint64 // for the urgency deadline rule
 	Inflate  trace.InflateLimit
-	MaxBatch int // the most tasks arriving at one instant; 0 means defaultMaxBatch, negative no limit
-}
-
-// defaultMaxBatch is --max-batch's default. A batch-mode heuristic's mapping event compares
-// every task of its batch with every other: MM on 2 machine types took 0.95 s for 5,000 tasks
-// arriving at once and 12 s for 20,000 (hcreplay replay -H MM on a generated CSV); 2,000,000
-// did not finish in 120 s past 2.6 GB (issue 49).
-const defaultMaxBatch = 10_000
-
-// arrivalBatch counts the tasks arriving at one instant, in file order.
-type arrivalBatch struct {
-	max  int // negative: no limit
-	at   float64
-	n    int
-	name string
-}
-
-func newArrivalBatch(name string, limit int) *arrivalBatch {
-	if limit == 0 {
-		limit = defaultMaxBatch
-	}
-	return &arrivalBatch{max: limit, name: name}
-}
-
-// add counts a task arriving at t; an error once more than max arrive at one instant.
-func (b *arrivalBatch) add(t float64) error {
-	if b.n > 0 && t == b.at {
-		b.n++
-	} else {
-		b.at, b.n = t, 1
-	}
-	if b.max > 0 && b.n > b.max {
-		return badInput(fmt.Errorf("%s: more than %d tasks arrive at time %s: a mapping event's time grows as the square of its batch "+
-			"(20,000 took 12 s with MM on 2 machine types); spread the arrivals, or raise --max-batch (0: no limit)",
-			b.name, b.max, strconv.FormatFloat(b.at, 'g', -1, 64)))
-	}
-	return nil
+	MaxBatch int // the most tasks arriving at one instant; 0 means replay.DefaultMaxBatch, negative no limit
 }
 
 // trial is one arrival trace of a spec, read only when it is replayed.
@@ -215,11 +179,11 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 		t.repairs.tell(t.warnOnce(t.onceKey.repairs), tr.Name)
 	}
 	var slacks slackSample
-	batch := newArrivalBatch(tr.Name, t.maxBatch)
+	batch := replay.NewBatchLimit(tr.Name, t.maxBatch)
 	for _, task := range tr.Tasks {
 		slacks.add(task)
-		if err := batch.add(task.Arrival); err != nil {
-			return nil, nil, err
+		if err := batch.Add(task.Arrival); err != nil {
+			return nil, nil, badInput(err)
 		}
 	}
 	t.checkUnit(slacks)
@@ -293,7 +257,7 @@ func (t trial) open() (*streamSource, error) {
 		r.Close()
 		return nil, badInput(fmt.Errorf("%s: %w", t.src.Name, err))
 	}
-	return &streamSource{trial: t, r: r, execIndex: execIndex, draws: t.rng(), batch: newArrivalBatch(t.src.Name, t.maxBatch)}, nil
+	return &streamSource{trial: t, r: r, execIndex: execIndex, draws: t.rng(), batch: replay.NewBatchLimit(t.src.Name, t.maxBatch)}, nil
 }
 
 // streamable is a pass over the trial's file that says whether replaying it as it is read (open)
@@ -373,7 +337,7 @@ type streamSource struct {
 	draws     *rand.Rand // the deadline rule's, from trial.rng
 	n         int        // tasks read
 	lastID    int64
-	batch     *arrivalBatch
+	batch     *replay.BatchLimit
 }
 
 // Next stops with errNotStreamable at the first row that streamable finds not streamable: the
@@ -393,8 +357,8 @@ func (s *streamSource) Next() (replay.Task, bool, error) {
 		return replay.Task{}, false, errNotStreamable // as streamable decides: the trial is to be loaded
 	}
 	s.n, s.lastID = s.n+1, t.ID
-	if err := s.batch.add(t.Arrival); err != nil {
-		return replay.Task{}, false, err
+	if err := s.batch.Add(t.Arrival); err != nil {
+		return replay.Task{}, false, badInput(err)
 	}
 	if s.rule != nil && !t.HasDeadline() {
 		if t.Deadline, err = s.rule.Deadline(t.Type, t.Arrival, s.means, s.draws); err != nil {
