@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -66,4 +67,19 @@ func ReadRepairedTraces(spec string, opt ReadOptions, warn func(string)) ([]*Tra
 		warn(fmt.Sprintf("%s: repaired the first task's arrival in %d of %d trials (HCW19 generator defect)", spec, len(repaired), len(srcs)))
 	}
 	return trs, nil
+}
+
+// DatIndexNote is a warning for when a .dat file's type indexes and a PET's task type names
+// (types, in the PET's order, as ReadOptions.TypeIndex takes them) could be read two ways: the
+// PET names some task type by a number that is not its position ("1" at index 0), so the .dat's
+// "1" means the PET's second type here, not the type named "1". Empty otherwise.
+func DatIndexNote(types []string) string {
+	for i, name := range types {
+		if _, err := strconv.Atoi(name); err == nil && name != strconv.Itoa(i) {
+			return fmt.Sprintf(".dat task types are read as indexes into the PET's task types (0 is %q, 1 is %q, ...), "+
+				"but the PET names type %q at index %d: if the .dat files mean the names, convert the PET so that "+
+				"type k is named k, or give the trials as CSV with the names", types[0], types[min(1, len(types)-1)], name, i)
+		}
+	}
+	return ""
 }

@@ -62,3 +62,21 @@ func TestReadRepairedTracesTellsOnce(t *testing.T) {
 		t.Errorf("%d traces, warnings %q: want 3 traces and one warning naming 2 of 3 trials", len(trs), warned)
 	}
 }
+
+func TestDatIndexNote(t *testing.T) {
+	for _, tt := range []struct {
+		types []string
+		want  string // "" for no note, else a part of it
+	}{
+		{[]string{"0", "1", "2"}, ""},               // numbers at their own positions: one reading
+		{[]string{"a", "b"}, ""},                    // names: a .dat index can only be a position
+		{[]string{"1", "2"}, `type "1" at index 0`}, // .dat "1" is type "2" here
+		{[]string{"a", "7"}, `type "7" at index 1`},
+		{[]string{"5"}, `(0 is "5", 1 is "5", ...)`}, // one type: no second to name
+	} {
+		got := DatIndexNote(tt.types)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%q: note %q, want one containing %q", tt.types, got, tt.want)
+		}
+	}
+}

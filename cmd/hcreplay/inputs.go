@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,7 +144,7 @@ func openTrials(in traceInput, pet *petbuild.PET, warn func(string)) ([]trial, e
 		return nil, badInput(err)
 	}
 	if slices.ContainsFunc(srcs, trace.IsDat) {
-		if w := datIndexNote(pet.TaskTypes()); w != "" {
+		if w := trace.DatIndexNote(pet.TaskTypes()); w != "" {
 			warn(w)
 		}
 	}
@@ -202,20 +201,6 @@ func (t trial) load() (*trace.Trace, []replay.Task, error) {
 }
 
 func (t trial) isDat() bool { return trace.IsDat(t.src) }
-
-// datIndexNote warns when a .dat file's type indexes and the PET's type names could be read two
-// ways: the PET names some task type by a number that is not its position ("1" at index 0), so
-// the .dat's "1" means the PET's second type here, not the type named "1". Empty otherwise.
-func datIndexNote(types []string) string {
-	for i, name := range types {
-		if _, err := strconv.Atoi(name); err == nil && name != strconv.Itoa(i) {
-			return fmt.Sprintf(".dat task types are read as indexes into the PET's task types (0 is %q, 1 is %q, ...), "+
-				"but the PET names type %q at index %d: if the .dat files mean the names, convert the PET so that "+
-				"type k is named k, or give the trials as CSV with the names", types[0], types[min(1, len(types)-1)], name, i)
-		}
-	}
-	return ""
-}
 
 // repairNote tells that the HCW19 first-arrival defect was repaired, once for a spec's trials:
 // replay and sweep load the trials one at a time (and again for each mapper), so the count of a
