@@ -57,3 +57,18 @@ func (p *PET) TypeMeans() trace.TypeMeans {
 	m.Global = p.GlobalMean()
 	return m
 }
+
+// ImplausibleSlack reports whether deadlines whose slacks (deadline − arrival, a sample of a
+// trial's tasks) have this median are implausible for the PET: a median slack under a twentieth
+// of the PET's mean execution time (GlobalMean) leaves no task a chance, one over a thousand
+// times it makes every deadline trivial. Either is what a trace in seconds read as milliseconds
+// (or the reverse) looks like. It sorts slacks, and returns the median and the mean it compared;
+// no slacks, or a PET whose mean is not positive, are never implausible.
+func (p *PET) ImplausibleSlack(slacks []float64) (median, mean float64, implausible bool) {
+	if len(slacks) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(slacks)
+	median, mean = slacks[len(slacks)/2], p.GlobalMean()
+	return median, mean, mean > 0 && !(median >= mean/20 && median <= mean*1000)
+}

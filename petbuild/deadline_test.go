@@ -81,3 +81,26 @@ func TestDeadlineRuleRefusesBadK(t *testing.T) {
 		t.Error("nonsense: no error")
 	}
 }
+
+func TestImplausibleSlack(t *testing.T) {
+	pet := meansPET(t)
+	mean := (2 + 70.0/3) / 2 // GlobalMean worked by hand: 12.67, so plausible is [0.633, 12667]
+	for _, tt := range []struct {
+		slacks []float64
+		median float64
+		bad    bool
+	}{
+		{nil, 0, false},
+		{[]float64{0.5, 0.6, 0.7}, 0.6, true},  // seconds read as ms would look so
+		{[]float64{0.7}, 0.7, false},           // just above mean/20
+		{[]float64{12000}, 12000, false},       // just under mean·1000
+		{[]float64{13000}, 13000, true},        // ms read as seconds
+		{[]float64{100, 0.1, 0.2}, 0.2, true},  // the median of the sorted sample
+		{[]float64{0.1, 100, 200}, 100, false}, // a few tight deadlines do not decide
+	} {
+		med, m, bad := pet.ImplausibleSlack(tt.slacks)
+		if med != tt.median || bad != tt.bad || (len(tt.slacks) > 0 && math.Abs(m-mean) > 1e-12) {
+			t.Errorf("%v: median %v mean %v implausible %v; want %v %v %v", tt.slacks, med, m, bad, tt.median, mean, tt.bad)
+		}
+	}
+}

@@ -291,18 +291,12 @@ func (s *slackSample) add(t trace.Task) {
 	}
 }
 
-// checkUnit warns, once per spec, when a trial's deadlines are implausible for the PET: a
-// median slack under a twentieth of the PET's mean execution time leaves no task a chance, one
-// over a thousand times it makes every deadline trivial. Either is what a trace in seconds read
-// as milliseconds (or the reverse) looks like; deadlines a rule gave are left out, since the
-// rule takes them from the PET.
+// checkUnit warns, once per spec, when a trial's deadlines are implausible for the PET
+// (petbuild.PET.ImplausibleSlack); deadlines a rule gave are left out, since the rule takes
+// them from the PET.
 func (t trial) checkUnit(slacks slackSample) {
-	if len(slacks) == 0 {
-		return
-	}
-	slices.Sort(slacks)
-	med, mean := slacks[len(slacks)/2], t.pet.GlobalMean()
-	if !(mean > 0) || (med >= mean/20 && med <= mean*1000) || t.units.Swap(true) {
+	med, mean, bad := t.pet.ImplausibleSlack(slacks)
+	if !bad || t.units.Swap(true) {
 		return
 	}
 	unit := t.pet.TimeUnit()
