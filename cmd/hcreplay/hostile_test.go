@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -83,7 +84,26 @@ func TestHelperChild(t *testing.T) {
 // child is a command started by startChild.
 type child struct {
 	cmd    *exec.Cmd
-	stderr *strings.Builder
+	stderr *lockedBuilder
+}
+
+// lockedBuilder collects a child's stderr; a test may read it while the child still writes, so
+// both go through a mutex (the race detector caught a test polling a plain strings.Builder).
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startChild starts `hcreplay args...` in a child process with GOMEMLIMIT and an RLIMIT_DATA
@@ -96,7 +116,7 @@ func startChild(t testing.TB, limitMB int, args ...string) *child {
 	if limitMB > 0 {
 		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%dMiB", limitMB/2), fmt.Sprintf("HCREPLAY_CHILD_RLIMIT_MB=%d", limitMB))
 	}
-	c := &child{cmd: cmd, stderr: new(strings.Builder)}
+	c := &child{cmd: cmd, stderr: new(lockedBuilder)}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
