@@ -104,3 +104,23 @@ func TestImplausibleSlack(t *testing.T) {
 		}
 	}
 }
+
+func TestUnitSeconds(t *testing.T) {
+	d, err := pmf.New(1, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		unit string
+		want float64
+	}{{"ms", 1e-3}, {"s", 1}, {"min", 60}, {"h", 3600}, {"us", 1e-6}} {
+		pet, err := New([]string{"a"}, []string{"x"}, tt.unit, []Cell{{PMF: d}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pet.UnitSeconds()
+		if err != nil || math.Abs(got-tt.want) > 1e-15*tt.want {
+			t.Errorf("%s: %v, %v; want %v", tt.unit, got, err, tt.want)
+		}
+	}
+}

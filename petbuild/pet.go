@@ -305,3 +305,13 @@ func (p *PET) Summaries() []Summary {
 	}
 	return out
 }
+
+// UnitSeconds is the length of one of the PET's time units in seconds, for cost and energy.
+// New refuses a unit trace.ParseUnit does not know, so the error is for a PET built otherwise.
+func (p *PET) UnitSeconds() (float64, error) {
+	u, err := trace.ParseUnit(p.TimeUnit())
+	if err != nil {
+		return 0, fmt.Errorf("PET time unit: %w", err)
+	}
+	return u.Factor(trace.Second), nil
+}

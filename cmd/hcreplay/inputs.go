@@ -365,15 +365,6 @@ func flagUnit(flag string) (trace.Unit, error) {
 	return trace.ParseUnit(flag)
 }
 
-// unitSeconds is the length of one PET time unit in seconds, for cost and energy.
-func unitSeconds(pet *petbuild.PET) (float64, error) {
-	u, err := trace.ParseUnit(pet.TimeUnit())
-	if err != nil {
-		return 0, badInput(fmt.Errorf("PET time unit: %w", err))
-	}
-	return u.Factor(trace.Second), nil
-}
-
 // checkOutputFolder tells, before anything is computed, that the folder an
 // output file goes to is missing or is not a folder; the writers would
 // report it naming their temporary file.

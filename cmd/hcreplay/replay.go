@@ -478,9 +478,9 @@ func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
 	if err != nil {
 		return opt, badInput(err)
 	}
-	sec, err := unitSeconds(pet)
+	sec, err := pet.UnitSeconds()
 	if err != nil {
-		return opt, err
+		return opt, badInput(err)
 	}
 	opt.QueueSize, opt.DropModel, opt.Strict = c.QueueSize, model, c.Strict
 	opt.ConditionElapsed, opt.Trim, opt.Seed, opt.TimeUnitSeconds = c.ConditionElapsed, c.Trim, c.Seed, sec

@@ -277,9 +277,9 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 		return nil, badInput(fmt.Errorf("%d machines (--per-type %d or --catalog): want at most %d", len(machines), c.PerType, maxSpecMachines))
 	}
 	weights := speculate.TypeWeights(machines, pet.NumMachineTypes())
-	sec, err := unitSeconds(pet)
+	sec, err := pet.UnitSeconds()
 	if err != nil {
-		return nil, err
+		return nil, badInput(err)
 	}
 	fileUnit, err := trace.ParseUnit(c.TimeUnit)
 	if err != nil {

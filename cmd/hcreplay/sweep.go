@@ -238,9 +238,9 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 	if err != nil {
 		return in, fmt.Errorf("%s: %w", g.Where("catalog"), err)
 	}
-	sec, err := unitSeconds(pet)
+	sec, err := pet.UnitSeconds()
 	if err != nil {
-		return in, err
+		return in, badInput(err)
 	}
 	in = sweep.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]sweep.LevelTrials{}}
 	for i, lv := range g.Levels {
