@@ -273,22 +273,7 @@ func TestFigureFormats(t *testing.T) {
 // and look at the new SVG in a browser before committing it: the test cannot tell a better
 // figure from a broken one.
 func TestRobustnessGolden(t *testing.T) {
-	var pts []RunRow
-	for _, lv := range []RunRow{{Level: "25k", LevelRate: 0.283}, {Level: "19k", LevelRate: 0.215}} {
-		for _, pr := range []string{"none", "both"} {
-			r := lv
-			r.Heuristic, r.Prune, r.Engine = "MM", pr, "fast"
-			if pr != "none" {
-				r = pruneDefaults(r)
-			}
-			pts = append(pts, r)
-		}
-	}
-	a, err := AggregateRuns(gridRuns(pts, 3), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := robustnessFigure(a)
+	ch := lineChart(t)
 	w, h := ch.size()
 	c := vgsvg.New(w, h)
 	ch.Draw(draw.New(c))
