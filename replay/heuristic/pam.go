@@ -29,13 +29,6 @@ type deferThresholder interface {
 	DeferThreshold(h int) float64
 }
 
-// hopelessTeller is what PAM can ask a pruning Event to spare it the chances of tasks it would
-// defer: whether a task's chance is below its deferring threshold on every machine with a free
-// slot.
-type hopelessTeller interface {
-	Hopeless(h int) bool
-}
-
 // machineScreener is what PAM can ask a pruning Event to spare it the chances of pairs that
 // cannot decide: the machines of ms on which task h's chance may be above its deferring
 // threshold, appended to dst (false when the Event cannot tell). A machine left out gives a
@@ -47,7 +40,7 @@ type machineScreener interface {
 
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
-	hop, screens := ev.(hopelessTeller)
+	scr, screens := ev.(machineScreener)
 	screens = screens && prunes && !h.Phase1All // phase 1 looks at the free machines only
 	b := orFresh(h.buf)
 	skipped := b.skippedSet()
@@ -57,27 +50,12 @@ func (h PAM) Map(ev replay.Event) {
 			return
 		}
 		b.phase1 = phase1Machines(ev, h.Params, free, b.phase1)
-		if scr, ok := ev.(machineScreener); ok && screens {
+		if screens {
 			if tasks = screenTasks(ev, scr, b, tasks); len(tasks) == 0 {
 				return
 			}
 			b.pairs = maxSuccessEach(ev, h.Params, b, tasks, b.screenedOf)
 		} else {
-			if screens {
-				// Phase 1 would give such a task a best chance at or below its threshold, and the loop
-				// below would defer it; deferring moves no queue, so no other pair changes.
-				kept := tasks[:0]
-				for _, t := range tasks {
-					if hop.Hopeless(t) {
-						ev.Defer(t)
-						continue
-					}
-					kept = append(kept, t)
-				}
-				if tasks = kept; len(tasks) == 0 {
-					return
-				}
-			}
 			b.pairs = maxSuccess(ev, h.Params, b, tasks, b.phase1)
 		}
 		pairs := b.pairs
@@ -114,7 +92,7 @@ func (h PAM) Map(ev replay.Event) {
 }
 
 // screenTasks defers the round's tasks that no machine of b.phase1 can give a chance above their
-// threshold (before any other decision of the round, as Hopeless's screen did) and notes, for
+// threshold (before any other decision of the round; deferring moves no queue, so no other pair changes) and notes, for
 // each task kept, the machines that may (b.screened, b.screenedOf): phase 1 asks only those.
 func screenTasks(ev replay.Event, scr machineScreener, b *buffers, tasks []int) []int {
 	b.screened, b.screenedAt = b.screened[:0], b.screenedAt[:0]

@@ -330,7 +330,7 @@ func instantRobustness(ev replay.Event) float64 {
 type deferring struct {
 	replay.Event
 	p   *Pruner
-	cut bool // p.cut holds this event's cut-offs, for Hopeless
+	cut bool // p.cut holds this event's cut-offs, for Promising
 }
 
 func (d *deferring) Batch() []int {
@@ -549,25 +549,16 @@ func (d *deferring) deferTask(h int, chance, th float64) {
 	d.Defer(h)
 }
 
-// Hopeless reports whether task h's chance is below its deferring threshold on every machine
-// with a free slot, from the cut-offs alone (no chain): a pruning-aware heuristic (PAM) that
-// would defer such a task after asking its chance on each of them defers it without asking. The
-// cut-offs are of the machines free when first asked in the event; a machine's FreeFrom only
-// rises as tasks are assigned to it in the event, so a cut-off stays below the machine's
-// later one, and the set of free machines only shrinks. False when unknown: with a trace (which
-// records chances), a threshold of 0, or no free machine.
-func (d *deferring) Hopeless(h int) bool {
-	deadline, _, all, ok := d.cutoffsOf(h)
-	return ok && deadline < all
-}
-
 // Promising appends to dst the machines of ms (in index order, each with a free slot) on which
 // task h's chance may be above its deferring threshold, and returns them with true; the others
-// are those where the cut-offs show it below (Hopeless's reasoning, machine by machine). A
-// pruning-aware heuristic that keeps a task only for a chance above its threshold on the machine
-// of its choice need not ask the chances of the others: each is below the threshold, so below
-// the best when the task is kept, and the task is deferred whatever they are when it is not.
-// False when unknown, as Hopeless.
+// are those where the cut-offs alone (no chain) show it below. A pruning-aware heuristic (PAM)
+// that keeps a task only for a chance above its threshold on the machine of its choice need not
+// ask the chances of the others: each is below the threshold, so below the best when the task is
+// kept, and the task is deferred whatever they are when it is not; none left means the task is
+// deferred without a chance asked. The cut-offs are of the machines free when first asked in
+// the event; a machine's FreeFrom only rises as tasks are assigned to it in the event, so a
+// cut-off stays below the machine's later one, and the set of free machines only shrinks. False
+// when unknown: with a trace (which records chances), a threshold of 0, or no free machine.
 func (d *deferring) Promising(h int, ms, dst []int) ([]int, bool) {
 	deadline, cut, all, ok := d.cutoffsOf(h)
 	if !ok {

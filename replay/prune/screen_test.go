@@ -13,7 +13,6 @@ import (
 type screeningEvent interface {
 	replay.Event
 	DeferThreshold(h int) float64
-	Hopeless(h int) bool
 	Promising(h int, ms, dst []int) ([]int, bool)
 }
 
