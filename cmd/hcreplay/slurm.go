@@ -128,9 +128,15 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 		return err
 	}
 	con.Logf("sweep --slurm: %d runs in %d shards, in %s", len(runs), shards, dir)
-	sub, err := slurm.Submit(ctx, dir, slurm.ShardNumbers(shards))
-	state := &slurm.State{Shards: shards}
-	if sub.Array != "" {
+	return submit(ctx, con, dir, &slurm.State{Shards: shards}, slurm.ShardNumbers(shards))
+}
+
+// submit submits the given shards of the sweep in dir and a merge job after them, records the
+// submission in state (also when only part of it went through, so that --status and --resume
+// know the jobs that exist) and prints how to watch them.
+func submit(ctx context.Context, con *Console, dir string, state *slurm.State, shards []int) error {
+	sub, err := slurm.Submit(ctx, dir, shards)
+	if sub.Array != "" || sub.Merge != "" {
 		state.Submissions = append(state.Submissions, sub)
 		if werr := slurm.WriteState(dir, state); werr != nil && err == nil {
 			err = werr
@@ -258,19 +264,7 @@ func (c *SweepCmd) slurmResume(ctx context.Context, con *Console) error {
 		}
 		con.Logf("cancelled the merge job %s, which waited for the failed shards", st.MergeJob)
 	}
-	sub, err := slurm.Submit(ctx, dir, todo)
-	state := st.State
-	if sub.Array != "" || sub.Merge != "" {
-		state.Submissions = append(state.Submissions, sub)
-		if werr := slurm.WriteState(dir, state); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if err != nil {
-		return submitError(err)
-	}
-	printSubmitted(con, dir, sub)
-	return nil
+	return submit(ctx, con, dir, st.State, todo)
 }
 
 // slurmMerge merges the complete shards of the sweep in dir into dir/runs.parquet: the merge
