@@ -27,7 +27,7 @@ install:
 # The whole suite. Tests that need ../shared/data/hcw19 skip themselves when it is absent.
 test:
 	$(GO) test ./...
-	$(GO) test -race -short $(RACE_PKGS)
+	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
 
 # sweep --slurm against a real Slurm: installs and starts a one-node Slurm (slurm-wlm, munge;
 # scripts/slurm-local.sh, as root, idempotent) and runs the Slurm tests, which go test alone
