@@ -71,3 +71,51 @@ func TestThesisFig47Verdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestBatch2010Verdicts checks the claims of Smith et al. 2010's Fig 1 on hand-made runs, with
+// the verdicts worked out by hand (t(2, 0.975) = 4.302653, three trials paired by trial number).
+// Its MOC ÷ MM claim is the case the rule of an interval holding both the paper's ratio and 1
+// was written for: a --quick run had it "hold" with [−2.9, 10.7].
+func TestBatch2010Verdicts(t *testing.T) {
+	p, err := Load("batch2010")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := p.Experiments[0].Figures[0]
+	var rows []report.RunRow
+	add := func(name string, onTime ...int32) {
+		for i, v := range onTime {
+			rows = append(rows, report.RunRow{Level: "poisson", Name: name, Heuristic: name, Prune: "none", Point: name, Trial: int32(i + 1), OnTime: v})
+		}
+	}
+	add("MOC", 30, 10, 32)
+	add("MM", 10, 20, 30)
+	add("MMU", 15, 15, 15)
+	add("MSD", 14, 14, 14)
+	add("MCT", 1, 2, 3)
+	a, err := report.AggregateRuns(rows, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := fig.Evaluate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []report.Verdict{
+		// MOC ÷ MM: R = 24/20 = 1.2, d = a − 1.2·b = [18 −14 −4], s_d = √268 = 16.371,
+		// half = 4.302653 · 16.371 / (√3 · 20) = 2.033: [−0.83, 3.23] holds 1.19 and 1.
+		report.NotEvaluated,
+		// MM ÷ MCT: R = 20/2 = 10, d = a − 10·b = [0 0 0], half 0: [10, 10]; 11.75 outside, 10 > 1.
+		report.ShapeHolds,
+		// 24 > 20 > 15 > 14 > 2, but MOC's interval 24 ± 4.302653 · √148/√3 = ± 30.2 reaches MM's 20.
+		report.ShapeHolds,
+	}
+	if len(checked) != len(want) {
+		t.Fatalf("%d claims, want %d", len(checked), len(want))
+	}
+	for i, c := range checked {
+		if c.Verdict != want[i] {
+			t.Errorf("claim %d (%s): %s (%s, ours %s), want %s", i, c.Wording, c.Verdict, c.Why, c.Ours, want[i])
+		}
+	}
+}

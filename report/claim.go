@@ -285,7 +285,9 @@ func metricByName(name string) (metric, bool) {
 
 // evalRatio: holds when the paper's value lies in our interval (or, for a bound, when the whole
 // interval meets it); shape holds when our whole interval lies on the paper's side of 1 (the same
-// runs ahead; for a bound, when our mean meets it); else does not hold.
+// runs ahead; for a bound, when our mean meets it); else does not hold. An interval that holds
+// both the paper's value and 1 is not evaluated: a ratio of 1 is no effect, and runs that cannot
+// tell the paper's ratio from it neither confirm nor refute the claim.
 func evalRatio(a *Aggregate, c Claim) (ClaimResult, error) {
 	num, err := pick(a, c.Level, c.Of, nil)
 	if err != nil {
@@ -316,6 +318,8 @@ func evalRatio(a *Aggregate, c Claim) (ClaimResult, error) {
 		}
 	}
 	switch {
+	case !math.IsNaN(half) && lo <= c.Value && c.Value <= hi && lo <= 1 && 1 <= hi:
+		res.Verdict, res.Why = NotEvaluated, "our 95% interval holds both the paper's ratio and 1: the runs cannot tell the paper's ratio from no effect"
 	case !math.IsNaN(half) && lo <= c.Value && c.Value <= hi:
 		res.Verdict, res.Why = Holds, "the paper's ratio lies in our 95% interval"
 	case (c.Value > 1 && lo > 1) || (c.Value < 1 && hi < 1):
