@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/hcreplay/hcreplay/report"
@@ -38,7 +37,7 @@ func (f Figure) Evaluate(a *report.Aggregate) ([]Checked, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: claim %q: %w", f.File, c.Wording, err)
 		}
-		out = append(out, Checked{ID: f.File + "/" + strconv.Itoa(k+1), Semantics: UnderPreset, Claim: c, ClaimResult: res})
+		out = append(out, Checked{ID: f.ClaimID(k), Semantics: UnderPreset, Claim: c, ClaimResult: res})
 	}
 	return out, nil
 }

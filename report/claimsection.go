@@ -108,14 +108,14 @@ func WriteClaimTable(w io.Writer, rows []ClaimRow) error {
 	var b strings.Builder
 	b.WriteString("| claim | the paper | at | paper | ours (95% interval) | verdict |\n|:---|:---|:---|:---|:---|:---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| `%s` | %s (%s) | %s, %s | %s | %s | **%s**: %s |\n", r.ID, mdCell(r.Wording), mdCell(r.Section), r.Metric, r.Level,
-			mdCell(r.Paper), mdCell(r.Ours), r.Verdict, mdCell(r.Why))
+		fmt.Fprintf(&b, "| `%s` | %s (%s) | %s, %s | %s | %s | **%s**: %s |\n", r.ID, MarkdownCell(r.Wording), MarkdownCell(r.Section), r.Metric, r.Level,
+			MarkdownCell(r.Paper), MarkdownCell(r.Ours), r.Verdict, MarkdownCell(r.Why))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// mdCell is s fit for a cell of a Markdown table: one line, its bars escaped.
-func mdCell(s string) string {
+// MarkdownCell is s fit for a cell of a Markdown table: one line, its bars escaped.
+func MarkdownCell(s string) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
 }
