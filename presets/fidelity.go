@@ -13,11 +13,18 @@ func (f Figure) ClaimID(k int) string { return fmt.Sprintf("%s/%d", f.File, k+1)
 // ClaimIDs lists the ids of every claim of the preset, in the file's order.
 func (p *Preset) ClaimIDs() []string {
 	var ids []string
+	var figs []Figure
 	for _, e := range p.Experiments {
-		for _, f := range e.Figures {
-			for k := range f.Claims {
-				ids = append(ids, f.ClaimID(k))
-			}
+		figs = append(figs, e.Figures...)
+	}
+	if p.Speculative != nil {
+		for _, f := range p.Speculative.Figures {
+			figs = append(figs, f.figure())
+		}
+	}
+	for _, f := range figs {
+		for k := range f.Claims {
+			ids = append(ids, f.ClaimID(k))
 		}
 	}
 	return ids

@@ -191,10 +191,18 @@ func (c Claim) Report() report.Claim {
 }
 
 // Speculative is the scale of the speculative runner (Xu & Lau 2015): the paper's, and a
-// small one for --quick.
+// small one for --quick; and the paper's claims about the figures it draws.
 type Speculative struct {
-	Full  SpecScale `yaml:"full,omitempty"`
-	Quick SpecScale `yaml:"quick,omitempty"`
+	Full    SpecScale    `yaml:"full,omitempty"`
+	Quick   SpecScale    `yaml:"quick,omitempty"`
+	Figures []SpecFigure `yaml:"figures,omitempty"`
+}
+
+// SpecFigure is a figure the speculative runner draws (by its file name, fig2-light) and the
+// paper's claims about it, over the runs of speculative.go's levels, options and metrics.
+type SpecFigure struct {
+	File   string  `yaml:"file"`
+	Claims []Claim `yaml:"claims,omitempty"`
 }
 
 // SpecScale is one scale of the speculative runner.

@@ -31,9 +31,13 @@ type Checked struct {
 // Evaluate checks a figure's claims against the runs (docs/presets.md states the rules), as
 // under the preset's semantics. An error is a claim whose selector names several grid points.
 func (f Figure) Evaluate(a *report.Aggregate) ([]Checked, error) {
+	return f.evaluate(a.ClaimPoints())
+}
+
+func (f Figure) evaluate(points []report.ClaimPoint) ([]Checked, error) {
 	var out []Checked
 	for k, c := range f.Claims {
-		res, err := report.EvaluateClaim(a, c.Report())
+		res, err := report.EvaluateClaimOn(points, c.Report())
 		if err != nil {
 			return nil, fmt.Errorf("%s: claim %q: %w", f.File, c.Wording, err)
 		}
