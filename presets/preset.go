@@ -9,7 +9,10 @@
 // source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
 // WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check). It
 // does not run sweeps or draw the report's figures: the command line does, with report. The one
-// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps.
+// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps;
+// its claims are checked on the replays' grid points (specclaims.go) by the same rules.
+// verdicts.go turns the checked claims into every output's form: notes.md's tables, the
+// report's sections and verdicts.json; fidelity.go splices them into docs/fidelity.md.
 package presets
 
 import (

@@ -107,6 +107,7 @@ func (p *Preset) RunSpeculative(ctx context.Context, r SpecRun) (string, []Check
 	}
 	var notes strings.Builder
 	specHeader(&notes, r, set)
+	// The steps draw specFigures in order; each figure's claims follow its section.
 	steps := []func() error{
 		func() error { return specFig2(&notes, r.Out, set, by[set.light]) },
 		func() error { return specFig3(&notes, r.Out, set, sigmaRuns) },
