@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -85,30 +86,40 @@ func TestHandWorkedDeferAt(t *testing.T) {
 		DeferBefore: {{-1, nan, 4, replay.ExpiredUnmapped}, {0, 0, 4, replay.OnTime}, {1, 0, 7, replay.OnTime}},
 		DeferAfter:  {{-1, nan, 6, replay.ExpiredUnmapped}, {1, 0, 6, replay.OnTime}, {-1, nan, 8, replay.ExpiredUnmapped}},
 	}
-	for _, at := range []DeferPlace{DeferBefore, DeferAfter} {
-		for _, observed := range []bool{false, true} { // the tracing path computes exact chances
+	for at, n := range deferAtOutcomes(t, pet, tasks, opt, want) {
+		if n == 0 {
+			t.Errorf("--defer-at %v: no deferral reported to the observer", at)
+		}
+	}
+}
+
+// deferAtOutcomes replays tasks through MM-D, deferring at a static 0.5, at each placement of
+// want, with and without an observer (the tracing path computes exact chances), checks the
+// outcomes against want's, and returns the deferrals each placement reported to the observer.
+func deferAtOutcomes(t *testing.T, pet replaytest.Grid, tasks []replay.Task, opt replay.Options, want map[DeferPlace][]outcome) map[DeferPlace]int {
+	t.Helper()
+	deferrals := map[DeferPlace]int{}
+	for at, w := range want {
+		for _, observed := range []bool{false, true} {
 			cfg := DefaultConfig()
 			cfg.Variant, cfg.Defer, cfg.DeferAt = Defer, DeferRule{Kind: "static", Value: 0.5}, at
 			m, err := Wrap(heuristic.MM{}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			deferred := 0
 			if observed {
 				m.(*Pruner).Observe(func(d Decision) {
 					if d.Kind == "defer" {
-						deferred++
+						deferrals[at]++
 					}
 				})
 			}
-			if got := replayed(t, pet, tasks, opt, m); !sameOutcomes(got, want[at]) {
-				t.Errorf("--defer-at %v (observed %v): %v, want %v", at, observed, got, want[at])
-			}
-			if observed && deferred == 0 {
-				t.Errorf("--defer-at %v: no deferral reported to the observer", at)
+			if got := replayed(t, pet, tasks, opt, m); !sameOutcomes(got, w) {
+				t.Errorf("--defer-at %v (observed %v): %v, want %v", at, observed, got, w)
 			}
 		}
 	}
+	return deferrals
 }
 
 // TestHandWorkedDeferAfterRejudge: MM-D, deferring at a static 0.5, after MM's choice, each pair
@@ -145,30 +156,10 @@ func TestHandWorkedDeferAfterRejudge(t *testing.T) {
 		DeferAfter:        {{-1, nan, 1, replay.ExpiredUnmapped}, {-1, nan, 4, replay.ExpiredUnmapped}, {-1, nan, 6, replay.ExpiredUnmapped}},
 		DeferAfterRejudge: {{-1, nan, 3, replay.ExpiredUnmapped}, {0, 0, 3, replay.OnTime}, {-1, nan, 6, replay.ExpiredUnmapped}},
 	}
-	wantDeferrals := map[DeferPlace]int{DeferAfter: 3, DeferAfterRejudge: 3} // after-rejudge: T0 and T2 at 0, T2 at 3
-	for _, at := range []DeferPlace{DeferAfter, DeferAfterRejudge} {
-		for _, observed := range []bool{false, true} { // the tracing path computes exact chances
-			cfg := DefaultConfig()
-			cfg.Variant, cfg.Defer, cfg.DeferAt = Defer, DeferRule{Kind: "static", Value: 0.5}, at
-			m, err := Wrap(heuristic.MM{}, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			deferred := 0
-			if observed {
-				m.(*Pruner).Observe(func(d Decision) {
-					if d.Kind == "defer" {
-						deferred++
-					}
-				})
-			}
-			if got := replayed(t, pet, tasks, opt, m); !sameOutcomes(got, want[at]) {
-				t.Errorf("--defer-at %v (observed %v): %v, want %v", at, observed, got, want[at])
-			}
-			if observed && deferred != wantDeferrals[at] {
-				t.Errorf("--defer-at %v: %d deferrals reported to the observer, want %d", at, deferred, wantDeferrals[at])
-			}
-		}
+	// After: the three at 0. After-rejudge: T0 and T2 at 0, T2 again at 3.
+	wantDeferrals := map[DeferPlace]int{DeferAfter: 3, DeferAfterRejudge: 3}
+	if got := deferAtOutcomes(t, pet, tasks, opt, want); !maps.Equal(got, wantDeferrals) {
+		t.Errorf("deferrals reported to the observer: %v, want %v", got, wantDeferrals)
 	}
 }
 
