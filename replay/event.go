@@ -280,24 +280,29 @@ func (v *mapping) Assign(h, m int) {
 }
 
 // freeFrom is Event.FreeFrom: the earliest completion of the running task (its start plus its
-// shortest execution time; under evict no later than its deadline, where it is killed; after now
+// shortest execution time; under evict no later than where the chains free the machine when it
+// is killed at its deadline, the grid point at or before the deadline (pmf.KillFloor); after now
 // when the replay conditions on elapsed time, which removes the outcomes up to now), or now on an
 // idle machine; then, for each waiting task in turn, from a start no earlier than s, an end no
-// earlier than max(s, min(s + x, δ)) with x its shortest execution time: it runs at least x or,
-// under pending and evict, is skipped or killed, which happens only at its deadline. Under none
-// every task runs: s + x. Grid rounding can put an outcome a hair (the grid tolerance) before
-// the bound; callers allow a grid step.
+// earlier than max(s, min(s + x, K)) with x its shortest execution time: it runs at least x or,
+// under pending and evict, is skipped or killed, which frees the machine in the chains at K, the
+// deadline under pending (a skipped task passes its predecessor's outcome through, at or after
+// the deadline) and KillFloor's point at or before it under evict. Under none every task runs:
+// s + x. A machine's chain lies on one grid, that of the running task's start, or of now on an
+// idle machine. Grid rounding can put an outcome a hair (the grid tolerance) before the bound;
+// callers allow a grid step.
 func (e *engine) freeFrom(m int) float64 {
 	ms := &e.machines[m]
 	evict, none := e.opt.DropModel == pmf.Evict, e.opt.DropModel == pmf.None
-	s := e.now
+	s, origin := e.now, e.now // origin: of the chain's grid
 	waiting := ms.queue
 	if ms.running {
 		h := ms.queue[0]
 		t := &e.tasks[h]
+		origin = t.Start
 		s = t.Start + e.taskCell(h, m).exec.Origin()
 		if evict {
-			s = min(s, t.Task.Deadline)
+			s = min(s, pmf.KillFloor(origin, e.step, t.Task.Deadline))
 		}
 		if e.opt.ConditionElapsed {
 			s = max(s, e.now)
@@ -307,8 +312,11 @@ func (e *engine) freeFrom(m int) float64 {
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
 			end := s + e.taskCell(h, m).exec.Origin()
-			if !none {
-				end = max(s, min(end, e.tasks[h].Task.Deadline))
+			switch dl := e.tasks[h].Task.Deadline; {
+			case evict:
+				end = max(s, min(end, pmf.KillFloor(origin, e.step, dl)))
+			case !none:
+				end = max(s, min(end, dl))
 			}
 			s = end
 		}
