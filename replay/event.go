@@ -83,6 +83,13 @@ type Event interface {
 	SuccessBound(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
+	// RunCompletion is the expected time task h's run ends if h is appended to machine m now and
+	// runs to its end: the mean of Tail(m) plus the mean of Exec(h, m), rounded as Completion is
+	// (on every engine the same number, see doc.go "Time"). Under drop model none it is
+	// Completion's value, by another sum; under evict it is not capped by h's own kill at its deadline, and under pending
+	// it counts h in full where h would be dropped at its start. A heuristic that asks how late h
+	// itself would be (MMU's urgency) asks this, not when the machine is free again.
+	RunCompletion(h, m int) float64
 	// CompletionBound is a lower bound on Completion(h, m) that costs no convolution: the
 	// expected completion against an earlier table of the same queue, which time and the tasks
 	// appended since can only have raised; once m's chain is up to date, a bound from its table
@@ -254,6 +261,7 @@ func (v *mapping) FreeFrom(m int) float64           { return v.e.freeFrom(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
+func (v *mapping) RunCompletion(h, m int) float64   { return v.e.chances.runCompletion(h, m) }
 func (v *mapping) CompletionBound(h, m int) float64 { return v.e.chances.completionBound(h, m) }
 func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 	return v.e.chances.completionBounds(hs, m, out)
