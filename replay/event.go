@@ -86,9 +86,10 @@ type Event interface {
 	// RunCompletion is the expected time task h's run ends if h is appended to machine m now and
 	// runs to its end: the mean of Tail(m) plus the mean of Exec(h, m), rounded as Completion is
 	// (on every engine the same number, see doc.go "Time"). Under drop model none it is
-	// Completion's value, by another sum; under evict it is not capped by h's own kill at its deadline, and under pending
-	// it counts h in full where h would be dropped at its start. A heuristic that asks how late h
-	// itself would be (MMU's urgency) asks this, not when the machine is free again.
+	// Completion's value, by another sum; under evict it is not capped by h's own kill at its
+	// deadline, and under pending it counts h in full where h would be dropped at its start. A
+	// heuristic that asks how late h itself would be (MMU's urgency) asks this, not when the
+	// machine is free again.
 	RunCompletion(h, m int) float64
 	// CompletionBound is a lower bound on Completion(h, m) that costs no convolution: the
 	// expected completion against an earlier table of the same queue, which time and the tasks
