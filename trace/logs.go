@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 )
@@ -212,18 +213,7 @@ func eachLogOf(src Source, opt ReadOptions, fn func(LogRecord) error) error {
 		return err
 	}
 	defer lr.Close()
-	for {
-		rec, err := lr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(rec); err != nil {
-			return err
-		}
-	}
+	return lr.each(fn, runtime.GOMAXPROCS(0))
 }
 
 // ReadLogs reads every record of every source the spec expands to into
