@@ -128,9 +128,10 @@ func (l *csvLines) advance() bool {
 		if n := len(b); n > 0 && b[n-1] == '\r' {
 			b = b[:n-1]
 		}
-		l.line = l.next
+		n := l.next
 		l.next++
 		if len(b) > 0 {
+			l.line = n
 			l.fields = splitFields(l.fields[:0], b)
 			return true
 		}

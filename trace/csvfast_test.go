@@ -37,19 +37,29 @@ func csvLogRead(data []byte, size, workers int) ([]LogRecord, string) {
 	return recs, ""
 }
 
-func sameRecords(a, b []LogRecord) bool {
-	if len(a) != len(b) {
-		return false
-	}
+// firstDiff is the index of the first record that differs between a and b, bit for bit; -1
+// when none does.
+func firstDiff(a, b []LogRecord) int {
 	bits := math.Float64bits
-	for i := range a {
+	for i := range min(len(a), len(b)) {
 		x, y := a[i], b[i]
 		if x.TaskType != y.TaskType || x.MachineType != y.MachineType || x.TaskID != y.TaskID || x.MachineID != y.MachineID ||
 			bits(x.ExecTime) != bits(y.ExecTime) || bits(x.Start) != bits(y.Start) || bits(x.End) != bits(y.End) {
-			return false
+			return i
 		}
 	}
-	return true
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+// recordAt prints record i of recs, or that there is none.
+func recordAt(recs []LogRecord, i int) string {
+	if i < 0 || i >= len(recs) {
+		return "none"
+	}
+	return fmt.Sprintf("%+v", recs[i])
 }
 
 // checkFastCSV compares the fast path, serial and parallel at chunk sizes sizes, with the
@@ -60,9 +70,9 @@ func checkFastCSV(t *testing.T, data []byte, sizes []int) {
 	for _, size := range sizes {
 		for _, workers := range []int{1, 3} {
 			got, gotErr := csvLogRead(data, size, workers)
-			if gotErr != wantErr || !sameRecords(got, want) {
-				t.Fatalf("chunks of %d bytes, %d workers on %q:\ngot  %d records, error %q\nwant %d records, error %q\n%v\n%v",
-					size, workers, data, len(got), gotErr, len(want), wantErr, got, want)
+			if i := firstDiff(got, want); gotErr != wantErr || i >= 0 {
+				t.Fatalf("chunks of %d bytes, %d workers on %.200q:\ngot  %d records, error %q\nwant %d records, error %q\nrecord %d: got %s, want %s",
+					size, workers, data, len(got), gotErr, len(want), wantErr, i, recordAt(got, i), recordAt(want, i))
 			}
 		}
 	}
@@ -157,8 +167,8 @@ func FuzzCSVFast(f *testing.F) {
 		want, wantErr := csvLogRead(data, 0, 1)
 		for _, workers := range []int{1, 2} {
 			got, gotErr := csvLogRead(data, int(size)+1, workers)
-			if gotErr != wantErr || !sameRecords(got, want) {
-				t.Fatalf("%d workers: got %v, %q; want %v, %q", workers, got, gotErr, want, wantErr)
+			if i := firstDiff(got, want); gotErr != wantErr || i >= 0 {
+				t.Fatalf("%d workers: error %q, want %q; record %d: got %s, want %s", workers, gotErr, wantErr, i, recordAt(got, i), recordAt(want, i))
 			}
 		}
 		if g, w := csvFields(data, int(size)+1), csvFields(data, 0); g != w {
