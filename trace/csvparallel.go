@@ -67,10 +67,10 @@ func (lr *LogReader) eachChunk(t *csvTable, fn func(LogRecord) error, workers in
 		wg.Wait()
 	}()
 	for range workers {
+		w := lr.chunkWorker(t) // here: the copy of lr.r must not race with the updates below
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := lr.chunkWorker(t)
 			for j := range jobs {
 				var recs []LogRecord
 				select {
