@@ -252,3 +252,45 @@ func TestCSVFastNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocations per record, want 0", allocs)
 	}
 }
+
+// TestSkipIDs checks that ReadOptions.SkipIDs empties the ids and nothing else, and that a
+// mapped id column must still exist.
+func TestSkipIDs(t *testing.T) {
+	const log = "task_type,machine_type,exec_time,task_id,machine_id\na,m,1.5,t1,m-1\nb,n,2,t2,n-1\n"
+	read := func(opt ReadOptions) ([]LogRecord, error) {
+		lr, err := NewLogReader("log.csv", strings.NewReader(log), opt)
+		if err != nil {
+			return nil, err
+		}
+		defer lr.Close()
+		var recs []LogRecord
+		for rec, err := range lr.All() {
+			if err != nil {
+				return nil, err
+			}
+			recs = append(recs, rec)
+		}
+		return recs, nil
+	}
+	all, err := read(ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped, err := read(ReadOptions{SkipIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range all {
+		if all[i].TaskID == "" || all[i].MachineID == "" {
+			t.Fatalf("record %d without SkipIDs has no ids: %+v", i, all[i])
+		}
+		all[i].TaskID, all[i].MachineID = "", ""
+	}
+	if i := firstDiff(skipped, all); i >= 0 {
+		t.Fatalf("record %d: %s, want %s", i, recordAt(skipped, i), recordAt(all, i))
+	}
+	_, err = read(ReadOptions{SkipIDs: true, Columns: map[string]string{"task_id": "job"}})
+	if err == nil || !strings.Contains(err.Error(), "job (task_id)") {
+		t.Fatalf("mapped id column missing: error %v", err)
+	}
+}

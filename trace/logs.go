@@ -85,6 +85,9 @@ func (lr *LogReader) bind() error {
 	if lr.machineID, err = r.bind("machine_id", false); err != nil {
 		return err
 	}
+	if r.opt.SkipIDs {
+		lr.taskID.col, lr.machineID.col = -1, -1
+	}
 	if lr.start, err = r.bindTime("start", false); err != nil {
 		return err
 	}
