@@ -62,12 +62,12 @@ func (c *lineChunker) next(buf []byte) (chunk, error) {
 			err = io.EOF
 		}
 		c.err = err
-		if bytes.IndexByte(buf[start:], '\n') >= 0 && len(buf) >= c.size/2 {
-			break
+		if bytes.IndexByte(buf[start:], '\n') >= 0 {
+			break // else a line longer than the buffer: read on
 		}
 	}
 	end := len(buf)
-	if c.err == nil || c.err != io.EOF {
+	if c.err != io.EOF {
 		// Keep a partial last line for the next chunk; at a read error it is dropped with
 		// the rest of the stream.
 		end = bytes.LastIndexByte(buf, '\n') + 1
