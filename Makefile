@@ -9,6 +9,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 10s
 BENCHTIME   ?= 1s
 COUNT       ?= 5
+PETCOUNT    ?= 3
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/... ./sweep/...
 
@@ -59,13 +60,16 @@ bench:
 # Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
 # table with their medians and ranges, of all samples and of those taken while the core ran near
 # its fastest in the run (internal/corespeed); then issue 50's 30-trial HCW19 replays (MM-P and
-# PAM-P, s/replay; skipped without ../shared/data/hcw19). A few minutes.
+# PAM-P, s/replay; skipped without ../shared/data/hcw19), and issue 50's pet build from 10M-row
+# CSV and Parquet logs, PETCOUNT samples (rows/s, peak heap; each sample writes its log first,
+# about a minute). Ten minutes or so.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
 	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
-	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay; } | bin/benchtable
+	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay && \
+	  $(GO) test -run '^$$' -bench '^BenchmarkPETBuild$$' -benchtime 1x -count $(PETCOUNT) ./cmd/hcreplay; } | bin/benchtable
 
 # Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
 # both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and
