@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -38,7 +39,7 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 	if path == "" {
 		return replay.DefaultCatalog(pet.MachineTypes()), nil
 	}
-	b, err := readSmallFile(path)
+	b, err := smallfile.Read(path)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("read catalog %s: %w", path, err))
 	}
@@ -50,31 +51,8 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 	return ms, nil
 }
 
-// maxSmallFile is the most a file read whole (a catalog, a grid, a config) may hold: a catalog
-// of thousands of machines or a grid listing a million seeds is a few MB, and a parser takes
-// several times its file (a 200 MB catalog line took 1.3 GB, issue 49).
-const maxSmallFile = 64 << 20
-
-// readSmallFile reads a file whole, refusing one larger than maxSmallFile. Its errors do not
-// name the file: the caller says which file it is.
-func readSmallFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if perr := new(fs.PathError); errors.As(err, &perr) {
-			err = perr.Err
-		}
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxSmallFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxSmallFile {
-		return nil, fmt.Errorf("file is larger than %d MiB, the limit for a file read whole: is it the file meant?", maxSmallFile>>20)
-	}
-	return b, nil
-}
+// readSmallFile is smallfile.Read, under the name figures.go calls it by.
+func readSmallFile(path string) ([]byte, error) { return smallfile.Read(path) }
 
 // traceInput says how to read arrival traces and fill in missing deadlines.
 type traceInput struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -132,7 +133,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 func (c *SweepCmd) grid() (g *sweep.Grid, base string, err error) {
 	g = sweep.NewGrid()
 	if c.Grid != "" {
-		b, err := readSmallFile(c.Grid)
+		b, err := smallfile.Read(c.Grid)
 		if err != nil {
 			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
 		}
