@@ -15,6 +15,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -46,7 +47,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // ReplayCmd replays arrival traces through heuristics (SPEC §5, §7): each trial through each
@@ -125,10 +126,10 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			return err
 		}
 	}
-	var trials []trial
+	var trials []trialset.Trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
 	for k, spec := range c.Trace {
-		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
+		more, err := trialset.Open(trialset.Input{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
@@ -147,14 +148,14 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		tr := trials[i]
 		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
-				tr.src.Name, c.Trim, s.Tasks)
+				tr.Name(), c.Trim, s.Tasks)
 		}
 		if c.JSON {
-			if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
+			if err := printJSON(con.Stdout, tr.Name(), pet.TimeUnit(), res); err != nil {
 				return err
 			}
 		}
-		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
+		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.Name(), summary: res.Summary})
 		return nil
 	}
 	base := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}
@@ -355,60 +356,58 @@ func trialBar(con *Console, overall *progress) *progress {
 // loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
 // returns the tasks it replayed when it loaded them, for the trial's next replays. Its log lines
 // go above overall, the bar of a replay of several runs, when there is one.
-func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, overall *progress, tr trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
-	if tasks == nil && !tr.isDat() {
+func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, overall *progress, tr trialset.Trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
+	if tasks == nil && !tr.IsDat() {
 		if res, streamed, err := c.replayStreamed(ctx, con, overall, tr, mapper, cfg, dir); streamed {
 			return res, nil, err
 		}
 	}
 	if tasks == nil {
 		var err error
-		if _, tasks, err = tr.load(); err != nil {
+		if _, tasks, err = tr.Load(); err != nil {
 			return nil, nil, err
 		}
 	}
 	cfg.Tasks = tasks
-	overall.logf(con, "replaying %s (%d tasks, loaded) with %s", tr.src.Name, len(tasks), mapper.Name())
+	overall.logf(con, "replaying %s (%d tasks, loaded) with %s", tr.Name(), len(tasks), mapper.Name())
 	bar := trialBar(con, overall)
-	bar.startTasks(len(tasks), filepath.Base(tr.src.Name))
-	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), nil)
+	bar.startTasks(len(tasks), filepath.Base(tr.Name()))
+	res, err := c.replayOne(ctx, mapper, cfg, tr.PET(), tr.Name(), dir, bar.counter(), nil)
 	bar.stop()
 	return res, tasks, replayError(tr, err)
 }
 
-// replayStreamed replays a trial as its file is read (trial.open), while trial.streamable checks
+// replayStreamed replays a trial as its file is read (Trial.Stream), while Trial.Streamable checks
 // the file on another core: the replay does not wait for that pass (1.1 s of 7.2 s on a million
 // tasks), but its outputs are kept only once the pass has found the file streamable. When the
 // pass finds it is not, the replay is stopped and streamed is false: the trial is to be loaded.
 // A bad row is reported as the pass finds it, whatever the replay made of it, so the error is
 // the one the pass gave when it ran before the replay.
-func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *progress, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
-	src, err := tr.open()
+func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *progress, tr trialset.Trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
+	src, err := tr.Stream()
 	if err != nil { // the pass's verdict comes first, as when it ran before the replay
-		if _, ok, passErr := tr.streamable(ctx); passErr != nil || !ok {
+		if _, ok, passErr := tr.Streamable(ctx); passErr != nil || !ok {
 			return nil, passErr != nil, passErr
 		}
 		return nil, true, err
 	}
 	defer src.Close()
-	ahead := newPrefetch(src, prefetchChunk, prefetchChunks)
-	defer ahead.Close() // before src.Close: the reader stops first
-	cfg.Source = ahead
+	cfg.Source = src
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	bar := trialBar(con, overall)
-	bar.startTasks(-1, filepath.Base(tr.src.Name)) // the pass gives the total
-	above := bar                                   // the bar the log line goes above
+	bar.startTasks(-1, filepath.Base(tr.Name())) // the pass gives the total
+	above := bar                                 // the bar the log line goes above
 	if overall != nil {
 		above = overall
 	}
-	pass := startPass(ctx, tr, stop, func(n int) {
+	pass := trialset.StartPass(ctx, tr, stop, func(n int) {
 		bar.setTotal(n)
-		above.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.src.Name, n, mapper.Name())
+		above.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.Name(), n, mapper.Name())
 	})
-	res, err = c.replayOne(runCtx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), pass.accept)
-	_, ok, passErr := pass.wait()
+	res, err = c.replayOne(runCtx, mapper, cfg, tr.PET(), tr.Name(), dir, bar.counter(), pass.Accept)
+	_, ok, passErr := pass.Wait()
 	bar.stop()
 	switch {
 	case ctx.Err() != nil:
@@ -421,53 +420,11 @@ func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *p
 	return res, true, replayError(tr, err)
 }
 
-// streamPass is trial.streamable run beside a streamed replay (replayStreamed).
-type streamPass struct {
-	done chan struct{} // closed when the fields below are set
-	n    int
-	ok   bool
-	err  error
-}
-
-// startPass starts trial.streamable on tr in a goroutine of its own. When it finds the file
-// streamable, streamed is called with the number of tasks; otherwise, stop is, to stop the
-// replay whose result accept will refuse.
-func startPass(ctx context.Context, tr trial, stop func(), streamed func(n int)) *streamPass {
-	p := &streamPass{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		if p.n, p.ok, p.err = tr.streamable(ctx); p.err != nil || !p.ok {
-			stop()
-			return
-		}
-		streamed(p.n)
-	}()
-	return p
-}
-
-// wait waits for the pass and returns its verdict: trial.streamable's.
-func (p *streamPass) wait() (n int, ok bool, err error) {
-	<-p.done
-	return p.n, p.ok, p.err
-}
-
-// accept waits for the pass and lets a streamed replay's result stand only if the pass found
-// the file streamable (replayOne's accept).
-func (p *streamPass) accept() error {
-	if _, ok, err := p.wait(); err != nil || !ok {
-		return errNotStreamable
-	}
-	return nil
-}
-
-// errNotStreamable stops a streamed replay's outputs from being kept (replayStreamed).
-var errNotStreamable = errors.New("the trace cannot be replayed as it is read")
-
 // replayError is a replay's error as the user is to see it: a task the engine refused is bad
 // input, named by its trace.
-func replayError(tr trial, err error) error {
+func replayError(tr trialset.Trial, err error) error {
 	if errors.As(err, new(*replay.TaskError)) {
-		return badInput(fmt.Errorf("%s: %w", tr.src.Name, err))
+		return badInput(fmt.Errorf("%s: %w", tr.Name(), err))
 	}
 	return err
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // writeTiny writes a two-type, two-machine PET in .etc form and a CSV trace of n tasks.
@@ -186,7 +187,7 @@ func TestTrimLeavesNothingWarns(t *testing.T) {
 
 // tinyTrial loads the PET at petPath with its default machines and opens the trace, a single
 // trial, against it.
-func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Machine, trial) {
+func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Machine, trialset.Trial) {
 	t.Helper()
 	pet, err := loadPET(petPath)
 	if err != nil {
@@ -196,7 +197,7 @@ func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Mac
 	if err != nil {
 		t.Fatal(err)
 	}
-	trials, err := openTrials(traceInput{Spec: trace}, pet, func(string) {})
+	trials, err := trialset.Open(trialset.Input{Spec: trace}, pet, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestReplayProgressCounts(t *testing.T) {
 	pet, machines, tr := tinyTrial(t, petPath, trace)
 	c := &ReplayCmd{}
 	for _, dir := range []string{"", t.TempDir()} {
-		_, tasks, err := tr.load()
+		_, tasks, err := tr.Load()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +255,7 @@ func TestReplayProgressCounts(t *testing.T) {
 func TestReplayOneAccept(t *testing.T) {
 	petPath, trace := writeTiny(t, 40)
 	pet, machines, tr := tinyTrial(t, petPath, trace)
-	_, tasks, err := tr.load()
+	_, tasks, err := tr.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

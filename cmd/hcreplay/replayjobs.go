@@ -9,7 +9,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/prune"
-	"github.com/hcreplay/hcreplay/trace"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // jobs is how many of trials replay -j replays at a time: -j, or the number of CPUs, never
@@ -24,7 +24,7 @@ func (c *ReplayCmd) jobs(trials int) int {
 
 // replayTrials replays trial tr (number i of trials) through each mapper in turn, and hands
 // each result to emit as it comes: the trial's loaded tasks serve all its mappers.
-func (c *ReplayCmd) replayTrials(ctx context.Context, con *Console, overall *progress, tr trial, i, trials int, mappers []replayMapper, base replay.Config, scratch *replay.Scratch, emit func(i, j int, res *replay.Result) error) error {
+func (c *ReplayCmd) replayTrials(ctx context.Context, con *Console, overall *progress, tr trialset.Trial, i, trials int, mappers []replayMapper, base replay.Config, scratch *replay.Scratch, emit func(i, j int, res *replay.Result) error) error {
 	var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
 	for j, mp := range mappers {
 		mapper, err := prune.New(mp.name, c.params(), mp.pruning) // fresh state per replay
@@ -60,7 +60,7 @@ type trialDone struct {
 // At most 2×jobs trials are replayed ahead of the one emit waits for, so memory stays that of a
 // few trials. The first error in trial order is returned after the results before it; the
 // trials still running are then cancelled.
-func (c *ReplayCmd) replayParallel(ctx context.Context, con *Console, overall *progress, trials []trial, mappers []replayMapper, base replay.Config, jobs int, emit func(i, j int, res *replay.Result) error) error {
+func (c *ReplayCmd) replayParallel(ctx context.Context, con *Console, overall *progress, trials []trialset.Trial, mappers []replayMapper, base replay.Config, jobs int, emit func(i, j int, res *replay.Result) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }() // no worker outlives the replay
@@ -158,16 +158,11 @@ func (l *trialLog) Write(p []byte) (int, error) {
 }
 
 // defer_ returns tr with its warnings told to l instead of the console: a warning the spec
-// tells once is told by the trial's own note, under the spec's key, so that flush tells it for
-// the first trial in order that has it, as one trial after another would.
-func (l *trialLog) defer_(tr trial) trial {
-	warn := func(msg string) { l.add(nil, "warning: "+msg) }
-	tr.warn = warn
-	tr.opt.Warn = func(e *trace.InputError) { warn(e.Error()) }
-	tr.keyed = func(key any, msg string) { l.add(key, "warning: "+msg) }
-	tr.units = new(atomic.Bool)
-	tr.repairs = &repairNote{spec: tr.repairs.spec, trials: tr.repairs.trials}
-	return tr
+// tells once is told under the spec's key, so that flush tells it for the first trial in order
+// that has it, as one trial after another would (trialset.Trial.Deferred).
+func (l *trialLog) defer_(tr trialset.Trial) trialset.Trial {
+	return tr.Deferred(func(msg string) { l.add(nil, "warning: "+msg) },
+		func(key any, msg string) { l.add(key, "warning: "+msg) })
 }
 
 func (l *trialLog) len() int {

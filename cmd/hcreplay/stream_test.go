@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // TestReplayStreamsSortedTraces: a trace file in arrival order with increasing task ids is
@@ -114,7 +116,7 @@ func rowAt(k int, row string) func(i int, r string) string {
 // and the load names the repeat.
 func TestReplayStreamedLateBadRows(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
-	const n, bad = 6000, 5000 // beyond prefetch's chunks and streamableCheck's rows
+	const n, bad = 6000, 5000 // beyond prefetch's chunks and trialset.StreamableCheck's rows
 	cases := []struct {
 		name string
 		edit func(i int, row string) string
@@ -147,14 +149,14 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 // Ctrl-C needs it to.
 func TestStreamableStopsWhenCancelled(t *testing.T) {
 	petPath, _ := writeTiny(t, 1)
-	const n = 3*streamableCheck + 5
+	const n = 3*trialset.StreamableCheck + 5
 	_, _, tr := tinyTrial(t, petPath, longTrace(t, n, nil))
-	if got, ok, err := tr.streamable(t.Context()); got != n || !ok || err != nil {
+	if got, ok, err := tr.Streamable(t.Context()); got != n || !ok || err != nil {
 		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, _, err := tr.streamable(ctx); !errors.Is(err, context.Canceled) {
+	if _, _, err := tr.Streamable(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("streamable after cancel: error %v, want context.Canceled", err)
 	}
 }
@@ -179,9 +181,9 @@ func TestStreamPassVerdict(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, tr := tinyTrial(t, petPath, longTrace(t, n, c.edit))
 			stopped, told := false, -1
-			pass := startPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
-			accepted := pass.accept() == nil
-			_, ok, err := pass.wait()
+			pass := trialset.StartPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
+			accepted := pass.Accept() == nil
+			_, ok, err := pass.Wait()
 			if accepted != c.streamed || ok != c.streamed || stopped == c.streamed || (told == n) != c.streamed {
 				t.Errorf("accepted %v, ok %v, stopped %v, told %d tasks; want the file streamed: %v", accepted, ok, stopped, told, c.streamed)
 			}

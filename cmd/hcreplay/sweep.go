@@ -13,6 +13,7 @@ import (
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -292,7 +293,7 @@ func (w *warnings) flush() {
 // traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
 // con gives the limits of --max-inflate, --max-inflate-ratio and --max-batch.
 func traceLevel(lv sweep.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (sweep.LevelTrials, error) {
-	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
+	ts, err := trialset.Open(trialset.Input{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
 	if err != nil {
 		return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 	}
@@ -305,7 +306,7 @@ func traceLevel(lv sweep.Level, spec, unit string, pet *petbuild.PET, at func(st
 	}
 	lt := sweep.LevelTrials{Rate: lv.Rate, Trials: make([]sweep.Trial, n)}
 	for i, t := range ts[:n] {
-		tr, tasks, err := t.load()
+		tr, tasks, err := t.Load()
 		if err != nil {
 			return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 		}

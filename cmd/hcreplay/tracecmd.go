@@ -10,6 +10,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -245,7 +246,7 @@ type TraceConvertCmd struct {
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -318,7 +319,7 @@ type TraceStatsCmd struct {
 }
 
 func (c *TraceStatsCmd) Run(con *Console) error {
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
