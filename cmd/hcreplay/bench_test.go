@@ -15,7 +15,7 @@ import (
 // synthesised PET of 12 types × 8 machines, the trace generated with CV 1 and prop:1 deadlines)
 // read from CSV, with MM, its task outcomes written to tasks.parquet (out) or not (none). That
 // takes the file's first pass (trialset.Trial.Streamable), the replay's own pass read ahead (prefetch), the
-// events, and the outcomes written behind (writeBehind); BenchmarkMillionTasks in replay/prune
+// events, and the outcomes written behind (trialrun's writeBehind); BenchmarkMillionTasks in replay/prune
 // gives the events alone.
 func BenchmarkReplayFile(b *testing.B) {
 	dir := b.TempDir()

@@ -2,25 +2,21 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialrun"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
@@ -151,24 +147,22 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 				tr.Name(), c.Trim, s.Tasks)
 		}
 		if c.JSON {
-			if err := printJSON(con.Stdout, tr.Name(), pet.TimeUnit(), res); err != nil {
+			if err := trialrun.WriteJSONLine(con.Stdout, res, tr.Name(), pet.TimeUnit(), buildVersion()); err != nil {
 				return err
 			}
 		}
 		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.Name(), summary: res.Summary})
 		return nil
 	}
-	base := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}
-	if jobs := c.jobs(len(trials)); jobs > 1 {
-		err = c.replayParallel(ctx, con, overall, trials, mappers, base, jobs, emit)
-	} else {
-		scratch := new(replay.Scratch) // each replay reuses the storage the one before left
-		for i, tr := range trials {
-			if err = c.replayTrials(ctx, con, overall, tr, i, len(trials), mappers, base, scratch, emit); err != nil {
-				break
-			}
-		}
+	runner := trialrun.Runner{Base: replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt},
+		Out: c.Out, CSV: c.CSV, Version: buildVersion(), Jobs: c.Jobs, Progress: runProgress{con, overall}}
+	for _, mp := range mappers {
+		runner.Mappers = append(runner.Mappers, trialrun.Mapper{Label: mp.label, New: func() (replay.Mapper, error) {
+			m, err := prune.New(mp.name, c.params(), mp.pruning)
+			return m, badInput(err)
+		}})
 	}
+	err = runner.Run(ctx, trials, emit)
 	if err != nil {
 		return err
 	}
@@ -316,23 +310,6 @@ func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 		mp.label, mp.sameAs, mp.sameAs, why)
 }
 
-// runDir is where the replay of trial i (of trials) through the mapper labelled label (of
-// mappers) writes its files: --out itself for a lone replay, else a subfolder per mapper and
-// one per trial where there are several of each.
-func (c *ReplayCmd) runDir(label string, i, trials, mappers int) string {
-	if c.Out == "" {
-		return ""
-	}
-	dir := c.Out
-	if mappers > 1 {
-		dir = filepath.Join(dir, label)
-	}
-	if trials > 1 {
-		dir = filepath.Join(dir, fmt.Sprintf("trial-%03d", i+1))
-	}
-	return dir
-}
-
 // runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
 // for a single run, whose bar counts its tasks (trialBar).
 func runsBar(con *Console, runs int) *progress {
@@ -350,83 +327,6 @@ func trialBar(con *Console, overall *progress) *progress {
 		return nil
 	}
 	return newProgress(con)
-}
-
-// replayTrial replays one trial: as its file is read when it can be (replayStreamed), else
-// loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
-// returns the tasks it replayed when it loaded them, for the trial's next replays. Its log lines
-// go above overall, the bar of a replay of several runs, when there is one.
-func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, overall *progress, tr trialset.Trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
-	if tasks == nil && !tr.IsDat() {
-		if res, streamed, err := c.replayStreamed(ctx, con, overall, tr, mapper, cfg, dir); streamed {
-			return res, nil, err
-		}
-	}
-	if tasks == nil {
-		var err error
-		if _, tasks, err = tr.Load(); err != nil {
-			return nil, nil, err
-		}
-	}
-	cfg.Tasks = tasks
-	overall.logf(con, "replaying %s (%d tasks, loaded) with %s", tr.Name(), len(tasks), mapper.Name())
-	bar := trialBar(con, overall)
-	bar.startTasks(len(tasks), filepath.Base(tr.Name()))
-	res, err := c.replayOne(ctx, mapper, cfg, tr.PET(), tr.Name(), dir, bar.counter(), nil)
-	bar.stop()
-	return res, tasks, replayError(tr, err)
-}
-
-// replayStreamed replays a trial as its file is read (Trial.Stream), while Trial.Streamable checks
-// the file on another core: the replay does not wait for that pass (1.1 s of 7.2 s on a million
-// tasks), but its outputs are kept only once the pass has found the file streamable. When the
-// pass finds it is not, the replay is stopped and streamed is false: the trial is to be loaded.
-// A bad row is reported as the pass finds it, whatever the replay made of it, so the error is
-// the one the pass gave when it ran before the replay.
-func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *progress, tr trialset.Trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
-	src, err := tr.Stream()
-	if err != nil { // the pass's verdict comes first, as when it ran before the replay
-		if _, ok, passErr := tr.Streamable(ctx); passErr != nil || !ok {
-			return nil, passErr != nil, passErr
-		}
-		return nil, true, err
-	}
-	defer src.Close()
-	cfg.Source = src
-
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	bar := trialBar(con, overall)
-	bar.startTasks(-1, filepath.Base(tr.Name())) // the pass gives the total
-	above := bar                                 // the bar the log line goes above
-	if overall != nil {
-		above = overall
-	}
-	pass := trialset.StartPass(ctx, tr, stop, func(n int) {
-		bar.setTotal(n)
-		above.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.Name(), n, mapper.Name())
-	})
-	res, err = c.replayOne(runCtx, mapper, cfg, tr.PET(), tr.Name(), dir, bar.counter(), pass.Accept)
-	_, ok, passErr := pass.Wait()
-	bar.stop()
-	switch {
-	case ctx.Err() != nil:
-		return nil, true, ctx.Err()
-	case passErr != nil:
-		return nil, true, passErr
-	case !ok:
-		return nil, false, nil
-	}
-	return res, true, replayError(tr, err)
-}
-
-// replayError is a replay's error as the user is to see it: a task the engine refused is bad
-// input, named by its trace.
-func replayError(tr trialset.Trial, err error) error {
-	if errors.As(err, new(*replay.TaskError)) {
-		return badInput(fmt.Errorf("%s: %w", tr.Name(), err))
-	}
-	return err
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
@@ -503,160 +403,6 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 	}
 	cfg.SufferExpired = c.SufferExpired
 	return cfg, nil
-}
-
-// replayOne runs one trial, of the trace so named, streaming task outcomes to dir when it is
-// set; done, when set, is called as each task's outcome is known. accept, when set, is asked
-// once the replay has ended whether its result may stand: its error is replayOne's, and then
-// nothing is written to dir.
-func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func(), accept func() error) (*replay.Result, error) {
-	if done == nil {
-		done = func() {}
-	}
-	if accept == nil {
-		accept = func() error { return nil }
-	}
-	if dir == "" {
-		cfg.Options.OnTask = func(replay.Outcome) { done() } // the outcomes themselves are not needed
-		res, err := replay.Run(ctx, cfg, mapper)
-		if err != nil {
-			return nil, err
-		}
-		return res, accept()
-	}
-	undo, err := makeDirs(dir)
-	if err != nil {
-		return nil, err
-	}
-	res, err := c.replayInto(ctx, mapper, cfg, pet, trace, dir, done, accept)
-	if err != nil {
-		undo()
-	}
-	return res, err
-}
-
-// makeDirs is os.MkdirAll(dir) that returns a function to remove the folders it made, those
-// that are still empty: a replay that fails leaves no empty --out behind.
-func makeDirs(dir string) (undo func(), err error) {
-	var made []string // the innermost first
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		made = append(made, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return func() {
-		for _, d := range made {
-			os.Remove(d) // fails, and keeps d, when something was written there
-		}
-	}, nil
-}
-
-// replayInto is replayOne into dir, which exists.
-func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func(), accept func() error) (*replay.Result, error) {
-	var res *replay.Result
-	var runErr error // the replay's own error, which is not one of writing the file
-	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
-		var csvOut io.Writer
-		var csvFile *atomicfile.File
-		if c.CSV {
-			f, err := atomicfile.Create(filepath.Join(dir, "tasks.csv"))
-			if err != nil {
-				return err
-			}
-			csvFile, csvOut = f, f
-			defer func() {
-				if csvFile != nil {
-					f.Abort()
-				}
-			}()
-		}
-		w, err := report.NewTaskWriter(pq, csvOut, report.FileMeta{TimeUnit: pet.TimeUnit(), Version: buildVersion()})
-		if err != nil {
-			return err
-		}
-		rows := newWriteBehind(w.Write, writeBehindChunk, writeBehindChunks)
-		types := pet.TaskTypes() // a copy: once, not at every task
-		cfg.Options.OnTask = func(o replay.Outcome) {
-			done()
-			rows.add(report.TaskRowOf(o, types, cfg.Machines))
-		}
-		res, runErr = replay.Run(ctx, cfg, mapper)
-		werr := rows.close()
-		if runErr != nil {
-			return runErr
-		}
-		if werr != nil {
-			return werr
-		}
-		if err := accept(); err != nil {
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		if f := csvFile; f != nil {
-			csvFile = nil // committed or removed: not aborted again
-			return f.Commit()
-		}
-		return nil
-	})
-	if runErr != nil {
-		return nil, runErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), newRunJSON(res, trace, pet.TimeUnit())); err != nil {
-		return nil, err
-	}
-	if err := writeReliability(filepath.Join(dir, "reliability.csv"), res.Summary.Reliability); err != nil {
-		return nil, err
-	}
-	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {
-		replay.Timing
-		Tool        string `json:"tool"`
-		ToolVersion string `json:"tool_version"`
-	}{res.Timing, report.Tool, buildVersion()})
-}
-
-func writeJSON(path string, v any) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	})
-}
-
-// printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
-func printJSON(w io.Writer, name, unit string, res *replay.Result) error {
-	return json.NewEncoder(w).Encode(struct {
-		runJSON
-		Timing replay.Timing `json:"timing"`
-	}{newRunJSON(res, name, unit), res.Timing})
-}
-
-// runJSON is a run's summary with the trace it replayed: summary.json, and the line --json
-// prints less its timing. The trace tells apart the run folders of several --trace sets, whose
-// trials are numbered through all of them. Embedding keeps the summary's keys in its order.
-// It records the unit of the trace's times, and the tool that wrote it.
-type runJSON struct {
-	replay.Summary
-	Trace       string `json:"trace"`
-	TimeUnit    string `json:"time_unit"`
-	Tool        string `json:"tool"`
-	ToolVersion string `json:"tool_version"`
-}
-
-// newRunJSON is res's summary as summary.json and --json write it.
-func newRunJSON(res *replay.Result, trace, unit string) runJSON {
-	return runJSON{Summary: res.Summary, Trace: trace, TimeUnit: unit, Tool: report.Tool, ToolVersion: buildVersion()}
 }
 
 // meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
