@@ -53,7 +53,7 @@ type Runner struct {
 	Mappers []Mapper
 	Base    replay.Config // the PET, machines and options; the tasks are each trial's
 	// Out, when set, is the folder the runs write their files to: Out itself for a lone run,
-	// else a subfolder per mapper and one per trial where there are several (Dir).
+	// else a subfolder per mapper and one per trial where there are several (runDir).
 	Out     string
 	CSV     bool   // also write tasks.csv
 	Version string // the tool's version, which the files record
@@ -87,10 +87,10 @@ func (r *Runner) jobs(trials int) int {
 	return min(n, trials)
 }
 
-// Dir is where the replay of trial i (of trials) through the mapper labelled label (of
+// runDir is where the replay of trial i (of trials) through the mapper labelled label (of
 // mappers) writes its files: out itself for a lone replay, else a subfolder per mapper and one
 // per trial where there are several of each; "" when out is.
-func Dir(out, label string, i, trials, mappers int) string {
+func runDir(out, label string, i, trials, mappers int) string {
 	if out == "" {
 		return ""
 	}
@@ -115,7 +115,7 @@ func (r *Runner) runTrial(ctx context.Context, p Progress, tr trialset.Trial, i,
 		}
 		cfg := r.Base
 		cfg.Scratch = scratch
-		res, loaded, err := r.replayTrial(ctx, p, tr, tasks, mapper, cfg, Dir(r.Out, mp.Label, i, trials, len(r.Mappers)))
+		res, loaded, err := r.replayTrial(ctx, p, tr, tasks, mapper, cfg, runDir(r.Out, mp.Label, i, trials, len(r.Mappers)))
 		if err != nil {
 			return err
 		}
