@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
-	"github.com/hcreplay/hcreplay/trace"
 )
 
 // machineTypes is the machine type of each machine.
@@ -38,13 +36,4 @@ func loadWarning(rho float64) string {
 	return fmt.Sprintf("offered load ρ = %.3g is far outside the %.2g to %.2g of the HCW19 trials, so %s: "+
 		"a level label (19k) is HCW19's arrival rate whatever the PET's speed and unit; trace gen --load RHO sets the rate from ρ",
 		rho, petbuild.StudyLoadLow, petbuild.StudyLoadHigh, what)
-}
-
-// typeIndexNote says how a .dat trial names its types, for trace gen's summary line: empty
-// when the PET's types are named by their indexes already.
-func typeIndexNote(types []string) string {
-	if trace.NamedByIndex(types) {
-		return ""
-	}
-	return "; .dat keeps task types as indexes into the PET's (" + strings.TrimSpace(trace.IndexList(types)) + ")"
 }

@@ -105,7 +105,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	}
 	note := ""
 	if c.Format == "dat" {
-		note = typeIndexNote(pet.TaskTypes())
+		note = trace.TypeIndexNote(pet.TaskTypes())
 	}
 	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s; %s%s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, load, note)
 	c.warnLoad(con, rho)
@@ -274,32 +274,18 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 		return err
 	}
 	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
-		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
+		w, err := trace.CheckDatTypes(traces[0], types, c.Out)
+		if err != nil {
 			return badInput(err)
+		}
+		if w != "" {
+			warn(w)
 		}
 	}
 	if err := trace.WriteTrace(c.Out, traces[0], trace.WriteOptions{TypeIndex: types}); err != nil {
 		return badInput(err)
 	}
 	con.Logf("wrote %s (%d tasks)", c.Out, len(traces[0].Tasks))
-	return nil
-}
-
-// datTypes checks that a trace's task types can be written to a .dat file, whose types are
-// integer indexes, and warns when the names are lost: with the PET's types, a name becomes its
-// index (replay and trace convert read it back through the same PET); without them, every type
-// must be an index already.
-func datTypes(tr *trace.Trace, types []string, out string, warn func(string)) error {
-	if types == nil {
-		if name, found := trace.NonIndexType(tr); found {
-			return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, name)
-		}
-		return nil
-	}
-	if !trace.NamedByIndex(types) {
-		warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
-			"replay it, or convert it back, with the same --pet", out, trace.IndexList(types)))
-	}
 	return nil
 }
 
