@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // TestReplayStreamsSortedTraces: a trace file in arrival order with increasing task ids is
@@ -116,7 +113,7 @@ func rowAt(k int, row string) func(i int, r string) string {
 // and the load names the repeat.
 func TestReplayStreamedLateBadRows(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
-	const n, bad = 6000, 5000 // beyond prefetch's chunks and trialset.StreamableCheck's rows
+	const n, bad = 6000, 5000 // beyond prefetch's chunks and the rows trialset's pass reads between looks at its context
 	cases := []struct {
 		name string
 		edit func(i int, row string) string
@@ -139,56 +136,6 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 			}
 			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("--out is there after an error (stat: %v)", err)
-			}
-		})
-	}
-}
-
-// TestStreamableStopsWhenCancelled: the checking pass counts a streamable file's tasks, and
-// stops with the context's error once the context is cancelled, as a replay interrupted by
-// Ctrl-C needs it to.
-func TestStreamableStopsWhenCancelled(t *testing.T) {
-	petPath, _ := writeTiny(t, 1)
-	const n = 3*trialset.StreamableCheck + 5
-	_, _, tr := tinyTrial(t, petPath, longTrace(t, n, nil))
-	if got, ok, err := tr.Streamable(t.Context()); got != n || !ok || err != nil {
-		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, _, err := tr.Streamable(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("streamable after cancel: error %v, want context.Canceled", err)
-	}
-}
-
-// TestStreamPassVerdict: the pass beside a streamed replay lets its result stand only for a
-// file it finds streamable, and stops the replay otherwise, whether the file cannot be streamed
-// (a repeated task id) or is bad (a non-numeric arrival).
-func TestStreamPassVerdict(t *testing.T) {
-	petPath, _ := writeTiny(t, 1)
-	const n = 50
-	cases := []struct {
-		name      string
-		edit      func(int, string) string
-		streamed  bool
-		wantError bool
-	}{
-		{"streamable", nil, true, false},
-		{"repeated task id", rowAt(n-1, fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
-		{"non-numeric arrival", rowAt(n-1, fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, tr := tinyTrial(t, petPath, longTrace(t, n, c.edit))
-			stopped, told := false, -1
-			pass := trialset.StartPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
-			accepted := pass.Accept() == nil
-			_, ok, err := pass.Wait()
-			if accepted != c.streamed || ok != c.streamed || stopped == c.streamed || (told == n) != c.streamed {
-				t.Errorf("accepted %v, ok %v, stopped %v, told %d tasks; want the file streamed: %v", accepted, ok, stopped, told, c.streamed)
-			}
-			if (err != nil) != c.wantError {
-				t.Errorf("error %v, want one: %v", err, c.wantError)
 			}
 		})
 	}

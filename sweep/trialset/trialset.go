@@ -206,7 +206,7 @@ func (t Trial) open() (*streamSource, error) {
 // gives what load would, and how many tasks it holds: arrivals in order, task ids increasing (so
 // none repeats), every task with a deadline or a rule to give one. An HCW19 .dat trial is not
 // streamable: its repair looks at the whole trace. An error is a bad row, or ctx's when it is
-// cancelled; the pass looks at ctx every StreamableCheck rows.
+// cancelled; the pass looks at ctx every streamableCheck rows.
 func (t Trial) Streamable(ctx context.Context) (int, bool, error) {
 	if t.IsDat() {
 		return 0, false, nil
@@ -227,7 +227,7 @@ func (t Trial) Streamable(ctx context.Context) (int, bool, error) {
 		}
 		n, lastID = n+1, task.ID
 		slacks.add(task)
-		if n%StreamableCheck == 0 && ctx.Err() != nil {
+		if n%streamableCheck == 0 && ctx.Err() != nil {
 			return 0, false, ctx.Err()
 		}
 	}
@@ -261,9 +261,9 @@ func (t Trial) checkUnit(slacks slackSample) {
 		"is the trace in another time unit than the PET? --time-unit gives the trace's (e.g. --time-unit s)", t.src.Name, med, unit, mean, unit))
 }
 
-// StreamableCheck is how many rows streamable reads between looks at its context: a few
+// streamableCheck is how many rows streamable reads between looks at its context: a few
 // milliseconds' worth.
-const StreamableCheck = 4096
+const streamableCheck = 4096
 
 // streamSource is a replay.TaskSource over a trial's file, read as the replay goes.
 type streamSource struct {
