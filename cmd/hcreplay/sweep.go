@@ -11,6 +11,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -250,8 +251,8 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 		var lt sweep.LevelTrials
 		if lv.Generate != nil {
 			lt, err = sweep.GenerateLevel(lv, pet, at)
-			if mean, merr := pet.MeanExec(machineTypes(machines), nil); err == nil && merr == nil {
-				if w := loadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
+			if mean, merr := pet.MeanExec(replay.MachineTypes(machines), nil); err == nil && merr == nil {
+				if w := petbuild.LoadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
 					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
 				}
 			}

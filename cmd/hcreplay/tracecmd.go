@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
@@ -51,7 +52,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	mean, err := pet.MeanExec(machineTypes(machines), nil)
+	mean, err := pet.MeanExec(replay.MachineTypes(machines), nil)
 	if err != nil {
 		return badInput(fmt.Errorf("--catalog: %w", err))
 	}
@@ -60,7 +61,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		return badInput(err)
 	}
 	rho := cfg.Rate * mean / float64(len(machines))
-	load := loadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
+	load := petbuild.LoadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
 	file, err := c.oneFile()
 	if err != nil {
 		return badInput(err)
@@ -114,7 +115,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 
 // warnLoad warns of a load far from any study's, unless the user asked for it with --load.
 func (c *TraceGenCmd) warnLoad(con *Console, rho float64) {
-	if w := loadWarning(rho); w != "" && c.Load == nil {
+	if w := petbuild.LoadWarning(rho); w != "" && c.Load == nil {
 		con.Logf("warning: %s", w)
 	}
 }
@@ -216,7 +217,7 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 	if err != nil {
 		return err
 	}
-	rho, rate, mean, err := pet.TraceLoad(traces, unit, machineTypes(machines))
+	rho, rate, mean, err := pet.TraceLoad(traces, unit, replay.MachineTypes(machines))
 	if err != nil {
 		return badInput(err)
 	}
@@ -229,8 +230,8 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 		what = fmt.Sprintf(", mean of %d traces", len(traces))
 	}
 	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
-		loadLine(rho, rate, mean, len(machines), string(unit)), what)
-	if w := loadWarning(rho); w != "" {
+		petbuild.LoadLine(rho, rate, mean, len(machines), string(unit)), what)
+	if w := petbuild.LoadWarning(rho); w != "" {
 		con.Logf("warning: %s", w)
 	}
 	return nil
