@@ -3,12 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/pmf"
@@ -135,7 +130,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			sets = append(sets, k)
 		}
 	}
-	var runs []replayRun
+	var runs []report.ReplayRun
 	overall := runsBar(con, len(trials)*len(mappers))
 	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
 	// emit takes each run's result in trial order, whatever -j.
@@ -151,7 +146,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 				return err
 			}
 		}
-		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.Name(), summary: res.Summary})
+		runs = append(runs, report.ReplayRun{Set: sets[i], Mapper: j, Trace: tr.Name(), Summary: res.Summary})
 		return nil
 	}
 	runner := trialrun.Runner{Base: replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt},
@@ -171,7 +166,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if c.JSON {
 		return nil
 	}
-	if err := summaryTable(con.Stdout, runs); err != nil {
+	if err := report.WriteReplayRuns(con.Stdout, runs); err != nil {
 		return err
 	}
 	if len(trials) > len(c.Trace) { // some --trace has several trials
@@ -180,16 +175,13 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			over = "the trials of each --trace"
 		}
 		fmt.Fprintf(con.Stdout, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
-		return c.meansTable(con.Stdout, mappers, runs)
+		labels := make([]string, len(mappers))
+		for j, mp := range mappers {
+			labels[j] = mp.label
+		}
+		return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs)
 	}
 	return nil
-}
-
-// replayRun is one replay of a trial of the --trace numbered set through mappers[mapper].
-type replayRun struct {
-	set, mapper int
-	trace       string
-	summary     replay.Summary
 }
 
 // replayMapper is one mapper a replay runs each trial through: a heuristic or preset under a
@@ -403,71 +395,4 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 	}
 	cfg.SufferExpired = c.SufferExpired
 	return cfg, nil
-}
-
-// meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
-// summaryTable and the half-width of their 95% intervals (report.EstimateOf). Each --trace is
-// its own set of trials, as if replayed alone: a level of oversubscription, say, whose means
-// would mean nothing pooled with another's.
-func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []replayRun) error {
-	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
-	if len(c.Trace) > 1 {
-		header = append([]string{"trace"}, header...)
-	}
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
-	}
-	align[0], align[len(header)-6] = tw.AlignLeft, tw.AlignLeft
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithAlignment(align))
-	t.Header(header)
-	for set, spec := range c.Trace {
-		for j, mp := range mappers {
-			var scored, robust, fair, cost []float64
-			for _, r := range runs {
-				if r.set == set && r.mapper == j {
-					s := r.summary
-					scored = append(scored, float64(s.Scored))
-					robust = append(robust, float64(s.Robustness))
-					fair = append(fair, float64(s.FairnessVariance))
-					cost = append(cost, float64(s.CostPerOnTime))
-				}
-			}
-			row := []string{mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
-				withHalf(report.EstimateOf(robust), 2), withHalf(report.EstimateOf(fair), 1), withHalf(report.EstimateOf(cost), -1)}
-			if len(c.Trace) > 1 {
-				row = append([]string{filepath.Base(spec)}, row...)
-			}
-			if err := t.Append(row); err != nil {
-				return err
-			}
-		}
-	}
-	return t.Render()
-}
-
-// withHalf is report.FormatEstimate (mean ± half-width to d decimals) with the number of trials
-// whose value was undefined, and so left out, after it.
-func withHalf(e report.Estimate, d int) string {
-	s := report.FormatEstimate(e, d)
-	if e.Skipped > 0 && e.N > 0 {
-		s += fmt.Sprintf(" (%d undefined)", e.Skipped)
-	}
-	return s
-}
-
-// summaryTable prints the key metrics of each run.
-func summaryTable(w io.Writer, runs []replayRun) error {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
-	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
-	for _, r := range runs {
-		s := r.summary
-		if err := t.Append(filepath.Base(r.trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
-			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
-			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
-			return err
-		}
-	}
-	return t.Render()
 }
