@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 )
 
 // TestReplayStreamsSortedTraces: a trace file in arrival order with increasing task ids is
@@ -79,33 +81,6 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 	}
 }
 
-// longTrace writes a trace of n tasks in arrival order with ids 0 to n-1 and deadlines, with
-// row i's line (i counts from 0; the header is line 1) given by edit when it is set.
-func longTrace(t *testing.T, n int, edit func(i int, row string) string) string {
-	t.Helper()
-	rows := make([]string, n)
-	for i := range rows {
-		at := float64(i) * 0.7
-		rows[i] = strings.Join([]string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at), ftoa(at + 6)}, ",")
-		if edit != nil {
-			rows[i] = edit(i, rows[i])
-		}
-	}
-	path := filepath.Join(t.TempDir(), "long.csv")
-	writeFile(t, path, "task_id,task_type,arrival,deadline\n"+strings.Join(rows, "\n")+"\n")
-	return path
-}
-
-// rowAt is an edit for longTrace that puts row in place of row k.
-func rowAt(k int, row string) func(i int, r string) string {
-	return func(i int, r string) string {
-		if i == k {
-			return row
-		}
-		return r
-	}
-}
-
 // TestReplayStreamedLateBadRows: a bad row far into a trace, which the replay streaming the
 // file beside the checking pass may meet too, is reported as that pass reports it (as it was
 // when the pass ran before the replay), with the line the row is on, and --out, which the
@@ -119,13 +94,13 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 		edit func(i int, row string) string
 		want []string
 	}{
-		{"non-numeric arrival", rowAt(bad, fmt.Sprintf("%d,0,abc,%s", bad, ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
-		{"repeated task id", rowAt(bad, fmt.Sprintf("%d,0,%s,%s", bad-1, ftoa(bad*0.7), ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
+		{"non-numeric arrival", replaytest.RowAt(bad, fmt.Sprintf("%d,0,abc,%s", bad, ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
+		{"repeated task id", replaytest.RowAt(bad, fmt.Sprintf("%d,0,%s,%s", bad-1, ftoa(bad*0.7), ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
-			code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", longTrace(t, n, c.edit), "-H", "MM", "--out", out, "--csv")
+			code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", replaytest.LongTrace(t, n, c.edit), "-H", "MM", "--out", out, "--csv")
 			if code != 2 {
 				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr)
 			}

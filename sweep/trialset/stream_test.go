@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 	"github.com/hcreplay/hcreplay/petbuild"
 )
 
@@ -45,42 +45,13 @@ func openTrial(t *testing.T, pet *petbuild.PET, path string) Trial {
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// longTrace writes a trace of n tasks in arrival order with ids 0 to n-1 and deadlines, with
-// row i's line (i counts from 0; the header is line 1) given by edit when it is set.
-func longTrace(t *testing.T, n int, edit func(i int, row string) string) string {
-	t.Helper()
-	rows := make([]string, n)
-	for i := range rows {
-		at := float64(i) * 0.7
-		rows[i] = strings.Join([]string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at), ftoa(at + 6)}, ",")
-		if edit != nil {
-			rows[i] = edit(i, rows[i])
-		}
-	}
-	path := filepath.Join(t.TempDir(), "long.csv")
-	if err := os.WriteFile(path, []byte("task_id,task_type,arrival,deadline\n"+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// rowAt is an edit for longTrace that puts row in place of row k.
-func rowAt(k int, row string) func(i int, r string) string {
-	return func(i int, r string) string {
-		if i == k {
-			return row
-		}
-		return r
-	}
-}
-
 // TestStreamableStopsWhenCancelled: the checking pass counts a streamable file's tasks, and
 // stops with the context's error once the context is cancelled, as a replay interrupted by
 // Ctrl-C needs it to.
 func TestStreamableStopsWhenCancelled(t *testing.T) {
 	pet := tinyPET(t)
 	const n = 3*streamableCheck + 5
-	tr := openTrial(t, pet, longTrace(t, n, nil))
+	tr := openTrial(t, pet, replaytest.LongTrace(t, n, nil))
 	if got, ok, err := tr.Streamable(t.Context()); got != n || !ok || err != nil {
 		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
 	}
@@ -104,12 +75,12 @@ func TestStreamPassVerdict(t *testing.T) {
 		wantError bool
 	}{
 		{"streamable", nil, true, false},
-		{"repeated task id", rowAt(n-1, fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
-		{"non-numeric arrival", rowAt(n-1, fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
+		{"repeated task id", replaytest.RowAt(n-1, fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
+		{"non-numeric arrival", replaytest.RowAt(n-1, fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr := openTrial(t, pet, longTrace(t, n, c.edit))
+			tr := openTrial(t, pet, replaytest.LongTrace(t, n, c.edit))
 			stopped, told := false, -1
 			pass := StartPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
 			accepted := pass.Accept() == nil
