@@ -3,8 +3,9 @@
 // streamed as its file is read, beside a pass that checks the file can be (Streamable, Pass).
 // It fills in deadlines by a rule, repairs the HCW19 first-arrival defect, and tells the
 // warnings a set tells once (an implausible time unit, the repair) through a callback, once per
-// set, in trial order even when the trials replay at once (Deferred). It owns no replay: the
-// command line runs the trials through the engine and writes their outputs.
+// set, in trial order even when the trials replay at once (Deferred); and it loads a sweep
+// level's trials (LoadLevel). It owns no replay: package trialrun runs a replay command's trials
+// through the engine and writes their outputs, package sweep a grid's.
 package trialset
 
 import (
