@@ -35,6 +35,28 @@ func FarFromStudies(rho float64) bool {
 	return !(rho >= StudyLoadLow/studyFar && rho <= StudyLoadHigh*studyFar)
 }
 
+// LoadLine says what load a rate offers: "offered load ρ = 0.5 (0.04 tasks per ms × mean
+// execution time 25 ms ÷ 2 machines)".
+func LoadLine(rho, rate, mean float64, machines int, unit string) string {
+	return fmt.Sprintf("offered load ρ = %.4g (%.4g tasks per %s × mean execution time %.4g %s ÷ %d machines)",
+		rho, rate, unit, mean, unit, machines)
+}
+
+// LoadWarning is a warning when ρ is far outside what the source studies replay
+// (FarFromStudies), naming the trace gen flag that sets the load; empty otherwise.
+func LoadWarning(rho float64) string {
+	if !FarFromStudies(rho) {
+		return ""
+	}
+	what := "the machines would idle and every heuristic meet almost every deadline"
+	if rho > StudyLoadHigh {
+		what = "the machines are swamped and every heuristic misses almost every deadline"
+	}
+	return fmt.Sprintf("offered load ρ = %.3g is far outside the %.2g to %.2g of the HCW19 trials, so %s: "+
+		"a level label (19k) is HCW19's arrival rate whatever the PET's speed and unit; trace gen --load RHO sets the rate from ρ",
+		rho, StudyLoadLow, StudyLoadHigh, what)
+}
+
 // MeanExec is E[x] of the offered load on machines of the given machine types (indexes into
 // the PET's, one entry per machine): the mean over task types, weighted by weights (nil:
 // evenly), of each type's mean execution time over the machines. It fails when there are no

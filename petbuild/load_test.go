@@ -2,6 +2,7 @@ package petbuild
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -86,6 +87,23 @@ func TestFarFromStudies(t *testing.T) {
 	}{{0.039, false}, {0.03, true}, {47, false}, {48, true}, {2.49, false}, {math.NaN(), true}} {
 		if got := FarFromStudies(c.rho); got != c.want {
 			t.Errorf("FarFromStudies(%v) = %v, want %v", c.rho, got, c.want)
+		}
+	}
+}
+
+// TestLoadWords: the load line with its terms, and the warning only far from the studies'
+// loads, saying which way (0.39 ÷ 10 and 4.7 × 10 are the bounds).
+func TestLoadWords(t *testing.T) {
+	if got, want := LoadLine(0.5, 0.04, 25, 2, "ms"), "offered load ρ = 0.5 (0.04 tasks per ms × mean execution time 25 ms ÷ 2 machines)"; got != want {
+		t.Errorf("LoadLine = %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		rho  float64
+		want string // a part of the warning, "" for none
+	}{{2.49, ""}, {0.03, "ρ = 0.03 is far outside the 0.39 to 4.7 of the HCW19 trials, so the machines would idle"}, {48, "ρ = 48 is far outside the 0.39 to 4.7 of the HCW19 trials, so the machines are swamped"}} {
+		got := LoadWarning(c.rho)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("LoadWarning(%v) = %q, want one with %q", c.rho, got, c.want)
 		}
 	}
 }

@@ -32,6 +32,15 @@ type CatalogEntry struct {
 //go:embed default_catalog.yaml
 var defaultCatalog []byte
 
+// MachineTypes is the machine type of each machine, as petbuild.PET.MeanExec takes them.
+func MachineTypes(machines []Machine) []int {
+	types := make([]int, len(machines))
+	for i, m := range machines {
+		types[i] = m.Type
+	}
+	return types
+}
+
 // DefaultCatalog returns one machine per PET machine type, priced from the embedded catalog by
 // position (cycling when the PET has more than eight machine types).
 func DefaultCatalog(machineTypes []string) []Machine {

@@ -50,6 +50,34 @@ func IndexList(names []string) string {
 	return b.String()
 }
 
+// CheckDatTypes checks that tr's task types can be written to the .dat file out, whose types
+// are integer indexes, and returns a warning when the names are lost: with the PET's types
+// (types), a name becomes its index (replay and trace convert read it back through the same
+// PET); without them (types nil), every type must be an index already. The messages name the
+// --pet flag that gives the types.
+func CheckDatTypes(tr *Trace, types []string, out string) (warning string, err error) {
+	if types == nil {
+		if name, found := NonIndexType(tr); found {
+			return "", fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, name)
+		}
+		return "", nil
+	}
+	if !NamedByIndex(types) {
+		return fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
+			"replay it, or convert it back, with the same --pet", out, IndexList(types)), nil
+	}
+	return "", nil
+}
+
+// TypeIndexNote says how .dat trials of a PET's types name them, for trace gen's summary
+// line: empty when the types are named by their indexes already.
+func TypeIndexNote(types []string) string {
+	if NamedByIndex(types) {
+		return ""
+	}
+	return "; .dat keeps task types as indexes into the PET's (" + strings.TrimSpace(IndexList(types)) + ")"
+}
+
 // IsTrialFile reports whether name is a trace file named as a trial of a set, NAME_N.EXT
 // (arr19k_3.csv, load1.5_3.dat.gz), as trace gen names them.
 func IsTrialFile(name string) bool {

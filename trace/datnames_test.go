@@ -42,6 +42,37 @@ func TestIndexList(t *testing.T) {
 	}
 }
 
+// TestCheckDatTypes: without the PET's types a name that is no index is refused, naming it; with
+// them, names are written as indexes with a warning that lists them, and indexes as they are.
+func TestCheckDatTypes(t *testing.T) {
+	named := &Trace{Tasks: []Task{{Type: "0"}, {Type: "fft"}}}
+	indexed := &Trace{Tasks: []Task{{Type: "0"}, {Type: "1"}}}
+	for _, c := range []struct {
+		tr         *Trace
+		types      []string
+		warn, fail string // parts of the warning and the error; "" for none
+	}{
+		{named, nil, "", `task type "fft" is not an index`},
+		{indexed, nil, "", ""},
+		{named, []string{"fft", "sort"}, "written as indexes into the PET's (0=fft, 1=sort)", ""},
+		{indexed, []string{"0", "1"}, "", ""},
+	} {
+		w, err := CheckDatTypes(c.tr, c.types, "o.dat")
+		if (c.warn == "") != (w == "") || !strings.Contains(w, c.warn) {
+			t.Errorf("%v, types %q: warning %q, want one with %q", c.tr.Tasks, c.types, w, c.warn)
+		}
+		if (c.fail == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.fail) {
+			t.Errorf("%v, types %q: error %v, want one with %q", c.tr.Tasks, c.types, err, c.fail)
+		}
+	}
+	if got, want := TypeIndexNote([]string{"fft", "sort"}), "; .dat keeps task types as indexes into the PET's (0=fft, 1=sort)"; got != want {
+		t.Errorf("TypeIndexNote = %q, want %q", got, want)
+	}
+	if got := TypeIndexNote([]string{"0", "1"}); got != "" {
+		t.Errorf("TypeIndexNote of indexes = %q, want none", got)
+	}
+}
+
 func TestIsTrialFile(t *testing.T) {
 	for name, want := range map[string]bool{
 		"arr19k_3.csv": true, "load1.5_3.dat": true, "rate2_10.dat.gz": true, "a_1.parquet": true,

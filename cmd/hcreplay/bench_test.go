@@ -14,8 +14,8 @@ import (
 // file to its outputs, as an operator sees them: 100,000 HCW19-like tasks at the 34k level (a
 // synthesised PET of 12 types × 8 machines, the trace generated with CV 1 and prop:1 deadlines)
 // read from CSV, with MM, its task outcomes written to tasks.parquet (out) or not (none). That
-// takes the file's first pass (trial.stream), the replay's own pass read ahead (prefetch), the
-// events, and the outcomes written behind (writeBehind); BenchmarkMillionTasks in replay/prune
+// takes the file's first pass (trialset.Trial.Streamable), the replay's own pass read ahead (prefetch), the
+// events, and the outcomes written behind (trialrun's writeBehind); BenchmarkMillionTasks in replay/prune
 // gives the events alone.
 func BenchmarkReplayFile(b *testing.B) {
 	dir := b.TempDir()

@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/internal/kongconfig"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -79,7 +80,7 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: %v\n", unsignedError(err))
 		// Help cannot fix a bad config file.
-		if !errors.As(err, new(inputError)) {
+		if !errors.As(err, new(inputError)) && !errors.As(err, new(*kongconfig.Error)) {
 			fmt.Fprintf(stderr, "Run %q for usage.\n", helpCommand(err))
 		}
 		return exitUsage
@@ -249,7 +250,7 @@ func newParser(grammar any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.DefaultEnvars("HCREPLAY"),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
-		kong.Resolvers(envEnums{}),
+		kong.Resolvers(kongconfig.EnvEnums{}),
 	)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/hcreplay/hcreplay/internal/kongconfig"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -32,7 +33,7 @@ type CLI struct {
 
 // Globals are the flags every command accepts.
 type Globals struct {
-	Config      configFlag       `help:"Read flag values from a YAML or TOML file; [command] sections apply to one command. Flags and HCREPLAY_* variables override it." placeholder:"FILE" env:"-"`
+	Config      kongconfig.Flag  `help:"Read flag values from a YAML or TOML file; [command] sections apply to one command. Flags and HCREPLAY_* variables override it." placeholder:"FILE" env:"-"`
 	Quiet       bool             `short:"q" help:"Print only results and errors, no progress."`
 	MaxInflate  string           `help:"The most one compressed input (.gz, .zst, a deflated zip member) may decompress to, e.g. 8GiB; 0 for no limit (docs/limits.md)." default:"2GiB" placeholder:"SIZE"`
 	MaxRatio    float64          `name:"max-inflate-ratio" help:"The most one compressed input may decompress to per compressed byte, past its first 8 MiB; 0 for no limit (docs/limits.md)." default:"100"`

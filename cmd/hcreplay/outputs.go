@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -140,4 +142,13 @@ func reportResults(dir string) ([]string, error) {
 		return nil, err
 	}
 	return namesLike(nil, "index.html", "index.md", "summary.md", "summary.csv", "summary.tex", "aggregate.csv", "*.svg", "*.png", "*.pdf")(dir)
+}
+
+// writeJSON writes v to path as indented JSON, through a temporary file.
+func writeJSON(path string, v any) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	})
 }

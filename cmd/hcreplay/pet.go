@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -46,7 +46,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -58,35 +58,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond, Inflate: con.Inflate, SkipIDs: true}
-	var readErr error
-	rows, subMs := 0, 0
-	samples := func(yield func(petbuild.Sample) bool) {
-		for _, spec := range c.Logs {
-			readErr = trace.EachLog(spec, read, func(r trace.LogRecord) error {
-				rows++
-				if rows%1_000_000 == 0 {
-					con.Logf("read %d rows", rows)
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-				}
-				if r.ExecTime < 1 {
-					subMs++
-				}
-				if !yield(petbuild.Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime}) {
-					return errStop
-				}
-				return nil
-			})
-			if readErr != nil {
-				return
-			}
-		}
-	}
-	pet, err := petbuild.Fit(samples, opt)
-	if readErr != nil && !errors.Is(readErr, errStop) {
-		return badInput(readErr)
-	}
+	pet, stats, err := petbuild.FitLogs(ctx, c.Logs, read, opt, func(rows int) { con.Logf("read %d rows", rows) })
 	var thin *petbuild.ThinCellsError
 	if errors.As(err, &thin) {
 		return badInput(thinCellsHint(thin))
@@ -99,11 +71,10 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if c.TimeUnit == "" && subMs*2 > rows {
-		con.Logf("warning: %d of %d execution times are under 1 ms, read as milliseconds because the log does not say its unit: "+
-			"if it is in seconds, give --time-unit s (a PET 1000 times too fast makes every deadline look easy)", subMs, rows)
+	if w := stats.UnitWarning(); c.TimeUnit == "" && w != "" {
+		con.Logf("warning: %s", w)
 	}
-	if note := biasNote(pet); note != "" {
+	if note := pet.BiasNote(); note != "" {
 		con.Logf("note: %s", note)
 	}
 	warnETC(con, c.Out, pet)
@@ -111,11 +82,9 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	con.Logf("wrote %s: %d task types × %d machine types, step %g %s, from %d rows",
-		c.Out, pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit(), rows)
+		c.Out, pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit(), stats.Rows)
 	return nil
 }
-
-var errStop = errors.New("stop")
 
 // thinCellsHint is the fit's list of thin cells with the flags that fix it: --min-samples down
 // to the thinnest cell's count, or --fill-from from a machine type that has the samples.
@@ -177,7 +146,7 @@ func (c *PetShowCmd) Run(con *Console) error {
 			sampleMean = fmt.Sprintf("%.2f", s.SampleMean)
 		}
 		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), sampleMean, fmt.Sprintf("%.2f", s.StdDev),
-			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, notes(s)); err != nil {
+			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, s.Notes()); err != nil {
 			return err
 		}
 	}
@@ -194,45 +163,6 @@ func (c *PetShowCmd) Run(con *Console) error {
 	}
 	con.Logf("wrote %s and %s", c.Plot, grid)
 	return nil
-}
-
-// notes flags cells a user should know about: renormalised, cropped or borrowed.
-func notes(s petbuild.Summary) string {
-	var n []string
-	if s.Deficit > 1e-9 || s.Deficit < -1e-9 {
-		n = append(n, fmt.Sprintf("renormalised (deficit %.4f)", s.Deficit))
-	}
-	if s.CutMass > 0 {
-		n = append(n, fmt.Sprintf("cropped %.4f", s.CutMass))
-	}
-	if s.FilledFrom != "" {
-		n = append(n, "filled from "+s.FilledFrom)
-	}
-	if b := s.MeanBias(); math.Abs(b) > petbuild.BiasTolerance {
-		n = append(n, fmt.Sprintf("mean %+.1f%% off the samples'", 100*b))
-	}
-	return strings.Join(n, "; ")
-}
-
-// biasNote says what a fitted PET's step and compaction cost, when they cost more than the
-// tolerance in some cell (petbuild.PET.Bias), with the flags that cost less. Empty when every
-// cell is within tolerance.
-func biasNote(pet *petbuild.PET) string {
-	b := pet.Bias()
-	var parts []string
-	if b.MeanOff() {
-		parts = append(parts, fmt.Sprintf("cell %s×%s has mean %.4g against its samples' %.4g (%+.1f%%)",
-			b.Mean.TaskType, b.Mean.MachineType, b.Mean.Mean, b.Mean.SampleMean, 100*b.MeanBias))
-	}
-	if b.SpreadOff() {
-		parts = append(parts, fmt.Sprintf("cell %s×%s has standard deviation %.4g against its samples' %.4g (%+.0f%%)",
-			b.Spread.TaskType, b.Spread.MachineType, b.Spread.StdDev, b.Spread.SampleSD, 100*b.SpreadBias))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("step %g %s is coarse for some cells: %s; a finer --binning width (or no --merge, --max-impulses, --crop) costs less",
-		pet.Step(), pet.TimeUnit(), strings.Join(parts, "; "))
 }
 
 // PetSynthCmd generates a synthetic PET.

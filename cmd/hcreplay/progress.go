@@ -6,6 +6,8 @@ import (
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/hcreplay/hcreplay/sweep/trialrun"
 )
 
 // progress is a command's progress bar: the sweep's runs done of the runs to do, or a replay's
@@ -121,4 +123,38 @@ func (p *progress) stop() {
 		p.bar.Abort(p.remove)
 	}
 	p.p.Wait()
+}
+
+// runProgress is a replay's trialrun.Progress: log lines above overall, the bar of runs, when
+// there is one, and else a bar of each replay's tasks.
+type runProgress struct {
+	con     *Console
+	overall *progress
+}
+
+func (r runProgress) Logf(format string, args ...any) { r.overall.logf(r.con, format, args...) }
+
+func (r runProgress) Tasks(total int, label string) trialrun.Bar {
+	bar := trialBar(r.con, r.overall)
+	bar.startTasks(total, label)
+	return taskBar{bar, r}
+}
+
+// taskBar is the bar of one replay's tasks (nil when it draws none), with the progress its log
+// lines go to when it draws none.
+type taskBar struct {
+	p     *progress
+	above runProgress
+}
+
+func (b taskBar) SetTotal(total int) { b.p.setTotal(total) }
+func (b taskBar) Counter() func()    { return b.p.counter() }
+func (b taskBar) Stop()              { b.p.stop() }
+
+func (b taskBar) Logf(format string, args ...any) {
+	if b.p == nil || b.p.bar == nil {
+		b.above.Logf(format, args...)
+		return
+	}
+	b.p.logf(b.above.con, format, args...)
 }

@@ -2,25 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialrun"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // ReplayCmd replays arrival traces through heuristics (SPEC §5, §7): each trial through each
@@ -125,10 +117,10 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			return err
 		}
 	}
-	var trials []trial
+	var trials []trialset.Trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
 	for k, spec := range c.Trace {
-		more, err := openTrials(traceInput{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
+		more, err := trialset.Open(trialset.Input{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
@@ -138,7 +130,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			sets = append(sets, k)
 		}
 	}
-	var runs []replayRun
+	var runs []report.ReplayRun
 	overall := runsBar(con, len(trials)*len(mappers))
 	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
 	// emit takes each run's result in trial order, whatever -j.
@@ -147,27 +139,25 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		tr := trials[i]
 		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
-				tr.src.Name, c.Trim, s.Tasks)
+				tr.Name(), c.Trim, s.Tasks)
 		}
 		if c.JSON {
-			if err := printJSON(con.Stdout, tr.src.Name, pet.TimeUnit(), res); err != nil {
+			if err := trialrun.WriteJSONLine(con.Stdout, res, tr.Name(), pet.TimeUnit(), buildVersion()); err != nil {
 				return err
 			}
 		}
-		runs = append(runs, replayRun{set: sets[i], mapper: j, trace: tr.src.Name, summary: res.Summary})
+		runs = append(runs, report.ReplayRun{Set: sets[i], Mapper: j, Trace: tr.Name(), Summary: res.Summary})
 		return nil
 	}
-	base := replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt}
-	if jobs := c.jobs(len(trials)); jobs > 1 {
-		err = c.replayParallel(ctx, con, overall, trials, mappers, base, jobs, emit)
-	} else {
-		scratch := new(replay.Scratch) // each replay reuses the storage the one before left
-		for i, tr := range trials {
-			if err = c.replayTrials(ctx, con, overall, tr, i, len(trials), mappers, base, scratch, emit); err != nil {
-				break
-			}
-		}
+	runner := trialrun.Runner{Base: replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt},
+		Out: c.Out, CSV: c.CSV, Version: buildVersion(), Jobs: c.Jobs, Progress: runProgress{con, overall}}
+	for _, mp := range mappers {
+		runner.Mappers = append(runner.Mappers, trialrun.Mapper{Label: mp.label, New: func() (replay.Mapper, error) {
+			m, err := prune.New(mp.name, c.params(), mp.pruning)
+			return m, badInput(err)
+		}})
 	}
+	err = runner.Run(ctx, trials, emit)
 	if err != nil {
 		return err
 	}
@@ -176,7 +166,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if c.JSON {
 		return nil
 	}
-	if err := summaryTable(con.Stdout, runs); err != nil {
+	if err := report.WriteReplayRuns(con.Stdout, runs); err != nil {
 		return err
 	}
 	if len(trials) > len(c.Trace) { // some --trace has several trials
@@ -185,16 +175,13 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 			over = "the trials of each --trace"
 		}
 		fmt.Fprintf(con.Stdout, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
-		return c.meansTable(con.Stdout, mappers, runs)
+		labels := make([]string, len(mappers))
+		for j, mp := range mappers {
+			labels[j] = mp.label
+		}
+		return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs)
 	}
 	return nil
-}
-
-// replayRun is one replay of a trial of the --trace numbered set through mappers[mapper].
-type replayRun struct {
-	set, mapper int
-	trace       string
-	summary     replay.Summary
 }
 
 // replayMapper is one mapper a replay runs each trial through: a heuristic or preset under a
@@ -315,23 +302,6 @@ func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 		mp.label, mp.sameAs, mp.sameAs, why)
 }
 
-// runDir is where the replay of trial i (of trials) through the mapper labelled label (of
-// mappers) writes its files: --out itself for a lone replay, else a subfolder per mapper and
-// one per trial where there are several of each.
-func (c *ReplayCmd) runDir(label string, i, trials, mappers int) string {
-	if c.Out == "" {
-		return ""
-	}
-	dir := c.Out
-	if mappers > 1 {
-		dir = filepath.Join(dir, label)
-	}
-	if trials > 1 {
-		dir = filepath.Join(dir, fmt.Sprintf("trial-%03d", i+1))
-	}
-	return dir
-}
-
 // runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
 // for a single run, whose bar counts its tasks (trialBar).
 func runsBar(con *Console, runs int) *progress {
@@ -349,127 +319,6 @@ func trialBar(con *Console, overall *progress) *progress {
 		return nil
 	}
 	return newProgress(con)
-}
-
-// replayTrial replays one trial: as its file is read when it can be (replayStreamed), else
-// loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
-// returns the tasks it replayed when it loaded them, for the trial's next replays. Its log lines
-// go above overall, the bar of a replay of several runs, when there is one.
-func (c *ReplayCmd) replayTrial(ctx context.Context, con *Console, overall *progress, tr trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
-	if tasks == nil && !tr.isDat() {
-		if res, streamed, err := c.replayStreamed(ctx, con, overall, tr, mapper, cfg, dir); streamed {
-			return res, nil, err
-		}
-	}
-	if tasks == nil {
-		var err error
-		if _, tasks, err = tr.load(); err != nil {
-			return nil, nil, err
-		}
-	}
-	cfg.Tasks = tasks
-	overall.logf(con, "replaying %s (%d tasks, loaded) with %s", tr.src.Name, len(tasks), mapper.Name())
-	bar := trialBar(con, overall)
-	bar.startTasks(len(tasks), filepath.Base(tr.src.Name))
-	res, err := c.replayOne(ctx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), nil)
-	bar.stop()
-	return res, tasks, replayError(tr, err)
-}
-
-// replayStreamed replays a trial as its file is read (trial.open), while trial.streamable checks
-// the file on another core: the replay does not wait for that pass (1.1 s of 7.2 s on a million
-// tasks), but its outputs are kept only once the pass has found the file streamable. When the
-// pass finds it is not, the replay is stopped and streamed is false: the trial is to be loaded.
-// A bad row is reported as the pass finds it, whatever the replay made of it, so the error is
-// the one the pass gave when it ran before the replay.
-func (c *ReplayCmd) replayStreamed(ctx context.Context, con *Console, overall *progress, tr trial, mapper replay.Mapper, cfg replay.Config, dir string) (res *replay.Result, streamed bool, err error) {
-	src, err := tr.open()
-	if err != nil { // the pass's verdict comes first, as when it ran before the replay
-		if _, ok, passErr := tr.streamable(ctx); passErr != nil || !ok {
-			return nil, passErr != nil, passErr
-		}
-		return nil, true, err
-	}
-	defer src.Close()
-	ahead := newPrefetch(src, prefetchChunk, prefetchChunks)
-	defer ahead.Close() // before src.Close: the reader stops first
-	cfg.Source = ahead
-
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	bar := trialBar(con, overall)
-	bar.startTasks(-1, filepath.Base(tr.src.Name)) // the pass gives the total
-	above := bar                                   // the bar the log line goes above
-	if overall != nil {
-		above = overall
-	}
-	pass := startPass(ctx, tr, stop, func(n int) {
-		bar.setTotal(n)
-		above.logf(con, "replaying %s (%d tasks, streamed) with %s", tr.src.Name, n, mapper.Name())
-	})
-	res, err = c.replayOne(runCtx, mapper, cfg, tr.pet, tr.src.Name, dir, bar.counter(), pass.accept)
-	_, ok, passErr := pass.wait()
-	bar.stop()
-	switch {
-	case ctx.Err() != nil:
-		return nil, true, ctx.Err()
-	case passErr != nil:
-		return nil, true, passErr
-	case !ok:
-		return nil, false, nil
-	}
-	return res, true, replayError(tr, err)
-}
-
-// streamPass is trial.streamable run beside a streamed replay (replayStreamed).
-type streamPass struct {
-	done chan struct{} // closed when the fields below are set
-	n    int
-	ok   bool
-	err  error
-}
-
-// startPass starts trial.streamable on tr in a goroutine of its own. When it finds the file
-// streamable, streamed is called with the number of tasks; otherwise, stop is, to stop the
-// replay whose result accept will refuse.
-func startPass(ctx context.Context, tr trial, stop func(), streamed func(n int)) *streamPass {
-	p := &streamPass{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		if p.n, p.ok, p.err = tr.streamable(ctx); p.err != nil || !p.ok {
-			stop()
-			return
-		}
-		streamed(p.n)
-	}()
-	return p
-}
-
-// wait waits for the pass and returns its verdict: trial.streamable's.
-func (p *streamPass) wait() (n int, ok bool, err error) {
-	<-p.done
-	return p.n, p.ok, p.err
-}
-
-// accept waits for the pass and lets a streamed replay's result stand only if the pass found
-// the file streamable (replayOne's accept).
-func (p *streamPass) accept() error {
-	if _, ok, err := p.wait(); err != nil || !ok {
-		return errNotStreamable
-	}
-	return nil
-}
-
-// errNotStreamable stops a streamed replay's outputs from being kept (replayStreamed).
-var errNotStreamable = errors.New("the trace cannot be replayed as it is read")
-
-// replayError is a replay's error as the user is to see it: a task the engine refused is bad
-// input, named by its trace.
-func replayError(tr trial, err error) error {
-	if errors.As(err, new(*replay.TaskError)) {
-		return badInput(fmt.Errorf("%s: %w", tr.src.Name, err))
-	}
-	return err
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
@@ -546,225 +395,4 @@ func (c *ReplayCmd) pruning() (prune.Config, error) {
 	}
 	cfg.SufferExpired = c.SufferExpired
 	return cfg, nil
-}
-
-// replayOne runs one trial, of the trace so named, streaming task outcomes to dir when it is
-// set; done, when set, is called as each task's outcome is known. accept, when set, is asked
-// once the replay has ended whether its result may stand: its error is replayOne's, and then
-// nothing is written to dir.
-func (c *ReplayCmd) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func(), accept func() error) (*replay.Result, error) {
-	if done == nil {
-		done = func() {}
-	}
-	if accept == nil {
-		accept = func() error { return nil }
-	}
-	if dir == "" {
-		cfg.Options.OnTask = func(replay.Outcome) { done() } // the outcomes themselves are not needed
-		res, err := replay.Run(ctx, cfg, mapper)
-		if err != nil {
-			return nil, err
-		}
-		return res, accept()
-	}
-	undo, err := makeDirs(dir)
-	if err != nil {
-		return nil, err
-	}
-	res, err := c.replayInto(ctx, mapper, cfg, pet, trace, dir, done, accept)
-	if err != nil {
-		undo()
-	}
-	return res, err
-}
-
-// makeDirs is os.MkdirAll(dir) that returns a function to remove the folders it made, those
-// that are still empty: a replay that fails leaves no empty --out behind.
-func makeDirs(dir string) (undo func(), err error) {
-	var made []string // the innermost first
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		made = append(made, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return func() {
-		for _, d := range made {
-			os.Remove(d) // fails, and keeps d, when something was written there
-		}
-	}, nil
-}
-
-// replayInto is replayOne into dir, which exists.
-func (c *ReplayCmd) replayInto(ctx context.Context, mapper replay.Mapper, cfg replay.Config, pet *petbuild.PET, trace, dir string, done func(), accept func() error) (*replay.Result, error) {
-	var res *replay.Result
-	var runErr error // the replay's own error, which is not one of writing the file
-	err := atomicfile.Write(filepath.Join(dir, "tasks.parquet"), func(pq io.Writer) error {
-		var csvOut io.Writer
-		var csvFile *atomicfile.File
-		if c.CSV {
-			f, err := atomicfile.Create(filepath.Join(dir, "tasks.csv"))
-			if err != nil {
-				return err
-			}
-			csvFile, csvOut = f, f
-			defer func() {
-				if csvFile != nil {
-					f.Abort()
-				}
-			}()
-		}
-		w, err := report.NewTaskWriter(pq, csvOut, report.FileMeta{TimeUnit: pet.TimeUnit(), Version: buildVersion()})
-		if err != nil {
-			return err
-		}
-		rows := newWriteBehind(w.Write, writeBehindChunk, writeBehindChunks)
-		types := pet.TaskTypes() // a copy: once, not at every task
-		cfg.Options.OnTask = func(o replay.Outcome) {
-			done()
-			rows.add(report.TaskRowOf(o, types, cfg.Machines))
-		}
-		res, runErr = replay.Run(ctx, cfg, mapper)
-		werr := rows.close()
-		if runErr != nil {
-			return runErr
-		}
-		if werr != nil {
-			return werr
-		}
-		if err := accept(); err != nil {
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		if f := csvFile; f != nil {
-			csvFile = nil // committed or removed: not aborted again
-			return f.Commit()
-		}
-		return nil
-	})
-	if runErr != nil {
-		return nil, runErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), newRunJSON(res, trace, pet.TimeUnit())); err != nil {
-		return nil, err
-	}
-	if err := writeReliability(filepath.Join(dir, "reliability.csv"), res.Summary.Reliability); err != nil {
-		return nil, err
-	}
-	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {
-		replay.Timing
-		Tool        string `json:"tool"`
-		ToolVersion string `json:"tool_version"`
-	}{res.Timing, report.Tool, buildVersion()})
-}
-
-func writeJSON(path string, v any) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	})
-}
-
-// printJSON prints one run as one JSON line: the summary's keys, the trace, and the timing.
-func printJSON(w io.Writer, name, unit string, res *replay.Result) error {
-	return json.NewEncoder(w).Encode(struct {
-		runJSON
-		Timing replay.Timing `json:"timing"`
-	}{newRunJSON(res, name, unit), res.Timing})
-}
-
-// runJSON is a run's summary with the trace it replayed: summary.json, and the line --json
-// prints less its timing. The trace tells apart the run folders of several --trace sets, whose
-// trials are numbered through all of them. Embedding keeps the summary's keys in its order.
-// It records the unit of the trace's times, and the tool that wrote it.
-type runJSON struct {
-	replay.Summary
-	Trace       string `json:"trace"`
-	TimeUnit    string `json:"time_unit"`
-	Tool        string `json:"tool"`
-	ToolVersion string `json:"tool_version"`
-}
-
-// newRunJSON is res's summary as summary.json and --json write it.
-func newRunJSON(res *replay.Result, trace, unit string) runJSON {
-	return runJSON{Summary: res.Summary, Trace: trace, TimeUnit: unit, Tool: report.Tool, ToolVersion: buildVersion()}
-}
-
-// meansTable prints, per --trace and mapper, the mean over the trials of the key metrics of
-// summaryTable and the half-width of their 95% intervals (report.EstimateOf). Each --trace is
-// its own set of trials, as if replayed alone: a level of oversubscription, say, whose means
-// would mean nothing pooled with another's.
-func (c *ReplayCmd) meansTable(w io.Writer, mappers []replayMapper, runs []replayRun) error {
-	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
-	if len(c.Trace) > 1 {
-		header = append([]string{"trace"}, header...)
-	}
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
-	}
-	align[0], align[len(header)-6] = tw.AlignLeft, tw.AlignLeft
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithAlignment(align))
-	t.Header(header)
-	for set, spec := range c.Trace {
-		for j, mp := range mappers {
-			var scored, robust, fair, cost []float64
-			for _, r := range runs {
-				if r.set == set && r.mapper == j {
-					s := r.summary
-					scored = append(scored, float64(s.Scored))
-					robust = append(robust, float64(s.Robustness))
-					fair = append(fair, float64(s.FairnessVariance))
-					cost = append(cost, float64(s.CostPerOnTime))
-				}
-			}
-			row := []string{mp.label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", report.EstimateOf(scored).Mean),
-				withHalf(report.EstimateOf(robust), 2), withHalf(report.EstimateOf(fair), 1), withHalf(report.EstimateOf(cost), -1)}
-			if len(c.Trace) > 1 {
-				row = append([]string{filepath.Base(spec)}, row...)
-			}
-			if err := t.Append(row); err != nil {
-				return err
-			}
-		}
-	}
-	return t.Render()
-}
-
-// withHalf is report.FormatEstimate (mean ± half-width to d decimals) with the number of trials
-// whose value was undefined, and so left out, after it.
-func withHalf(e report.Estimate, d int) string {
-	s := report.FormatEstimate(e, d)
-	if e.Skipped > 0 && e.N > 0 {
-		s += fmt.Sprintf(" (%d undefined)", e.Skipped)
-	}
-	return s
-}
-
-// summaryTable prints the key metrics of each run.
-func summaryTable(w io.Writer, runs []replayRun) error {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
-	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
-	for _, r := range runs {
-		s := r.summary
-		if err := t.Append(filepath.Base(r.trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
-			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
-			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
-			return err
-		}
-	}
-	return t.Render()
 }

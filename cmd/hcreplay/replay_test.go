@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,6 +22,8 @@ import (
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 	"github.com/hcreplay/hcreplay/replay/prune"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialrun"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // writeTiny writes a two-type, two-machine PET in .etc form and a CSV trace of n tasks.
@@ -186,7 +186,7 @@ func TestTrimLeavesNothingWarns(t *testing.T) {
 
 // tinyTrial loads the PET at petPath with its default machines and opens the trace, a single
 // trial, against it.
-func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Machine, trial) {
+func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Machine, trialset.Trial) {
 	t.Helper()
 	pet, err := loadPET(petPath)
 	if err != nil {
@@ -196,7 +196,7 @@ func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Mac
 	if err != nil {
 		t.Fatal(err)
 	}
-	trials, err := openTrials(traceInput{Spec: trace}, pet, func(string) {})
+	trials, err := trialset.Open(trialset.Input{Spec: trace}, pet, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,35 +206,9 @@ func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Mac
 	return pet, machines, trials[0]
 }
 
-// TestReplayProgressCounts: the replay's progress counter hears of every task's outcome once,
-// with and without --out (replayOne hands outcomes on in two ways), and moves the bar in whole
-// steps of progressStep.
+// TestReplayProgressCounts: the bar of a replay's tasks moves in whole steps of progressStep
+// (that the replay calls its counter once per task is trialrun's TestReplayOneCounts).
 func TestReplayProgressCounts(t *testing.T) {
-	petPath, trace := writeTiny(t, 40)
-	pet, machines, tr := tinyTrial(t, petPath, trace)
-	c := &ReplayCmd{}
-	for _, dir := range []string{"", t.TempDir()} {
-		_, tasks, err := tr.load()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(tasks) != 40 {
-			t.Fatalf("loaded %d tasks, want 40", len(tasks))
-		}
-		mapper, err := prune.New("MM", heuristic.DefaultParams(), prune.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
-		calls := 0
-		if _, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }, nil); err != nil {
-			t.Fatal(err)
-		}
-		if calls != len(tasks) {
-			t.Errorf("out %q: %d calls for %d tasks", dir, calls, len(tasks))
-		}
-	}
-
 	p := &progress{p: mpb.New(mpb.WithOutput(io.Discard))}
 	p.startTasks(3*progressStep, "x")
 	tick := p.counter()
@@ -245,65 +219,6 @@ func TestReplayProgressCounts(t *testing.T) {
 		t.Errorf("bar at %d after %d ticks, want %d", got, 2*progressStep+5, 2*progressStep)
 	}
 	p.stop()
-}
-
-// TestReplayOneAccept: replayOne asks accept once, after the replay's last outcome, and when
-// accept refuses, returns its error and keeps nothing, not even the output folder it made (a
-// streamed replay of a file the checking pass refuses, replayStreamed); when it agrees, the
-// files are written.
-func TestReplayOneAccept(t *testing.T) {
-	petPath, trace := writeTiny(t, 40)
-	pet, machines, tr := tinyTrial(t, petPath, trace)
-	_, tasks, err := tr.load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	refuse := errors.New("refused")
-	for _, keep := range []bool{false, true} {
-		for _, dir := range []string{"", filepath.Join(t.TempDir(), "run")} {
-			mapper, err := prune.New("MM", heuristic.DefaultParams(), prune.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := replay.Config{PET: pet, Machines: machines, Tasks: tasks, Options: replay.DefaultOptions()}
-			calls, asked := 0, 0
-			accept := func() error {
-				if asked++; calls != len(tasks) {
-					t.Errorf("accept asked after %d of %d outcomes", calls, len(tasks))
-				}
-				if keep {
-					return nil
-				}
-				return refuse
-			}
-			c := &ReplayCmd{CSV: true}
-			res, err := c.replayOne(t.Context(), mapper, cfg, pet, "t.csv", dir, func() { calls++ }, accept)
-			if asked != 1 {
-				t.Errorf("keep %v, out %q: accept asked %d times, want once", keep, dir, asked)
-			}
-			if keep != (err == nil && res != nil) || !keep && !errors.Is(err, refuse) {
-				t.Errorf("keep %v, out %q: result %v, error %v", keep, dir, res != nil, err)
-			}
-			if dir == "" {
-				continue
-			}
-			entries, err := os.ReadDir(dir)
-			if !keep && !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("the output folder, which replayOne made, is there after a refusal (%v)", err)
-			}
-			var names []string
-			for _, e := range entries {
-				names = append(names, e.Name())
-			}
-			want := []string{"reliability.csv", "summary.json", "tasks.csv", "tasks.parquet", "timing.json"}
-			if !keep {
-				want = nil
-			}
-			if !slices.Equal(names, want) {
-				t.Errorf("keep %v: the output folder holds %q, want %q", keep, names, want)
-			}
-		}
-	}
 }
 
 // writeTrials writes len(sizes) CSV traces of the tiny workload (writeTiny's), trial-i.csv with
@@ -619,17 +534,15 @@ func TestReplaySeveralRunsOneBar(t *testing.T) {
 	if trialBar(con, overall) != nil {
 		t.Error("a trial's bar beside the bar of runs")
 	}
-	c := &ReplayCmd{}
+	runner := trialrun.Runner{Base: replay.Config{PET: pet, Machines: machines, Options: replay.DefaultOptions()},
+		Jobs: 1, Progress: runProgress{con, overall}}
 	for _, name := range []string{"MM", "MCT"} {
-		mapper, err := prune.New(name, heuristic.DefaultParams(), prune.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := replay.Config{PET: pet, Machines: machines, Options: replay.DefaultOptions()}
-		if _, _, err := c.replayTrial(t.Context(), con, overall, tr, nil, mapper, cfg, ""); err != nil {
-			t.Fatal(err)
-		}
-		overall.inc()
+		runner.Mappers = append(runner.Mappers, trialrun.Mapper{Label: name, New: func() (replay.Mapper, error) {
+			return prune.New(name, heuristic.DefaultParams(), prune.Config{})
+		}})
+	}
+	if err := runner.Run(t.Context(), []trialset.Trial{tr}, func(_, _ int, _ *replay.Result) error { overall.inc(); return nil }); err != nil {
+		t.Fatal(err)
 	}
 	overall.stop()
 	if strings.Contains(stderr.String(), "replaying") {

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/slurm"
@@ -111,13 +110,9 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	plan := slurmPlan(dir, exe, shards, opts, c.Jobs, c.Checkpoint.String(), readLimits(con))
+	plan := slurm.NewPlan(dir, exe, shards, opts, c.Jobs, c.Checkpoint.String(), readLimits(con))
 	if c.DryRun {
-		fmt.Fprintf(con.Stdout, "# %s (the grid, its paths made absolute)\n%s\n", filepath.Join(dir, slurm.GridFile), copied)
-		fmt.Fprintf(con.Stdout, "# %s\n%s\n", filepath.Join(dir, slurm.ArrayFile), plan.ArrayScript())
-		fmt.Fprintf(con.Stdout, "# %s\n%s\n", filepath.Join(dir, slurm.MergeFile), plan.MergeScript())
-		fmt.Fprintf(con.Stdout, "# submitted as:\nsbatch --parsable --array=1-%d %s\nsbatch --parsable --dependency=afterok:ARRAY_JOB_ID %s\n",
-			shards, filepath.Join(dir, slurm.ArrayFile), filepath.Join(dir, slurm.MergeFile))
+		slurm.PrintDryRun(con.Stdout, copied, plan)
 		con.Logf("sweep --slurm --dry-run: %d runs in %d shards; nothing written or submitted", len(runs), shards)
 		return nil
 	}
@@ -132,64 +127,17 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 }
 
 // submit submits the given shards of the sweep in dir and a merge job after them, records the
-// submission in state (also when only part of it went through, so that --status and --resume
-// know the jobs that exist) and prints how to watch them.
+// submission in state (slurm.SubmitRecorded) and prints how to watch them.
 func submit(ctx context.Context, con *Console, dir string, state *slurm.State, shards []int) error {
-	sub, err := slurm.Submit(ctx, dir, shards)
-	if sub.Array != "" || sub.Merge != "" {
-		state.Submissions = append(state.Submissions, sub)
-		if werr := slurm.WriteState(dir, state); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if err != nil {
-		return submitError(err)
-	}
-	printSubmitted(con, dir, sub)
-	return nil
-}
-
-// submitError marks "no sbatch" as the user's to fix (exit 2).
-func submitError(err error) error {
+	sub, err := slurm.SubmitRecorded(ctx, dir, state, shards)
 	if errors.Is(err, slurm.ErrNoSlurm) {
 		return badInput(err)
 	}
-	return err
-}
-
-func printSubmitted(con *Console, dir string, sub slurm.Submission) {
-	if sub.Array != "" {
-		fmt.Fprintf(con.Stdout, "submitted job array %s (shards %s) and merge job %s (after it)\n", sub.Array, slurm.Ranges(sub.Shards), sub.Merge)
-	} else {
-		fmt.Fprintf(con.Stdout, "submitted merge job %s\n", sub.Merge)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(con.Stdout, "watch:   squeue -j %s\n", strings.Trim(sub.Array+","+sub.Merge, ","))
-	fmt.Fprintf(con.Stdout, "status:  hcreplay sweep --slurm --status %s\n", dir)
-	fmt.Fprintf(con.Stdout, "results: %s and %s, when the merge job has run\n",
-		filepath.Join(dir, report.RunsFile), filepath.Join(dir, slurm.ReportDir))
-}
-
-// slurmPlan is the scripts' content. Each array task resumes its shard's folder, so a task
-// that runs again (requeued, or resubmitted by --resume) keeps the runs it had saved.
-func slurmPlan(dir, exe string, shards int, opts []slurm.Opt, jobs int, checkpoint string, limits []string) *slurm.Plan {
-	j := "{cpus}"
-	if jobs > 0 {
-		j = strconv.Itoa(jobs)
-	}
-	report := []string{exe, "report"}
-	for i := 1; i <= shards; i++ {
-		report = append(report, slurm.ShardDir(dir, i))
-	}
-	report = append(report, "--out", filepath.Join(dir, slurm.ReportDir), "--force")
-	return &slurm.Plan{
-		Dir: dir, Shards: shards, Opts: opts,
-		Shard: append([]string{exe, "sweep", filepath.Join(dir, slurm.GridFile), "--out", filepath.Join(dir, slurm.ShardsDir, "{shard}"),
-			"--shard", "{i}/" + strconv.Itoa(shards), "--resume", "--jobs", j, "--checkpoint", checkpoint}, limits...),
-		Merge: []string{
-			slurm.Command(exe, "sweep", "--slurm-merge", dir),
-			slurm.Command(report...),
-		},
-	}
+	slurm.PrintSubmitted(con.Stdout, dir, sub)
+	return nil
 }
 
 // readLimits are the global flags of the limits on what an input may hold, as this command
@@ -241,30 +189,21 @@ func (c *SweepCmd) slurmResume(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	var todo []int
-	for _, sh := range st.Shards {
-		switch {
-		case sh.Done:
-		case sh.Active:
-			return badInput(fmt.Errorf("shard %d is still %s (job %s): wait for it, or scancel it, then --resume", sh.N, strings.ToLower(sh.State), sh.Job))
-		default:
-			todo = append(todo, sh.N)
-		}
+	r, err := slurm.Resubmit(st)
+	if err != nil {
+		return err
 	}
-	if len(todo) == 0 && st.Merged {
+	if r.Nothing {
 		fmt.Fprintf(con.Stdout, "nothing to resume: every shard is complete and %s is written\n", filepath.Join(dir, report.RunsFile))
 		return nil
 	}
-	if st.MergeActive {
-		if st.MergeReason != "DependencyNeverSatisfied" && len(todo) == 0 {
-			return badInput(fmt.Errorf("the merge job %s is still %s: wait for it", st.MergeJob, strings.ToLower(st.MergeState)))
-		}
+	if r.CancelMerge {
 		if err := slurm.Scancel(ctx, st.MergeJob); err != nil {
 			return err
 		}
 		con.Logf("cancelled the merge job %s, which waited for the failed shards", st.MergeJob)
 	}
-	return submit(ctx, con, dir, st.State, todo)
+	return submit(ctx, con, dir, st.State, r.Shards)
 }
 
 // slurmMerge merges the complete shards of the sweep in dir into dir/runs.parquet: the merge

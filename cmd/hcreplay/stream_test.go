@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/internal/replaytest"
 )
 
 // TestReplayStreamsSortedTraces: a trace file in arrival order with increasing task ids is
@@ -80,33 +81,6 @@ func TestReplayStreamsSortedTraces(t *testing.T) {
 	}
 }
 
-// longTrace writes a trace of n tasks in arrival order with ids 0 to n-1 and deadlines, with
-// row i's line (i counts from 0; the header is line 1) given by edit when it is set.
-func longTrace(t *testing.T, n int, edit func(i int, row string) string) string {
-	t.Helper()
-	rows := make([]string, n)
-	for i := range rows {
-		at := float64(i) * 0.7
-		rows[i] = strings.Join([]string{fmt.Sprint(i), []string{"0", "1"}[i%3%2], ftoa(at), ftoa(at + 6)}, ",")
-		if edit != nil {
-			rows[i] = edit(i, rows[i])
-		}
-	}
-	path := filepath.Join(t.TempDir(), "long.csv")
-	writeFile(t, path, "task_id,task_type,arrival,deadline\n"+strings.Join(rows, "\n")+"\n")
-	return path
-}
-
-// rowAt is an edit for longTrace that puts row in place of row k.
-func rowAt(k int, row string) func(i int, r string) string {
-	return func(i int, r string) string {
-		if i == k {
-			return row
-		}
-		return r
-	}
-}
-
 // TestReplayStreamedLateBadRows: a bad row far into a trace, which the replay streaming the
 // file beside the checking pass may meet too, is reported as that pass reports it (as it was
 // when the pass ran before the replay), with the line the row is on, and --out, which the
@@ -114,19 +88,19 @@ func rowAt(k int, row string) func(i int, r string) string {
 // and the load names the repeat.
 func TestReplayStreamedLateBadRows(t *testing.T) {
 	pet, _ := writeTiny(t, 1)
-	const n, bad = 6000, 5000 // beyond prefetch's chunks and streamableCheck's rows
+	const n, bad = 6000, 5000 // beyond prefetch's chunks and the rows trialset's pass reads between looks at its context
 	cases := []struct {
 		name string
 		edit func(i int, row string) string
 		want []string
 	}{
-		{"non-numeric arrival", rowAt(bad, fmt.Sprintf("%d,0,abc,%s", bad, ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
-		{"repeated task id", rowAt(bad, fmt.Sprintf("%d,0,%s,%s", bad-1, ftoa(bad*0.7), ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
+		{"non-numeric arrival", replaytest.RowAt(bad, fmt.Sprintf("%d,0,abc,%s", bad, ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "arrival", `"abc"`}},
+		{"repeated task id", replaytest.RowAt(bad, fmt.Sprintf("%d,0,%s,%s", bad-1, ftoa(bad*0.7), ftoa(bad*0.7+6))), []string{"long.csv", fmt.Sprintf("line %d", bad+2), "duplicate task id"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
-			code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", longTrace(t, n, c.edit), "-H", "MM", "--out", out, "--csv")
+			code, _, stderr := cli(t, "replay", "--pet", pet, "--trace", replaytest.LongTrace(t, n, c.edit), "-H", "MM", "--out", out, "--csv")
 			if code != 2 {
 				t.Fatalf("exit %d, want 2; stderr: %s", code, stderr)
 			}
@@ -137,56 +111,6 @@ func TestReplayStreamedLateBadRows(t *testing.T) {
 			}
 			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("--out is there after an error (stat: %v)", err)
-			}
-		})
-	}
-}
-
-// TestStreamableStopsWhenCancelled: the checking pass counts a streamable file's tasks, and
-// stops with the context's error once the context is cancelled, as a replay interrupted by
-// Ctrl-C needs it to.
-func TestStreamableStopsWhenCancelled(t *testing.T) {
-	petPath, _ := writeTiny(t, 1)
-	const n = 3*streamableCheck + 5
-	_, _, tr := tinyTrial(t, petPath, longTrace(t, n, nil))
-	if got, ok, err := tr.streamable(t.Context()); got != n || !ok || err != nil {
-		t.Errorf("streamable = %d, %v, %v; want %d, true, nil", got, ok, err, n)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, _, err := tr.streamable(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("streamable after cancel: error %v, want context.Canceled", err)
-	}
-}
-
-// TestStreamPassVerdict: the pass beside a streamed replay lets its result stand only for a
-// file it finds streamable, and stops the replay otherwise, whether the file cannot be streamed
-// (a repeated task id) or is bad (a non-numeric arrival).
-func TestStreamPassVerdict(t *testing.T) {
-	petPath, _ := writeTiny(t, 1)
-	const n = 50
-	cases := []struct {
-		name      string
-		edit      func(int, string) string
-		streamed  bool
-		wantError bool
-	}{
-		{"streamable", nil, true, false},
-		{"repeated task id", rowAt(n-1, fmt.Sprintf("%d,0,%s,%s", n-2, ftoa(0.7*(n-1)), ftoa(0.7*(n-1)+6))), false, false},
-		{"non-numeric arrival", rowAt(n-1, fmt.Sprintf("%d,0,abc,9", n-1)), false, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, tr := tinyTrial(t, petPath, longTrace(t, n, c.edit))
-			stopped, told := false, -1
-			pass := startPass(t.Context(), tr, func() { stopped = true }, func(k int) { told = k })
-			accepted := pass.accept() == nil
-			_, ok, err := pass.wait()
-			if accepted != c.streamed || ok != c.streamed || stopped == c.streamed || (told == n) != c.streamed {
-				t.Errorf("accepted %v, ok %v, stopped %v, told %d tasks; want the file streamed: %v", accepted, ok, stopped, told, c.streamed)
-			}
-			if (err != nil) != c.wantError {
-				t.Errorf("error %v, want one: %v", err, c.wantError)
 			}
 		})
 	}

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
-	"github.com/hcreplay/hcreplay/trace"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 )
 
 // SweepCmd replays a grid of heuristics, pruning variants, levels, trials and options, and
@@ -132,7 +133,7 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 func (c *SweepCmd) grid() (g *sweep.Grid, base string, err error) {
 	g = sweep.NewGrid()
 	if c.Grid != "" {
-		b, err := readSmallFile(c.Grid)
+		b, err := smallfile.Read(c.Grid)
 		if err != nil {
 			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
 		}
@@ -248,14 +249,14 @@ func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInput
 		var lt sweep.LevelTrials
 		if lv.Generate != nil {
 			lt, err = sweep.GenerateLevel(lv, pet, at)
-			if mean, merr := pet.MeanExec(machineTypes(machines), nil); err == nil && merr == nil {
-				if w := loadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
+			if mean, merr := pet.MeanExec(replay.MachineTypes(machines), nil); err == nil && merr == nil {
+				if w := petbuild.LoadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
 					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
 				}
 			}
 		} else {
 			w := &warnings{con: con, level: lv.Name}
-			lt, err = traceLevel(lv, path(lv.Trace), g.TimeUnit, pet, at, w.add, con)
+			lt, err = trialset.LoadLevel(lv, trialset.Input{Spec: path(lv.Trace), Unit: g.TimeUnit, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, at, w.add)
 			w.flush()
 		}
 		if err != nil {
@@ -286,35 +287,4 @@ func (w *warnings) flush() {
 	if w.n > shownWarnings {
 		w.con.Logf("warning: and %d more warnings about the files of level %s", w.n-shownWarnings, w.level)
 	}
-}
-
-// traceLevel reads the first lv.Trials of a level's trace files (all of them when it is 0).
-// con gives the limits of --max-inflate, --max-inflate-ratio and --max-batch.
-func traceLevel(lv sweep.Level, spec, unit string, pet *petbuild.PET, at func(string) string, warn func(string), con *Console) (sweep.LevelTrials, error) {
-	ts, err := openTrials(traceInput{Spec: spec, Unit: unit, Deadline: lv.Deadline, Seed: lv.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, warn)
-	if err != nil {
-		return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
-	}
-	n := len(ts)
-	if lv.Trials > n {
-		return sweep.LevelTrials{}, badInput(fmt.Errorf("%s: %d trials wanted, but %s names only %d files", at(".trials"), lv.Trials, lv.Trace, n))
-	}
-	if lv.Trials > 0 {
-		n = lv.Trials
-	}
-	lt := sweep.LevelTrials{Rate: lv.Rate, Trials: make([]sweep.Trial, n)}
-	for i, t := range ts[:n] {
-		tr, tasks, err := t.load()
-		if err != nil {
-			return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
-		}
-		lt.Trials[i] = sweep.Trial{Source: tr.Name, Tasks: tasks}
-	}
-	if lt.Rate == 0 {
-		// A name like 19k is the level's label; other names say nothing about the rate.
-		if lt.Rate, err = trace.LevelRate(lv.Name, 0); err != nil {
-			lt.Rate = math.NaN()
-		}
-	}
-	return lt, nil
 }

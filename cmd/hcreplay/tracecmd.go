@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
+	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
+	"github.com/hcreplay/hcreplay/sweep/trialset"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -50,7 +52,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	mean, err := pet.MeanExec(machineTypes(machines), nil)
+	mean, err := pet.MeanExec(replay.MachineTypes(machines), nil)
 	if err != nil {
 		return badInput(fmt.Errorf("--catalog: %w", err))
 	}
@@ -59,7 +61,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 		return badInput(err)
 	}
 	rho := cfg.Rate * mean / float64(len(machines))
-	load := loadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
+	load := petbuild.LoadLine(rho, cfg.Rate, mean, len(machines), pet.TimeUnit())
 	file, err := c.oneFile()
 	if err != nil {
 		return badInput(err)
@@ -104,7 +106,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	}
 	note := ""
 	if c.Format == "dat" {
-		note = typeIndexNote(pet.TaskTypes())
+		note = trace.TypeIndexNote(pet.TaskTypes())
 	}
 	con.Logf("wrote %d trials of %d tasks to %s (%s_*.%s), %s; %s%s", c.Trials, c.Tasks, c.Out, prefix, c.Format, c.Pattern, load, note)
 	c.warnLoad(con, rho)
@@ -113,7 +115,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 
 // warnLoad warns of a load far from any study's, unless the user asked for it with --load.
 func (c *TraceGenCmd) warnLoad(con *Console, rho float64) {
-	if w := loadWarning(rho); w != "" && c.Load == nil {
+	if w := petbuild.LoadWarning(rho); w != "" && c.Load == nil {
 		con.Logf("warning: %s", w)
 	}
 }
@@ -215,7 +217,7 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 	if err != nil {
 		return err
 	}
-	rho, rate, mean, err := pet.TraceLoad(traces, unit, machineTypes(machines))
+	rho, rate, mean, err := pet.TraceLoad(traces, unit, replay.MachineTypes(machines))
 	if err != nil {
 		return badInput(err)
 	}
@@ -228,8 +230,8 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 		what = fmt.Sprintf(", mean of %d traces", len(traces))
 	}
 	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
-		loadLine(rho, rate, mean, len(machines), string(unit)), what)
-	if w := loadWarning(rho); w != "" {
+		petbuild.LoadLine(rho, rate, mean, len(machines), string(unit)), what)
+	if w := petbuild.LoadWarning(rho); w != "" {
 		con.Logf("warning: %s", w)
 	}
 	return nil
@@ -245,7 +247,7 @@ type TraceConvertCmd struct {
 }
 
 func (c *TraceConvertCmd) Run(con *Console) error {
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}
@@ -273,32 +275,18 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 		return err
 	}
 	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
-		if err := datTypes(traces[0], types, c.Out, warn); err != nil {
+		w, err := trace.CheckDatTypes(traces[0], types, c.Out)
+		if err != nil {
 			return badInput(err)
+		}
+		if w != "" {
+			warn(w)
 		}
 	}
 	if err := trace.WriteTrace(c.Out, traces[0], trace.WriteOptions{TypeIndex: types}); err != nil {
 		return badInput(err)
 	}
 	con.Logf("wrote %s (%d tasks)", c.Out, len(traces[0].Tasks))
-	return nil
-}
-
-// datTypes checks that a trace's task types can be written to a .dat file, whose types are
-// integer indexes, and warns when the names are lost: with the PET's types, a name becomes its
-// index (replay and trace convert read it back through the same PET); without them, every type
-// must be an index already.
-func datTypes(tr *trace.Trace, types []string, out string, warn func(string)) error {
-	if types == nil {
-		if name, found := trace.NonIndexType(tr); found {
-			return fmt.Errorf("%s: task type %q is not an index, and a .dat file keeps only indexes: give --pet PET to write the PET's index of each type", out, name)
-		}
-		return nil
-	}
-	if !trace.NamedByIndex(types) {
-		warn(fmt.Sprintf("%s: the .dat format keeps no type names: task types are written as indexes into the PET's (%s); "+
-			"replay it, or convert it back, with the same --pet", out, trace.IndexList(types)))
-	}
 	return nil
 }
 
@@ -318,7 +306,7 @@ type TraceStatsCmd struct {
 }
 
 func (c *TraceStatsCmd) Run(con *Console) error {
-	unit, err := flagUnit(c.TimeUnit)
+	unit, err := trialset.FileUnit(c.TimeUnit)
 	if err != nil {
 		return badInput(err)
 	}

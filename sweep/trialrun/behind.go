@@ -1,4 +1,4 @@
-package main
+package trialrun
 
 // writeBehindChunk is how many rows a writeBehind hands over at a time: one exchange between
 // the goroutines per thousand rows. writeBehindChunks is how many chunks it holds, filled,

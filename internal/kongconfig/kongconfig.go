@@ -1,4 +1,8 @@
-package main
+// Package kongconfig lets a YAML or TOML file set the flags of a kong command line, by flag
+// name, in sections per command, below environment variables and the command line; and checks
+// the enum values environment variables give. It owns the file's format and its checks; it
+// knows no command or flag of its own.
+package kongconfig
 
 import (
 	"errors"
@@ -12,7 +16,18 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/pelletier/go-toml/v2"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 )
+
+// Error is an error of the config file itself (unreadable, malformed, a key no flag has, a
+// value a flag refuses): the user's to fix by editing the file, for which usage help is no help.
+type Error struct{ Err error }
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func fileError(err error) error { return &Error{err} }
 
 // A config file sets flag values by name, like this TOML:
 //
@@ -32,15 +47,15 @@ import (
 // available, kong.JSON ignores the command path and kebab-case keys, and any
 // kong config resolver beats environment variables (go-dependencies.md §5).
 
-// configFlag is the --config flag. kong calls its BeforeResolve hook when the
+// Flag is the type of a --config flag. kong calls its BeforeResolve hook when the
 // flag is on the command line; the hook adds the file as a resolver, which
 // kong then asks for every flag the command line left unset.
-type configFlag string
+type Flag string
 
 // BeforeResolve loads the config file. The flag's struct field is not set
 // yet at this stage, so the path comes from the parse context.
-func (configFlag) BeforeResolve(kctx *kong.Context, trace *kong.Path) error {
-	path := string(kctx.FlagValue(trace.Flag).(configFlag))
+func (Flag) BeforeResolve(kctx *kong.Context, trace *kong.Path) error {
+	path := string(kctx.FlagValue(trace.Flag).(Flag))
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return err
@@ -64,15 +79,15 @@ func loadConfig(path string) (*configFile, error) {
 	case ".toml":
 		decode = toml.Unmarshal
 	default:
-		return nil, badInput(fmt.Errorf("config %s: unknown format: want a .yaml, .yml or .toml file", path))
+		return nil, fileError(fmt.Errorf("config %s: unknown format: want a .yaml, .yml or .toml file", path))
 	}
-	data, err := readSmallFile(path)
+	data, err := smallfile.Read(path)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("read config %s: %w", path, err))
+		return nil, fileError(fmt.Errorf("read config %s: %w", path, err))
 	}
 	values := map[string]any{}
 	if err := decode(data, &values); err != nil {
-		return nil, badInput(fmt.Errorf("parse config %s: %w", position(path, err), err))
+		return nil, fileError(fmt.Errorf("parse config %s: %w", position(path, err), err))
 	}
 	return &configFile{path: path, values: values}, nil
 }
@@ -100,7 +115,7 @@ func (c *configFile) Resolve(kctx *kong.Context, _ *kong.Path, f *kong.Flag) (an
 		return nil, nil
 	}
 	if err := checkValue(f, v); err != nil {
-		return nil, badInput(fmt.Errorf("%w (from config %s, key %q)", err, c.path, key))
+		return nil, fileError(fmt.Errorf("%w (from config %s, key %q)", err, c.path, key))
 	}
 	return v, nil
 }
@@ -111,7 +126,7 @@ func (c *configFile) Validate(app *kong.Application) error {
 	var bad []string
 	checkSection(app.Node, c.values, "", &bad)
 	if len(bad) > 0 {
-		return badInput(fmt.Errorf("config %s: %s", c.path, strings.Join(bad, "; ")))
+		return fileError(fmt.Errorf("config %s: %s", c.path, strings.Join(bad, "; ")))
 	}
 	return nil
 }
@@ -329,14 +344,14 @@ func checkEnum(f *kong.Value, v reflect.Value) error {
 	return fmt.Errorf("must be one of %s but got %q", strings.Join(quoted, ","), got)
 }
 
-// envEnums is a kong.Resolver that resolves nothing: it checks the values
+// EnvEnums is a kong.Resolver that resolves nothing: it checks the values
 // that environment variables give flags with an enum, so that a bad one names
 // its variable, as kong's own message for a value of the wrong type does.
-type envEnums struct{}
+type EnvEnums struct{}
 
-func (envEnums) Validate(*kong.Application) error { return nil }
+func (EnvEnums) Validate(*kong.Application) error { return nil }
 
-func (envEnums) Resolve(_ *kong.Context, _ *kong.Path, f *kong.Flag) (any, error) {
+func (EnvEnums) Resolve(_ *kong.Context, _ *kong.Path, f *kong.Flag) (any, error) {
 	if f.Enum == "" {
 		return nil, nil
 	}

@@ -1,0 +1,88 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// ReplayRun is one run of replay (the command, not a sweep): a trial of the trace set numbered
+// Set, replayed through the mapper numbered Mapper.
+type ReplayRun struct {
+	Set, Mapper int
+	Trace       string
+	Summary     replay.Summary
+}
+
+// WriteReplayRuns prints the key metrics of each run, a row per run.
+func WriteReplayRuns(w io.Writer, runs []ReplayRun) error {
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
+	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
+	for _, r := range runs {
+		s := r.Summary
+		if err := t.Append(filepath.Base(r.Trace), s.Heuristic, fmt.Sprint(s.Scored), fmt.Sprint(s.OnTime),
+			fmt.Sprintf("%.2f", float64(s.Robustness)), fmt.Sprintf("%.1f", float64(s.FairnessVariance)),
+			fmt.Sprintf("%.3g", float64(s.CostPerOnTime)), fmt.Sprint(s.MappingEvents)); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// WriteReplayMeans prints, per trace set (named by sets) and mapper (named by labels), the mean
+// over the trials of the key metrics of WriteReplayRuns and the half-width of their 95%
+// intervals (EstimateOf). Each set is its own set of trials, as if replayed alone: a level of
+// oversubscription, say, whose means would mean nothing pooled with another's. The column of
+// sets is there only when there are several.
+func WriteReplayMeans(w io.Writer, sets, labels []string, runs []ReplayRun) error {
+	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
+	if len(sets) > 1 {
+		header = append([]string{"trace"}, header...)
+	}
+	align := make(tw.Alignment, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+	}
+	align[0], align[len(header)-6] = tw.AlignLeft, tw.AlignLeft
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithAlignment(align))
+	t.Header(header)
+	for set, spec := range sets {
+		for j, label := range labels {
+			var scored, robust, fair, cost []float64
+			for _, r := range runs {
+				if r.Set == set && r.Mapper == j {
+					s := r.Summary
+					scored = append(scored, float64(s.Scored))
+					robust = append(robust, float64(s.Robustness))
+					fair = append(fair, float64(s.FairnessVariance))
+					cost = append(cost, float64(s.CostPerOnTime))
+				}
+			}
+			row := []string{label, fmt.Sprint(len(robust)), fmt.Sprintf("%.1f", EstimateOf(scored).Mean),
+				withUndefined(EstimateOf(robust), 2), withUndefined(EstimateOf(fair), 1), withUndefined(EstimateOf(cost), -1)}
+			if len(sets) > 1 {
+				row = append([]string{filepath.Base(spec)}, row...)
+			}
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+	}
+	return t.Render()
+}
+
+// withUndefined is FormatEstimate (mean ± half-width to d decimals) with the number of trials
+// whose value was undefined, and so left out, after it.
+func withUndefined(e Estimate, d int) string {
+	s := FormatEstimate(e, d)
+	if e.Skipped > 0 && e.N > 0 {
+		s += fmt.Sprintf(" (%d undefined)", e.Skipped)
+	}
+	return s
+}

@@ -1,0 +1,28 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hcreplay/hcreplay/replay"
+)
+
+// TestWriteReplayMeans: a row per set and mapper, over that set's and mapper's runs only. By
+// hand: robustness 10, 20, 30 has mean 20, standard deviation 10, standard error 10/√3 = 5.7735,
+// and t(0.975, 2) = 4.3027 makes the half-width 24.84; the other set's single run of 50 has no
+// interval. Mapper 1's runs (robustness 90) must not pool with mapper 0's.
+func TestWriteReplayMeans(t *testing.T) {
+	run := func(set, mapper int, robust float64) ReplayRun {
+		return ReplayRun{Set: set, Mapper: mapper, Trace: "x.csv", Summary: replay.Summary{Scored: 100, Robustness: replay.Num(robust)}}
+	}
+	runs := []ReplayRun{run(0, 0, 10), run(0, 1, 90), run(0, 0, 20), run(0, 0, 30), run(1, 0, 50)}
+	var b strings.Builder
+	if err := WriteReplayMeans(&b, []string{"dir/a*.csv", "b.csv"}, []string{"MM", "MM-P"}, runs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"│ a*.csv │ MM        │      3 │  100.0 │ 20.00 ± 24.84 │", "│ a*.csv │ MM-P      │      1 │  100.0 │         90.00 │", "│ b.csv  │ MM        │      1 │  100.0 │         50.00 │"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no row %q in\n%s", want, b.String())
+		}
+	}
+}
