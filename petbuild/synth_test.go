@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 func TestSynthesizeDefault(t *testing.T) {
@@ -233,7 +232,11 @@ func TestCheckSynthSize(t *testing.T) {
 }
 
 // TestSynthesizeCancelled checks that a cancelled synthesis stops with the context's error,
-// both between cells and inside a long cell.
+// both between cells and inside a long cell, before it has drawn the samples: it counts the
+// random numbers taken (a wall-clock limit failed under load, when allocating the long cell's
+// storage alone took over a second). Uncancelled, "many cells" takes thousands of numbers per
+// cell and "long cell" one or more per sample of its 10,000,000; cancelled, neither may take a
+// whole check interval's worth (drawCheckEvery samples).
 func TestSynthesizeCancelled(t *testing.T) {
 	for name, opt := range map[string]SynthOptions{
 		"many cells": {},
@@ -241,13 +244,29 @@ func TestSynthesizeCancelled(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		start := time.Now()
-		_, err := SynthesizeContext(ctx, rand.New(rand.NewPCG(1, 2)), opt)
+		src := &countingSource{Source: rand.NewPCG(1, 2)}
+		_, err := SynthesizeContext(ctx, rand.New(src), opt)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: error %v, want context.Canceled", name, err)
 		}
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("%s: took %v to stop", name, d)
+		if src.n >= drawCheckEvery {
+			t.Errorf("%s: took %d random numbers after the context was cancelled, want fewer than %d", name, src.n, drawCheckEvery)
 		}
 	}
+	// The same count without cancelling, so that the bound above can fail.
+	src := &countingSource{Source: rand.NewPCG(1, 2)}
+	if _, err := SynthesizeContext(context.Background(), rand.New(src), SynthOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if src.n < drawCheckEvery {
+		t.Errorf("uncancelled synthesis took %d random numbers, want at least %d for the check above to mean anything", src.n, drawCheckEvery)
+	}
 }
+
+// countingSource counts the random numbers drawn from it.
+type countingSource struct {
+	rand.Source
+	n int
+}
+
+func (c *countingSource) Uint64() uint64 { c.n++; return c.Source.Uint64() }
