@@ -433,7 +433,7 @@ func TestInvariantsWithPruning(t *testing.T) {
 		t.Run(h.Name, func(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewPCG(7, uint64(len(h.Name))))
-			for trial := range 27 {
+			for trial := range 36 {
 				cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 6, 16),
 					Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
 					Tasks:    replaytest.RandomTasks(r, 120, 4, 0.4+r.Float64(), 4, 30), Options: replay.DefaultOptions()}
@@ -447,7 +447,7 @@ func TestInvariantsWithPruning(t *testing.T) {
 					pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.4 * float64(trial%3)}
 				}
 				if k := trial - 9; k >= 0 {
-					pc.DropRunning, pc.DeferAt = RunningDrop((k/3)%3), []DeferPlace{DeferAfter, DeferBefore}[k/9]
+					pc.DropRunning, pc.DeferAt = RunningDrop((k/3)%3), []DeferPlace{DeferAfter, DeferBefore, DeferAfterRejudge}[k/9]
 					pc.SufferExpired = k%2 == 0
 				}
 				m, err := Wrap(h.New(heuristic.DefaultParams()), pc)
