@@ -45,18 +45,18 @@ test-quick:
 # preset × pruning variant × drop model replays EXACT_TRIALS of the 60 trials of the 19k and 34k
 # levels in full (make test replays one each, cut short), the trials rotating across the
 # combinations so that together they cover all 60. CI runs it after make test. Needs
-# ../shared/data/hcw19 (or HCW19_DIR); skips without. EXACT_TRIALS=1 took 885 s of CPU (832.6 user,
-# 52.8 sys; 49 min 34 s of wall time on a 2-core machine shared at load 15-25), so 885/2 s ≈ 7.4
-# min on an idle 2-core machine; the default 2 (each trial replayed 8 times) about twice that,
-# 15 min (estimated, not measured). The heaviest heuristic, MMU (12 combinations, MMU-D under
-# evict with deferral after on a 34k trial the slowest), took a fifth of the run's time, so the
-# two cores stay busy to its end.
-EXACT_TRIALS ?= 2
+# ../shared/data/hcw19 (or HCW19_DIR); skips without. Before pending's combinations moved to
+# --defer-at after-rejudge, EXACT_TRIALS=1 took 885 s of CPU (832.6 user, 52.8 sys; 49 min 34 s
+# of wall time on a 2-core machine shared at load 15-25): 885/2 s ≈ 7.4 min on an idle 2-core
+# machine. after-rejudge made MM's pending combinations the dearer half of its run (MM's 12 now
+# 109 CPU s), so about 10-12 min now (estimated); 2 would exceed the 20 min CI can spare. The
+# heaviest heuristic, MMU, took a fifth of the time, so the two cores stay busy to its end.
+EXACT_TRIALS ?= 1
 test-exact:
 	HCW19_TRIALS=$(EXACT_TRIALS) $(GO) test -count=1 -run '^TestHCW19FastEqualsReference$$' -timeout 70m ./replay/prune
 
 # The same, exhaustively: every combination on all 60 trials in full. About 60 times
-# EXACT_TRIALS=1, some 7 hours on an idle 2-core machine.
+# EXACT_TRIALS=1: 7 to 12 hours on an idle 2-core machine.
 test-exact-all:
 	HCW19_EXHAUSTIVE=1 $(GO) test -count=1 -run '^TestHCW19' -timeout 24h ./replay/prune
 
