@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/hcreplay/hcreplay/internal/hcw19"
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -244,12 +246,19 @@ func near(a, b float64) bool { return same(a, b) || math.Abs(a-b) <= sameTimeTol
 // decisions on the fast engine as on the reference one (engineDiff: every outcome, predicted
 // chances to the bit). Each (heuristic, variant, model) replays one trial, in turn of the 30
 // at 19k and the 30 at 34k, cut to its first few hundred tasks (prefix), so that the suite stays around
-// half a minute on two cores; HCW19_EXHAUSTIVE=1 (make test-exact) replays every combination
-// on all 60 trials in full, which takes tens of minutes.
+// half a minute on two cores. HCW19_TRIALS=k (make test-exact) replays each combination on k
+// trials in full, the trials still in turn (rotation), so that the combinations together cover
+// all 60; HCW19_EXHAUSTIVE=1 (make test-exact-all) replays every combination on all 60 trials in
+// full, which takes hours.
 func TestHCW19FastEqualsReference(t *testing.T) {
 	hcw19Dir(t)
 	exhaustive := os.Getenv("HCW19_EXHAUSTIVE") != ""
-	if testing.Short() && !exhaustive {
+	per, err := trialsPer(os.Getenv("HCW19_TRIALS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := exhaustive || per > 0
+	if testing.Short() && !full {
 		t.Skip("replays the HCW19 trials on both engines")
 	}
 	var trials []string
@@ -285,14 +294,15 @@ func TestHCW19FastEqualsReference(t *testing.T) {
 				// its replays are cut to half.
 				at := []DeferPlace{DeferAfter, DeferAfterRejudge, DeferBefore}[mi]
 				for _, v := range variants {
-					picked := []string{trials[(k*7)%len(trials)]} // 7 is prime to 60: every trial in turn
+					picked := rotation(trials, k, max(per, 1))
 					k++
 					if exhaustive {
 						picked = trials
 					}
 					for _, trial := range picked {
+						start := time.Now()
 						cfg := cfgs[trial]
-						if !exhaustive {
+						if !full {
 							n := prefix(name)
 							if at.afterChoice() && v != None && v != Drop {
 								n /= 2
@@ -305,11 +315,35 @@ func TestHCW19FastEqualsReference(t *testing.T) {
 						if d := engineDiff(ref, fast); d != "" {
 							t.Errorf("%s%s under %v, --defer-at %v, on %s: %s", name, v.Suffix(), model, at, trial, d)
 						}
+						t.Logf("%s%s under %v, --defer-at %v, on %s: %.1f s", name, v.Suffix(), model, at, trial, time.Since(start).Seconds())
 					}
 				}
 			}
 		})
 	}
+}
+
+// rotation is the per trials that combination k of TestHCW19FastEqualsReference replays: those at
+// positions k*per, k*per+1, ... of the sequence that steps through trials by 7, which is prime to
+// 60, so that every run of 60 consecutive combinations × per picks holds every trial once.
+func rotation(trials []string, k, per int) []string {
+	out := make([]string, per)
+	for j := range out {
+		out[j] = trials[((k*per+j)*7)%len(trials)]
+	}
+	return out
+}
+
+// trialsPer reads HCW19_TRIALS: how many full trials each combination replays, 0 when unset.
+func trialsPer(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 60 {
+		return 0, fmt.Errorf("HCW19_TRIALS=%q: want a whole number of trials from 1 to 60", s)
+	}
+	return n, nil
 }
 
 // prefix is how many tasks of each trial TestHCW19FastEqualsReference replays by default for
@@ -321,4 +355,33 @@ func prefix(name string) int {
 		return 100
 	}
 	return 200
+}
+
+// TestRotationCoversEveryTrial checks the claim make test-exact rests on: with k full trials per
+// combination, TestHCW19FastEqualsReference's 240 combinations (20 heuristics and presets × 4
+// variants × 3 models) replay every one of the 60 trials, each 240k/60 = 4k times, and no
+// combination replays a trial twice. The oracle is counting.
+func TestRotationCoversEveryTrial(t *testing.T) {
+	trials := make([]string, 60)
+	for i := range trials {
+		trials[i] = strconv.Itoa(i)
+	}
+	for _, per := range []int{1, 2, 3} {
+		count := map[string]int{}
+		for k := range 240 {
+			seen := map[string]bool{}
+			for _, x := range rotation(trials, k, per) {
+				if seen[x] {
+					t.Fatalf("per %d: combination %d replays trial %s twice", per, k, x)
+				}
+				seen[x] = true
+				count[x]++
+			}
+		}
+		for _, x := range trials {
+			if count[x] != 4*per {
+				t.Errorf("per %d: trial %s replayed %d times, want %d", per, x, count[x], 4*per)
+			}
+		}
+	}
 }
