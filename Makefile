@@ -50,7 +50,9 @@ test-quick:
 # --defer-at after-rejudge, EXACT_TRIALS=1 took 885 s of CPU (832.6 user, 52.8 sys; 49 min 34 s
 # of wall time on a 2-core machine shared at load 15-25): 885/2 s ≈ 7.4 min on an idle 2-core
 # machine. after-rejudge made MM's pending combinations the dearer half of its run (MM's 12 now
-# 109 CPU s), so about 10-12 min now (estimated); 2 would exceed the 20 min CI can spare. The
+# 109 CPU s); a run after the change had used 814 CPU s at its 104th of 240 combinations, about
+# 1.8 times as much as the run before at that point: some 1,600 CPU s, 13 min on an idle 2-core
+# machine (estimated, not measured to the end). 2 would exceed the 20 min CI can spare. The
 # heaviest heuristic, MMU, took a fifth of the time, so the two cores stay busy to its end.
 EXACT_TRIALS ?= 1
 test-exact:
