@@ -9,10 +9,11 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 10s
 BENCHTIME   ?= 1s
 COUNT       ?= 5
+PETCOUNT    ?= 3
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/... ./sweep/...
 
-.PHONY: all build install test test-slurm test-quick test-exact bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo clean
+.PHONY: all build install test test-slurm test-quick test-exact bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo fidelity-verdicts clean
 
 all: build
 
@@ -27,7 +28,7 @@ install:
 # The whole suite. Tests that need ../shared/data/hcw19 skip themselves when it is absent.
 test:
 	$(GO) test ./...
-	$(GO) test -race -short $(RACE_PKGS)
+	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
 
 # sweep --slurm against a real Slurm: installs and starts a one-node Slurm (slurm-wlm, munge;
 # scripts/slurm-local.sh, as root, idempotent) and runs the Slurm tests, which go test alone
@@ -59,13 +60,16 @@ bench:
 # Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
 # table with their medians and ranges, of all samples and of those taken while the core ran near
 # its fastest in the run (internal/corespeed); then issue 50's 30-trial HCW19 replays (MM-P and
-# PAM-P, s/replay; skipped without ../shared/data/hcw19). A few minutes.
+# PAM-P, s/replay; skipped without ../shared/data/hcw19), and issue 50's pet build from 10M-row
+# CSV and Parquet logs, PETCOUNT samples (rows/s, peak heap; each sample writes its log first,
+# about a minute). Ten minutes or so.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
 	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
-	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay; } | bin/benchtable
+	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay && \
+	  $(GO) test -run '^$$' -bench '^BenchmarkPETBuild$$' -benchtime 1x -count $(PETCOUNT) ./cmd/hcreplay; } | bin/benchtable
 
 # Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
 # both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and
@@ -134,6 +138,25 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# The claims' verdicts in docs/fidelity.md: runs every preset --quick (3 trials a level) on the
+# HCW19 data and splices a verdict table per preset between its markers
+# (internal/fidelityverdicts). Skips, saying so, without ../shared/data/hcw19 (or HCW19).
+# Tens of minutes on a busy two-core machine.
+HCW19            ?= ../shared/data/hcw19
+FIDELITY_OUT     ?= fidelity-verdicts
+FIDELITY_PRESETS ?= thesis journal conference batch2010 speculative
+fidelity-verdicts: SHELL := /bin/bash
+fidelity-verdicts:
+	@if [ ! -f "$(HCW19)/constant.zip" ]; then \
+	  echo "fidelity-verdicts: skipped: no HCW19 data in $(HCW19) (constant.zip, spiky.zip, classes_2.etc); set HCW19=DIR"; exit 0; fi; \
+	set -e; $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hcreplay; \
+	for p in $(FIDELITY_PRESETS); do \
+	  trials="--trials $(HCW19)"; [ $$p = speculative ] && trials=""; \
+	  echo "fidelity-verdicts: $$p"; \
+	  $(BIN) figures --preset $$p --quick $$trials --out $(FIDELITY_OUT)/$$p -q; \
+	  $(GO) run ./internal/fidelityverdicts docs/fidelity.md $(FIDELITY_OUT)/$$p/verdicts.json; \
+	done
 
 demo: build
 	./$(BIN) demo

@@ -171,14 +171,14 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 	}
 
 	// Lay out next on prev's grid, from index lo (≤ 0 when shift < 0) to hi (exclusive). Killed
-	// mass goes to the first grid point at or after the deadline.
+	// mass is split between the grid points around the deadline (KillShare).
 	lo := min(0, shift)
 	hi := max(len(prev.p), shift+len(conv))
-	evictAt := prev.lastBefore(deadline) + 1
+	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
 	if model == Evict {
 		hi = max(len(prev.p), shift+ok+1)
 		if killed > 0 {
-			hi = max(hi, evictAt+1)
+			hi = max(hi, ceil+1)
 		}
 	}
 	var out []float64
@@ -197,7 +197,47 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 		out[shift+i-lo] += x
 	}
 	if model == Evict && killed > 0 {
-		out[evictAt-lo] += killed
+		addKilled(out, floor-lo, ceil-lo, wCeil, killed)
 	}
 	return trimmed(prev.origin+float64(lo)*prev.step, prev.step, out), success, nil
+}
+
+// KillShare says where the chains put the mass of a task killed at its deadline on the grid
+// origin + k·step, so that the machine frees, on average, exactly at the deadline: a share wCeil
+// = (deadline − Time(floor))/step on the grid point ceil just after it and the rest on the point
+// floor just before it. A deadline on a grid point (within the grid tolerance) gets all the mass:
+// floor = ceil, wCeil = 0. The kill itself happens at the deadline; the split keeps the chains on
+// their grid at the price of freeing the machine a little early or late in each outcome, never
+// on average, for the task behind. The chain builders, the expected completions of
+// AppendStatsTable, AppendMeanBound's bound and a replay's earliest free time (KillFloor) all
+// read it here, so that they cannot drift apart.
+//
+// Every start s that lets the task start lies on the grid strictly before the deadline, so at or
+// before floor: a kill never frees the machine before the task started. A PMF conditioned on a
+// time past floor (a running task not yet killed, PMF.Condition) keeps only the ceil share, which
+// it renormalises: the kill then goes wholly to ceil, up to a step late.
+func KillShare(origin, step, deadline float64) (floor, ceil int, wCeil float64) {
+	floor = lastIndexAtOrBefore(origin, step, deadline)
+	if lastIndexBefore(origin, step, deadline) != floor { // on a grid point
+		return floor, floor, 0
+	}
+	wCeil = min(max((deadline-origin)/step-float64(floor), 0), 1)
+	return floor, floor + 1, wCeil
+}
+
+// KillFloor is the earliest time at which the chains free a machine whose task on the grid
+// origin + k·step is killed at deadline: KillShare's floor point.
+func KillFloor(origin, step, deadline float64) float64 {
+	floor, _, _ := KillShare(origin, step, deadline)
+	return origin + float64(floor)*step
+}
+
+// addKilled adds killed mass to out as KillShare splits it, floor and ceil being its indices in
+// out: the one place the chain builders place it, so that they cannot drift apart.
+func addKilled(out []float64, floor, ceil int, wCeil, killed float64) {
+	up := wCeil * killed
+	out[floor] += killed - up
+	if ceil != floor {
+		out[ceil] += up
+	}
 }

@@ -19,8 +19,16 @@
 // implemented in the mass-conserving form of reference/thesis-2018.md §2 (Eq 3.4 [IMPL]): a task
 // whose predecessor finishes at or after its deadline never starts (pending and evict), and under
 // evict a task still running at its deadline is killed there. The deadline is generally not a
-// grid point; the mass of killed tasks is placed on the first grid point at or after the deadline
-// (the machine is free no earlier than the deadline and less than one step later).
+// grid point; the mass of killed tasks is split between the grid points just before and just
+// after the deadline, weighted so that the machine frees at the deadline on average (KillShare;
+// a deadline on a grid point keeps it all). Every place that reasons about a kill's free time
+// reads the split there: both chain builders, AppendStatsTable's mean, AppendMeanBound and
+// KillFloor. What stays approximate: in each outcome the task behind a kill sees its machine free
+// on one of the two grid points, not at the deadline itself, so it may start (and be killed) at
+// the point before a deadline of its own that lies within the same step, where in truth it
+// would never start; and a running task conditioned on a time past the point before its
+// deadline (PMF.Condition) keeps only the share after it, so its kill goes wholly to that point,
+// up to a step late.
 //
 // Arithmetic. The convolutions the fast engine's links make (the *Into functions) give the
 // textbook loop's results to the bit: every impulse receives the same products, rounded the same

@@ -179,14 +179,16 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 
 	// next on prev's grid, from index lo (≤ 0 when shift < 0) to hi (exclusive); trimmed drops
 	// the zeros at the ends, so hi may be generous.
-	evictAt := before + 1
 	lo := min(0, shift)
 	hi := len(prev.p)
 	if n > 0 { // else every run ends after the deadline: the task is killed or never ends in time
 		hi = max(hi, shift+n)
 	}
+	var floor, ceil int // where killed mass goes, under evict
+	var wCeil float64
 	if model == Evict && n < convLen {
-		hi = max(hi, evictAt+1) // room for the killed mass; there is none when the whole convolution is kept
+		floor, ceil, wCeil = KillShare(prev.origin, prev.step, deadline)
+		hi = max(hi, ceil+1) // room for the killed mass; there is none when the whole convolution is kept
 	}
 	out := buf.take(hi - lo)
 	success := 0.0
@@ -228,8 +230,8 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 		first = min(first, starts+1-lo)
 	}
 	if killed > 0 {
-		out[evictAt-lo] += killed
-		first = min(first, evictAt-lo)
+		addKilled(out, floor-lo, ceil-lo, wCeil, killed)
+		first = min(first, floor-lo)
 	}
 	return trimmedFrom(prev.origin+float64(lo)*prev.step, prev.step, out, first), success, nil
 }

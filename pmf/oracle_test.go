@@ -18,13 +18,16 @@ type queueTask struct {
 }
 
 // simulate runs one outcome of a queue that becomes free at start: durations[i] is how long task
-// i takes if it runs. It returns when the machine is free after the last task, and which tasks
-// met their deadlines. The rules are those of SPEC §3, written out directly:
+// i takes if it runs, and up[i] where a kill of task i frees the machine. It returns when the
+// machine is free after the last task, and which tasks met their deadlines. The rules are those
+// of SPEC §3, written out directly:
 //   - none: every task runs;
 //   - pending: a task whose predecessor finishes at or after its deadline never starts;
 //   - evict: in addition, a running task is killed at its deadline; the machine is free from the
-//     first grid point (of the given step, with the given phase) at or after the deadline.
-func simulate(model Model, start float64, tasks []queueTask, durations []float64, strict bool, step, phase float64) (free float64, met []bool) {
+//     grid point (of the given step, with the given phase) just after the deadline when up[i] is
+//     set, else from the one just before it (the lattice process the chains model: killWeight
+//     gives the chance of up). A deadline on a grid point frees it there.
+func simulate(model Model, start float64, tasks []queueTask, durations []float64, up []bool, strict bool, step, phase float64) (free float64, met []bool) {
 	t := start
 	met = make([]bool, len(tasks))
 	for i, task := range tasks {
@@ -39,11 +42,26 @@ func simulate(model Model, start float64, tasks []queueTask, durations []float64
 		}
 		met[i] = ok
 		if model == Evict && !ok {
-			end = phase + math.Ceil((d-phase)/step-1e-9)*step
+			x := (d - phase) / step
+			end = phase + math.Floor(x+1e-9)*step
+			if up[i] && killWeight(d, step, phase) > 0 {
+				end += step
+			}
 		}
 		t = end
 	}
 	return t, met
+}
+
+// killWeight is the chance that a kill at deadline d frees the machine at the grid point just
+// after d rather than the one just before: d's distance past the one before, in steps, so that
+// it frees at d on average. 0 on a grid point.
+func killWeight(d, step, phase float64) float64 {
+	x := (d - phase) / step
+	if math.Abs(x-math.Round(x)) <= 1e-9 {
+		return 0
+	}
+	return x - math.Floor(x)
 }
 
 // chain runs Append down the queue and returns the final free-time PMF and every task's success.
@@ -85,7 +103,7 @@ func pmfOf(t *testing.T, times, probs []float64, step float64) PMF {
 
 // randomQueue makes n tasks whose execution times are 1..span grid steps with at most k
 // impulses each, and deadlines around when they might finish. With offGrid, deadlines fall
-// half-way between grid points, so no outcome ties with a deadline.
+// between grid points (most half-way), so no outcome ties with a deadline.
 func randomQueue(r *rand.Rand, n, k, span int, start, step float64, offGrid bool) []queueTask {
 	tasks := make([]queueTask, n)
 	elapsed := start
@@ -112,25 +130,37 @@ func randomQueue(r *rand.Rand, n, k, span int, start, step float64, offGrid bool
 		slack := float64(r.IntN(span+1)-span/2) * step
 		d := math.Round((elapsed+slack-start)/step)*step + start
 		if offGrid {
-			d += step / 2
+			d += step / 2 // half-way, and a few at other fractions, where a kill's split is uneven
+			if r.IntN(3) == 0 {
+				d += step * (0.4*r.Float64() - 0.2)
+			}
 		}
 		tasks[i] = queueTask{times: times, probs: probs, deadline: d}
 	}
 	return tasks
 }
 
-// enumerate calls f with every combination of durations and its probability.
-func enumerate(tasks []queueTask, f func(durations []float64, p float64)) {
+// enumerate calls f with every combination of durations and kill placements (up, as simulate
+// reads it) and its probability. A kill's placement is drawn independently of the durations,
+// with killWeight's chance of up; it matters only under evict, and only when the task is killed.
+func enumerate(tasks []queueTask, step, phase float64, f func(durations []float64, up []bool, p float64)) {
 	durations := make([]float64, len(tasks))
+	up := make([]bool, len(tasks))
 	var rec func(i int, p float64)
 	rec = func(i int, p float64) {
 		if i == len(tasks) {
-			f(durations, p)
+			f(durations, up, p)
 			return
 		}
+		w := killWeight(tasks[i].deadline, step, phase)
 		for j, x := range tasks[i].times {
 			durations[i] = x
-			rec(i+1, p*tasks[i].probs[j])
+			up[i] = false
+			rec(i+1, p*tasks[i].probs[j]*(1-w))
+			if w > 0 {
+				up[i] = true
+				rec(i+1, p*tasks[i].probs[j]*w)
+			}
 		}
 	}
 	rec(0, 1)
@@ -152,8 +182,8 @@ func TestChainsMatchBruteForce(t *testing.T) {
 
 				wantFree := map[int]float64{} // grid index relative to start -> probability
 				wantSucc := make([]float64, len(tasks))
-				enumerate(tasks, func(durations []float64, p float64) {
-					end, met := simulate(model, s.start, tasks, durations, strict, s.step, s.start)
+				enumerate(tasks, s.step, s.start, func(durations []float64, up []bool, p float64) {
+					end, met := simulate(model, s.start, tasks, durations, up, strict, s.step, s.start)
 					wantFree[int(math.Round((end-s.start)/s.step))] += p
 					for i, ok := range met {
 						if ok {
@@ -201,11 +231,13 @@ func TestChainsMatchMonteCarlo(t *testing.T) {
 			counts := map[int]int{}
 			hits := make([]int, len(tasks))
 			durations := make([]float64, len(tasks))
+			up := make([]bool, len(tasks))
 			for range n {
 				for i, task := range tasks {
 					durations[i] = drawDiscrete(r, task.times, task.probs)
+					up[i] = r.Float64() < killWeight(task.deadline, step, start)
 				}
-				end, met := simulate(model, start, tasks, durations, false, step, start)
+				end, met := simulate(model, start, tasks, durations, up, false, step, start)
 				counts[int(math.Round(end-start))]++
 				for i, ok := range met {
 					if ok {

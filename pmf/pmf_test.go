@@ -191,16 +191,18 @@ func TestConvolveByHand(t *testing.T) {
 }
 
 // TestOffGridDeadlineEviction works the evict rule on an off-grid deadline by hand: the killed
-// mass waits at the first grid point after the deadline.
+// mass is split between the grid points around the deadline so that it frees the machine at the
+// deadline on average. Started at 10, the task takes 2 or 4: it finishes at 12 (success, .5) or
+// would finish at 14 > 13.25 and is killed at 13.25, a quarter of a step past 13: of the killed
+// .5, .25·.5 = .125 at 14 and .375 at 13 (mean .375·13 + .125·14 = 6.625 = .5·13.25).
 func TestOffGridDeadlineEviction(t *testing.T) {
 	exec := mustNew(t, 2, 1, []float64{0.5, 0, 0.5}) // 2 or 4
-	next, s, err := Append(Evict, Impulse(10, 1), exec, 13.5, false)
+	next, s, err := Append(Evict, Impulse(10, 1), exec, 13.25, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Finishes at 12 (success) or would finish at 14 > 13.5: killed, machine free at 14.
-	if s != 0.5 || next.Origin() != 12 || next.Len() != 3 || next.Prob(0) != 0.5 || next.Prob(2) != 0.5 {
-		t.Errorf("next %v %v success %v", next, next.Probs(), s)
+	if s != 0.5 || next.Origin() != 12 || next.Len() != 3 || next.Prob(0) != 0.5 || next.Prob(1) != 0.375 || next.Prob(2) != 0.125 {
+		t.Errorf("next %v %v success %v; want {12: .5, 13: .375, 14: .125}, .5", next, next.Probs(), s)
 	}
 }
 
@@ -212,14 +214,14 @@ func TestOffGridDeadlineEviction(t *testing.T) {
 // through. Success: the completion at 0, .25.
 //
 //	pending: {0: .25, 1.5: .5, 2: .25} (the completion at 2 runs late)
-//	evict:   {0: .25, 1.5: .75} (the completion at 2 is killed at 1.25 and frees the machine at
-//	         1.5, the first grid point after the deadline)
+//	evict:   {0: .25, 1: .125, 1.5: .625} (the completion at 2 is killed at 1.25, half-way
+//	         between the grid points 1 and 1.5, which get half of its .25 each)
 func TestAppendNegativeExecOrigin(t *testing.T) {
 	prev := mustNew(t, 0.5, 0.5, []float64{0.5, 0, 0.5})
 	exec := mustNew(t, -0.5, 0.5, []float64{0.5, 0, 0, 0, 0.5})
 	wants := map[Model]map[float64]float64{
 		Pending: {0: 0.25, 1.5: 0.5, 2: 0.25},
-		Evict:   {0: 0.25, 1.5: 0.75},
+		Evict:   {0: 0.25, 1: 0.125, 1.5: 0.625},
 	}
 	appends := map[string]func(Model) (PMF, float64, error){
 		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 1.25, false) },

@@ -167,8 +167,8 @@ func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict 
 // The mean follows from the chain's structure (reference/thesis-2018.md §2): under none it is
 // E[prev] + E[exec]; under pending the task runs only when prev finishes before δ, so it is
 // E[prev] + P(prev < δ)·E[exec]; under evict the outcomes are the predecessor's own (task never
-// started), the task's completions up to δ, and the killed mass at the first grid point at or
-// after δ.
+// started), the task's completions up to δ, and the killed mass, split around δ by KillShare so
+// that its mean is δ.
 //
 // The success chance is Σₖ e(k)·F(l(k)) with l(k) = min(last − k, cap), where cap is the last
 // index of prev that still counts (its end, or under pending and evict the last outcome that
@@ -245,11 +245,12 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 		return success, prev.mean + fCap*execTable.mean, nil
 	}
 	passed := prev.moment(n-1) - prev.moment(capIdx) // the task never started
-	killedAt := prev.origin + float64(before+1)*prev.step
 	killed := fCap - success
 	if killed <= 0 {
-		killed = 0 // rounding: no mass was killed
+		return success, passed + done, nil // rounding: no mass was killed
 	}
+	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
+	killedAt := prev.origin + (float64(floor)+wCeil*float64(ceil-floor))*prev.step // the deadline, within rounding
 	return success, passed + done + killedAt*killed, nil
 }
 
@@ -257,9 +258,13 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 // execution-time table exec behind a machine whose free-time table is prev, at the cost of a
 // few lookups whatever the PMFs' lengths: what lets a heuristic rule out most candidates without
 // the pass over each one's execution time. Under none and pending it is that mean itself, which
-// needs no pass. Under evict the task, started at s < δ, frees the machine at min(s + X, K), K
-// the first grid point at or after δ, so the mean is E[prev] + Σ_{s<δ} p(s)·g(K − s) with
-// g(u) = E[min(X, u)] (X's mass taken as 1). g is concave, equal to u up to X's shortest time
+// needs no pass. Under evict the task, started at s < δ, frees the machine at s + X when that is
+// at most δ and otherwise, killed, at the grid point K_f just before δ or K_c just after it, with
+// KillShare's weights 1 − w and w. Runs end on the grid, so a run that passes K_f ends at K_c or
+// later: for each start the free time is, on average, (1 − w)·min(s + X, K_f) + w·min(s + X, K_c),
+// and the mean is the mix (1 − w)·M(K_f) + w·M(K_c) of M(K) = E[prev] + Σ_{s<δ} p(s)·g(K − s) with
+// g(u) = E[min(X, u)] (X's mass taken as 1); the bound mixes the bounds of M(K_f) and M(K_c)
+// alike (one of them when δ is a grid point). g is concave, equal to u up to X's shortest time
 // x₀ and to E[X] from its longest x₁ on; between them it lies above any chord of its own. So the
 // bound is the sum with g replaced by u, a chord and E[X] on the three ranges of K − s: three
 // partial sums of prev. The chord joins g at the shortest and the longest K − s of the middle
@@ -290,11 +295,21 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
 		return math.Inf(-1)
 	}
+	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
+	sum := killBound(exec, prev, capIdx, x0, ceil)
+	if ceil != floor {
+		sum = wCeil*sum + (1-wCeil)*killBound(exec, prev, capIdx, x0, floor)
+	}
+	return prev.mean + sum
+}
+
+// killBound is AppendMeanBound's bound on Σ_{s<δ} p(s)·g(K − s) for the starts up to prev's index
+// capIdx, with K the grid point of index k and x0 exec's origin in steps.
+func killBound(exec, prev *CDFTable, capIdx, x0, k int) float64 {
 	x1 := x0 + len(exec.cum) - 1
 	// Prev's index i starts the task j = k−i steps before K. By index: i ≤ iC has j ≥ x₁
 	// (g = E[X]); i ≥ iA has j ≤ x₀ (g = j·step, times X's mass q); the chord covers those
 	// between.
-	k := before + 1
 	iC := min(k-x1, capIdx)
 	iA := max(k-x0, iC+1)
 	cum := func(i int) (float64, float64) { // Σ_{l≤i} p(l), Σ_{l≤i} l·p(l)
@@ -322,7 +337,7 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 		}
 		sum += (gLo+slope*float64(k-uLo))*pB - slope*kB
 	}
-	return prev.mean + sum
+	return sum
 }
 
 // minMean is g(u) = E[min(X, u)] of the table's X (its mass taken as it is) at u, j grid

@@ -83,7 +83,9 @@ func (p *Preset) check(c *checker) {
 	case "speculative":
 		if p.Speculative == nil || len(p.Experiments) > 0 {
 			c.errorf(c.at("runner"), "runner speculative takes a speculative block and no experiments")
+			return
 		}
+		p.checkSpeculative(c)
 		return
 	default:
 		c.errorf(c.at("runner"), "unknown runner %q (want sweeps or speculative)", p.Runner)
@@ -122,7 +124,7 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 	for _, lv := range e.Generated {
 		levels = append(levels, lv.Name)
 	}
-	runs := e.variants()
+	runs := e.variants().scope(levels)
 	for j, f := range e.Figures {
 		fat := func(path ...any) string { return at(append([]any{"figures", j}, path...)...) }
 		if files[f.File] {
@@ -159,7 +161,7 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 			checkSelector(c, s, runs, fat("runs", k))
 		}
 		for k, cl := range f.Claims {
-			cl.check(c, levels, runs, func(path ...any) string { return fat(append([]any{"claims", k}, path...)...) })
+			cl.check(c, runs, func(path ...any) string { return fat(append([]any{"claims", k}, path...)...) })
 		}
 	}
 }
@@ -167,6 +169,20 @@ func (p *Preset) checkExperiment(c *checker, i int, files map[string]bool) {
 // variants are the names (MM-P) and heuristics an experiment's sweeps run, canonical, and the
 // pruning variants.
 type variants struct{ names, heuristics, prunes []string }
+
+// scope is what the claims and selectors of a part of a file may name: the levels, metrics and
+// options of its runs, and for some options the values the runs have.
+type scope struct {
+	levels, metrics, options []string
+	ran                      map[string][]string
+}
+
+// scope is what an experiment's selectors and claims may name: runs.parquet's metrics and
+// options, and the names, heuristics and pruning variants its sweeps run.
+func (v variants) scope(levels []string) scope {
+	return scope{levels: levels, metrics: report.MetricNames(), options: report.OptionNames(),
+		ran: map[string][]string{"name": v.names, "heuristic": v.heuristics, "prune": v.prunes}}
+}
 
 func (e Experiment) variants() variants {
 	var v variants
@@ -190,18 +206,18 @@ func (e Experiment) variants() variants {
 	return v
 }
 
-// checkSelector checks a selector's keys, and that its heuristics, names and variants are
-// among those the sweeps run.
-func checkSelector(c *checker, s Selector, v variants, where string) {
+// checkSelector checks a selector's keys, and that the values it names of the options the
+// scope knows the runs of (heuristics, names, variants) are among those.
+func checkSelector(c *checker, s Selector, sc scope, where string) {
 	if len(s) == 0 {
 		c.errorf(where, "an empty selector matches every run")
 	}
 	for key, vals := range s {
-		if !slices.Contains(report.OptionNames(), key) {
-			c.errorf(where, "unknown option column %q (known: %s)", key, strings.Join(report.OptionNames(), ", "))
+		if !slices.Contains(sc.options, key) {
+			c.errorf(where, "unknown option column %q (known: %s)", key, strings.Join(sc.options, ", "))
 			continue
 		}
-		ran := map[string][]string{"name": v.names, "heuristic": v.heuristics, "prune": v.prunes}[key]
+		ran := sc.ran[key]
 		if ran == nil {
 			continue
 		}
@@ -219,15 +235,15 @@ func uniq(xs []string) []string {
 	return slices.Compact(s)
 }
 
-func (cl Claim) check(c *checker, levels []string, v variants, at func(...any) string) {
+func (cl Claim) check(c *checker, v scope, at func(...any) string) {
 	if strings.TrimSpace(cl.Wording) == "" || strings.TrimSpace(cl.Section) == "" {
 		c.errorf(at(), "a claim needs the paper's wording and section")
 	}
-	if !slices.Contains(report.MetricNames(), cl.Metric) {
-		c.errorf(at("metric"), "unknown metric %q", cl.Metric)
+	if !slices.Contains(v.metrics, cl.Metric) {
+		c.errorf(at("metric"), "unknown metric %q (known: %s)", cl.Metric, strings.Join(v.metrics, ", "))
 	}
-	if !slices.Contains(levels, cl.Level) {
-		c.errorf(at("level"), "level %q is not among the experiment's (%s)", cl.Level, strings.Join(levels, ", "))
+	if !slices.Contains(v.levels, cl.Level) {
+		c.errorf(at("level"), "level %q is not among the experiment's (%s)", cl.Level, strings.Join(v.levels, ", "))
 	}
 	need := func(ok bool, key, what string) {
 		if !ok {
@@ -252,7 +268,7 @@ func (cl Claim) check(c *checker, levels []string, v variants, at func(...any) s
 		need(len(cl.Order) >= 2, "order", "two or more selectors in order, highest first")
 	case report.FormTrend:
 		need(len(cl.Of) > 0, "of", "of (the runs)")
-		need(slices.Contains(report.OptionNames(), cl.Axis), "axis", "an option column as its axis")
+		need(slices.Contains(v.options, cl.Axis), "axis", "an option column as its axis")
 		need(len(cl.Points) >= 2, "points", "two or more points along the axis")
 		need(cl.Direction == report.Rises || cl.Direction == report.Falls, "direction", "direction: rises or falls")
 	default:

@@ -205,9 +205,9 @@ func (f Figure) checkText(a *report.Aggregate) string {
 }
 
 // WriteNotes writes the figure's section of notes.md: the figure, what the paper reported, our
-// numbers on the runs it shows, its check, and its claims checked against all the experiment's
-// runs (docs/presets.md states the rules).
-func (f Figure) WriteNotes(b *strings.Builder, shown, all *report.Aggregate) error {
+// numbers on the runs it shows, its check, and its claims as checked (EvaluateExperiment, on all
+// the experiment's runs; docs/presets.md states the rules).
+func (f Figure) WriteNotes(b *strings.Builder, shown *report.Aggregate, checked []Checked) error {
 	fmt.Fprintf(b, "### %s\n\n![%s](%s.svg)\n\nFiles: `%s.svg`, `%s.png`.\n\n", f.Title, f.File, f.File, f.File, f.File)
 	fmt.Fprintf(b, "**The paper.** %s\n\n", f.Paper)
 	t, err := report.KeyTable(shown, f.Metrics...)
@@ -222,14 +222,16 @@ func (f Figure) WriteNotes(b *strings.Builder, shown, all *report.Aggregate) err
 		fmt.Fprintf(b, "\n%s\n", s)
 	}
 	b.WriteString("\n")
-	if len(f.Claims) == 0 {
+	return writeChecked(b, "**The paper's claims, checked** (our mean ± 95% interval; docs/presets.md states the rules of the verdicts):",
+		Select(checked, f.File, UnderPreset))
+}
+
+// writeChecked writes a heading and the table of checked claims, when there are any.
+func writeChecked(b *strings.Builder, heading string, checked []Checked) error {
+	if len(checked) == 0 {
 		return nil
 	}
-	checked, err := f.Evaluate(all)
-	if err != nil {
-		return err
-	}
-	b.WriteString("**The paper's claims, checked** (our mean ± 95% interval; docs/presets.md states the rules of the verdicts):\n\n")
+	b.WriteString(heading + "\n\n")
 	if err := WriteMarkdown(b, checked); err != nil {
 		return err
 	}
@@ -238,20 +240,20 @@ func (f Figure) WriteNotes(b *strings.Builder, shown, all *report.Aggregate) err
 }
 
 // WriteSensitivity writes a figure's numbers under the default semantics: its check, or its
-// table when it has none.
-func (f Figure) WriteSensitivity(b *strings.Builder, a *report.Aggregate) error {
+// table when it has none, and its claims as checked on those runs.
+func (f Figure) WriteSensitivity(b *strings.Builder, a *report.Aggregate, checked []Checked) error {
 	fmt.Fprintf(b, "**Sensitivity: under the default semantics** (%s):\n\n", DefaultSemantics().Describe())
 	if s := f.checkText(a); s != "" {
 		fmt.Fprintf(b, "%s\n\n", s)
-		return nil
+	} else {
+		t, err := report.KeyTable(a, f.Metrics...)
+		if err != nil {
+			return err
+		}
+		if err := t.WriteMarkdown(b); err != nil {
+			return err
+		}
+		b.WriteString("\n")
 	}
-	t, err := report.KeyTable(a, f.Metrics...)
-	if err != nil {
-		return err
-	}
-	if err := t.WriteMarkdown(b); err != nil {
-		return err
-	}
-	b.WriteString("\n")
-	return nil
+	return writeChecked(b, "**The paper's claims, checked under the default semantics** (the same rules):", Select(checked, f.File, UnderDefaults))
 }

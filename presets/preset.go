@@ -9,7 +9,10 @@
 // source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
 // WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check). It
 // does not run sweeps or draw the report's figures: the command line does, with report. The one
-// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps.
+// runner here is the speculative preset's (speculative.go), whose job replays are not sweeps;
+// its claims are checked on the replays' grid points (specclaims.go) by the same rules.
+// verdicts.go turns the checked claims into every output's form: notes.md's tables, the
+// report's sections and verdicts.json; fidelity.go splices them into docs/fidelity.md.
 package presets
 
 import (
@@ -191,10 +194,18 @@ func (c Claim) Report() report.Claim {
 }
 
 // Speculative is the scale of the speculative runner (Xu & Lau 2015): the paper's, and a
-// small one for --quick.
+// small one for --quick; and the paper's claims about the figures it draws.
 type Speculative struct {
-	Full  SpecScale `yaml:"full,omitempty"`
-	Quick SpecScale `yaml:"quick,omitempty"`
+	Full    SpecScale    `yaml:"full,omitempty"`
+	Quick   SpecScale    `yaml:"quick,omitempty"`
+	Figures []SpecFigure `yaml:"figures,omitempty"`
+}
+
+// SpecFigure is a figure the speculative runner draws (by its file name, fig2-light) and the
+// paper's claims about it, over the runs of speculative.go's levels, options and metrics.
+type SpecFigure struct {
+	File   string  `yaml:"file"`
+	Claims []Claim `yaml:"claims,omitempty"`
 }
 
 // SpecScale is one scale of the speculative runner.

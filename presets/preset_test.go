@@ -53,21 +53,41 @@ func TestParseErrors(t *testing.T) {
 		{"a check whose factor is no number", "check: fairness:0.05", "check: fairness:x", "check fairness:x: want the chosen factor"},
 	}
 	for _, c := range cases {
-		text := string(good)
-		i := strings.Index(text, c.from)
-		if i < 0 {
-			t.Fatalf("%s: %q is not in thesis.yaml", c.name, c.from)
-		}
-		text = text[:i] + c.to + text[i+len(c.from):]
-		line := strings.Count(text[:i], "\n") + 1 // the line the broken key is on
-		_, err := Parse([]byte(text), "thesis.yaml")
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		at := fmt.Sprintf("thesis.yaml:%d:", line)
-		if !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v\nwant %q and %q", c.name, err, at, c.want)
-		}
+		parseBroken(t, "thesis.yaml", good, c.name, c.from, c.to, c.want)
+	}
+}
+
+// parseBroken parses good (the text of file) with its first from made to, and checks that the
+// error names the file, the line of the change and want.
+func parseBroken(t *testing.T, file string, good []byte, name, from, to, want string) {
+	t.Helper()
+	text := string(good)
+	i := strings.Index(text, from)
+	if i < 0 {
+		t.Fatalf("%s: %q is not in %s", name, from, file)
+	}
+	text = text[:i] + to + text[i+len(from):]
+	at := fmt.Sprintf("%s:%d:", file, strings.Count(text[:i], "\n")+1) // the line the broken key is on
+	_, err := Parse([]byte(text), file)
+	if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: %v\nwant %q and %q", name, err, at, want)
+	}
+}
+
+// TestParseSpeculativeErrors: the speculative block's claims are checked like an experiment's,
+// against the speculative runner's figures, levels, options, strategies and metrics.
+func TestParseSpeculativeErrors(t *testing.T) {
+	good, err := Embedded("speculative")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, from, to, want string }{
+		{"a figure the runner does not draw", "file: fig6-heavy", "file: fig7-heavy", `speculative.figures[2].file: the speculative runner draws no figure "fig7-heavy"`},
+		{"an unknown strategy", "of: {strategy: ESE}", "of: {strategy: LATE}", `strategy "LATE" is not in the experiment's sweeps`},
+		{"an unknown metric", "metric: flowtime_small_mean", "metric: flowtime_median", `unknown metric "flowtime_median"`},
+		{"an unknown level", "level: heavy", "level: heavier", `level "heavier" is not among`},
+		{"an unknown option", "axis: sigma", "axis: sigmaa", "a trend claim needs an option column as its axis"},
+	} {
+		parseBroken(t, "speculative.yaml", good, c.name, c.from, c.to, c.want)
 	}
 }

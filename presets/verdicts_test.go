@@ -33,15 +33,7 @@ func TestThesisFig47Verdicts(t *testing.T) {
 	add("MM", [3]int32{90, 85, 80}, [3]float64{15, 15, 15})
 	add("MSD", [3]int32{0, 0, 0}, [3]float64{0, 0, 0})
 	add("MMU", [3]int32{0, 1, 2}, [3]float64{0, 1, 2})
-	a, err := report.AggregateRuns(rows, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked, err := fig.Evaluate(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []report.Verdict{
+	checked := checkVerdicts(t, fig, rows, []report.Verdict{
 		// PAM-P ÷ MOC: R = 1.75, d = a − 1.75·100 = [−5 0 5], half = 4.302653 · 5 / (√3 · 100) = 0.124: [1.626, 1.874] ∋ 1.75.
 		report.Holds,
 		// PAM-P ÷ MM: R = 175/85 = 2.0588, d = [−15.29 0 15.29], half = 4.302653 · 15.29 / (√3 · 85) = 0.447: [1.61, 2.51] ∋ 2.
@@ -52,15 +44,7 @@ func TestThesisFig47Verdicts(t *testing.T) {
 		report.Holds,
 		// MMU [0 1 2]: mean 1 ≤ 1, but 1 + 4.302653/√3 = 3.48 > 1.
 		report.ShapeHolds,
-	}
-	if len(checked) != len(want) {
-		t.Fatalf("%d claims, want %d", len(checked), len(want))
-	}
-	for i, c := range checked {
-		if c.Verdict != want[i] {
-			t.Errorf("claim %d (%s): %s (%s, ours %s), want %s", i, c.Wording, c.Verdict, c.Why, c.Ours, want[i])
-		}
-	}
+	})
 	var b strings.Builder
 	if err := WriteMarkdown(&b, checked); err != nil {
 		t.Fatal(err)
@@ -70,4 +54,59 @@ func TestThesisFig47Verdicts(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", s, b.String())
 		}
 	}
+}
+
+// TestBatch2010Verdicts checks the claims of Smith et al. 2010's Fig 1 on hand-made runs, with
+// the verdicts worked out by hand (t(2, 0.975) = 4.302653, three trials paired by trial number).
+// Its MOC ÷ MM claim is the case the rule of an interval holding both the paper's ratio and 1
+// was written for: a --quick run had it "hold" with [−2.9, 10.7].
+func TestBatch2010Verdicts(t *testing.T) {
+	p, err := Load("batch2010")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := p.Experiments[0].Figures[0]
+	var rows []report.RunRow
+	add := func(name string, onTime ...int32) {
+		for i, v := range onTime {
+			rows = append(rows, report.RunRow{Level: "poisson", Name: name, Heuristic: name, Prune: "none", Point: name, Trial: int32(i + 1), OnTime: v})
+		}
+	}
+	add("MOC", 30, 10, 32)
+	add("MM", 10, 20, 30)
+	add("MMU", 15, 15, 15)
+	add("MSD", 14, 14, 14)
+	add("MCT", 1, 2, 3)
+	checkVerdicts(t, fig, rows, []report.Verdict{
+		// MOC ÷ MM: R = 24/20 = 1.2, d = a − 1.2·b = [18 −14 −4], s_d = √268 = 16.371,
+		// half = 4.302653 · 16.371 / (√3 · 20) = 2.033: [−0.83, 3.23] holds 1.19 and 1.
+		report.NotEvaluated,
+		// MM ÷ MCT: R = 20/2 = 10, d = a − 10·b = [0 0 0], half 0: [10, 10]; 11.75 outside, 10 > 1.
+		report.ShapeHolds,
+		// 24 > 20 > 15 > 14 > 2, but MOC's interval 24 ± 4.302653 · √148/√3 = ± 30.2 reaches MM's 20.
+		report.ShapeHolds,
+	})
+}
+
+// checkVerdicts checks the figure's claims on rows against the verdicts worked out by hand, in
+// the order of the claims, and returns them checked.
+func checkVerdicts(t *testing.T, fig Figure, rows []report.RunRow, want []report.Verdict) []Checked {
+	t.Helper()
+	a, err := report.AggregateRuns(rows, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := fig.Evaluate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checked) != len(want) {
+		t.Fatalf("%d claims, want %d", len(checked), len(want))
+	}
+	for i, c := range checked {
+		if c.Verdict != want[i] {
+			t.Errorf("claim %d (%s): %s (%s, ours %s), want %s", i, c.Wording, c.Verdict, c.Why, c.Ours, want[i])
+		}
+	}
+	return checked
 }

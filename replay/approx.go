@@ -122,3 +122,9 @@ func (a *approx) completion(h, m int) float64 {
 	_, mean := a.stats(h, m)
 	return roundTime(mean)
 }
+
+// runCompletion is on the compacted tail and cell, rounded as completion is rounded.
+func (a *approx) runCompletion(h, m int) float64 {
+	a.ensure(m)
+	return roundTime(a.tables[m].Mean() + a.cell(h, m).table.Mean())
+}

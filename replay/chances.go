@@ -20,6 +20,7 @@ type chancer interface {
 	success(h, m int) float64
 	successBound(h, m int) float64
 	completion(h, m int) float64
+	runCompletion(h, m int) float64
 	completionBound(h, m int) float64
 	completionBounds(hs []int, m int, out []float64) []float64
 	queueChances(m int) []QueueChance
@@ -290,6 +291,10 @@ func (r reference) completion(h, m int) float64 {
 	return roundTime(next.Mean())
 }
 
+func (r reference) runCompletion(h, m int) float64 {
+	return roundTime(r.tail(m).Mean() + r.e.taskCell(h, m).table.Mean())
+}
+
 // Chances and expected times are reported rounded (12 decimals; 1e-9 time units), so that
 // engines that compute them in a different order agree exactly, and the ties a heuristic sees
 // (chances of exactly 0 or 1 on several machines) are ties under every engine.
@@ -400,12 +405,19 @@ type oracleTail struct {
 // reference engine computes it, to the bit (pmf.AppendPlainInto is pmf.AppendPlain), in storage
 // of its own.
 func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
-	r, o := reference{e: f.e}, &f.oracle
+	tail := f.refTail(m)
+	f.e.stats.successEvals++
+	return reference{e: f.e}.append(&f.oracle.next, tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+}
+
+// refTail is machine m's tail as the reference engine builds it, to the bit: the oracle's, built
+// again unless it is of m's current table at this very event.
+func (f *fast) refTail(m int) pmf.PMF {
+	o := &f.oracle
 	if o.version == 0 || o.version != f.versions[m] || o.m != m || o.now != f.e.now { // exact: this very event's state
 		f.refChain(m)
 	}
-	f.e.stats.successEvals++
-	return r.append(&o.next, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+	return o.tail
 }
 
 // refChain is machine m's chain as the reference engine builds it (reference.chainAt), to the
@@ -907,6 +919,18 @@ func (f *fast) completion(h, m int) float64 {
 		mean = next.Mean()
 	}
 	return roundTime(mean)
+}
+
+// runCompletion is the reference's sum, from the cached table's mean (the tail's, to the bit),
+// with the reference's own tail when the sum lies near a rounding boundary (as completion).
+func (f *fast) runCompletion(h, m int) float64 {
+	f.ensure(m)
+	exec := f.e.taskCell(h, m).table.Mean()
+	t := f.tables[m].Mean() + exec
+	if nearHalf(t*1e9, timeWindow(t)*1e9) {
+		t = f.refTail(m).Mean() + exec
+	}
+	return roundTime(t)
 }
 
 // Rounding alone does not make the engines agree: the fast engine's unrounded values differ

@@ -68,7 +68,9 @@
 //     positive duration can no longer finish by it. Unmapped tasks expire under every drop model
 //     (004 leaves this open; mapping a task that cannot succeed only wastes a machine).
 //   - Under evict, a running task that would miss its deadline is killed at the deadline and the
-//     machine is free from then on.
+//     machine is free from then on. The chains, on the PET's grid, free it on the grid points
+//     just before and after the deadline, weighted so that the mean is the deadline
+//     (pmf.KillShare); Event.FreeFrom bounds from the earlier one (pmf.KillFloor).
 //   - Event.Exits reports what left before the event's Map; what leaves during Map and commit
 //     (the pruner's drops, queued tasks dropped at their deadline as a machine starts) is
 //     reported at the next event, so that the pruner sees its own drops (issue 45).

@@ -83,6 +83,14 @@ type Event interface {
 	SuccessBound(h, m int) float64
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
+	// RunCompletion is the expected time task h's run ends if h is appended to machine m now and
+	// runs to its end: the mean of Tail(m) plus the mean of Exec(h, m), rounded as Completion is
+	// (on every engine the same number, see doc.go "Time"). Under drop model none it is
+	// Completion's value, by another sum; under evict it is not capped by h's own kill at its
+	// deadline, and under pending it counts h in full where h would be dropped at its start. A
+	// heuristic that asks how late h itself would be (MMU's urgency) asks this, not when the
+	// machine is free again.
+	RunCompletion(h, m int) float64
 	// CompletionBound is a lower bound on Completion(h, m) that costs no convolution: the
 	// expected completion against an earlier table of the same queue, which time and the tasks
 	// appended since can only have raised; once m's chain is up to date, a bound from its table
@@ -254,6 +262,7 @@ func (v *mapping) FreeFrom(m int) float64           { return v.e.freeFrom(m) }
 func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
 func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
+func (v *mapping) RunCompletion(h, m int) float64   { return v.e.chances.runCompletion(h, m) }
 func (v *mapping) CompletionBound(h, m int) float64 { return v.e.chances.completionBound(h, m) }
 func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 	return v.e.chances.completionBounds(hs, m, out)
@@ -280,24 +289,29 @@ func (v *mapping) Assign(h, m int) {
 }
 
 // freeFrom is Event.FreeFrom: the earliest completion of the running task (its start plus its
-// shortest execution time; under evict no later than its deadline, where it is killed; after now
+// shortest execution time; under evict no later than where the chains free the machine when it
+// is killed at its deadline, the grid point at or before the deadline (pmf.KillFloor); after now
 // when the replay conditions on elapsed time, which removes the outcomes up to now), or now on an
 // idle machine; then, for each waiting task in turn, from a start no earlier than s, an end no
-// earlier than max(s, min(s + x, δ)) with x its shortest execution time: it runs at least x or,
-// under pending and evict, is skipped or killed, which happens only at its deadline. Under none
-// every task runs: s + x. Grid rounding can put an outcome a hair (the grid tolerance) before
-// the bound; callers allow a grid step.
+// earlier than max(s, min(s + x, K)) with x its shortest execution time: it runs at least x or,
+// under pending and evict, is skipped or killed, which frees the machine in the chains at K, the
+// deadline under pending (a skipped task passes its predecessor's outcome through, at or after
+// the deadline) and KillFloor's point at or before it under evict. Under none every task runs:
+// s + x. A machine's chain lies on one grid, that of the running task's start, or of now on an
+// idle machine. Grid rounding can put an outcome a hair (the grid tolerance) before the bound;
+// callers allow a grid step.
 func (e *engine) freeFrom(m int) float64 {
 	ms := &e.machines[m]
 	evict, none := e.opt.DropModel == pmf.Evict, e.opt.DropModel == pmf.None
-	s := e.now
+	s, origin := e.now, e.now // origin: of the chain's grid
 	waiting := ms.queue
 	if ms.running {
 		h := ms.queue[0]
 		t := &e.tasks[h]
+		origin = t.Start
 		s = t.Start + e.taskCell(h, m).exec.Origin()
 		if evict {
-			s = min(s, t.Task.Deadline)
+			s = min(s, pmf.KillFloor(origin, e.step, t.Task.Deadline))
 		}
 		if e.opt.ConditionElapsed {
 			s = max(s, e.now)
@@ -307,8 +321,11 @@ func (e *engine) freeFrom(m int) float64 {
 	for _, hs := range [][]int{waiting, e.virtual[m]} {
 		for _, h := range hs {
 			end := s + e.taskCell(h, m).exec.Origin()
-			if !none {
-				end = max(s, min(end, e.tasks[h].Task.Deadline))
+			switch dl := e.tasks[h].Task.Deadline; {
+			case evict:
+				end = max(s, min(end, pmf.KillFloor(origin, e.step, dl)))
+			case !none:
+				end = max(s, min(end, dl))
 			}
 			s = end
 		}

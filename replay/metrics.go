@@ -135,9 +135,9 @@ func wilson(k, n int) (lo, hi float64) {
 }
 
 // Readings are the choices the papers leave open that a pruning mapper makes (package prune):
-// where a retrofitted heuristic's deferring sits (after or before its choice), when the pruner
-// may drop a running task (evict, always or never), and whether a task that expires unmapped
-// counts against its type's sufferage (yes or no).
+// where a retrofitted heuristic's deferring sits (after its choice, after-rejudge, or before),
+// when the pruner may drop a running task (evict, always or never), and whether a task that
+// expires unmapped counts against its type's sufferage (yes or no).
 type Readings struct {
 	DeferAt          string `json:"defer_at,omitempty"`
 	DropRunning      string `json:"drop_running,omitempty"`

@@ -58,8 +58,13 @@ type Selector map[string][]string
 
 // Matches reports whether r matches every key of s.
 func (s Selector) Matches(r RunRow) bool {
+	return s.matches(func(key string) (string, bool) { return OptionValue(r, key) })
+}
+
+// matches reports whether the options option gives match every key of s.
+func (s Selector) matches(option func(string) (string, bool)) bool {
 	for key, want := range s {
-		v, ok := OptionValue(r, key)
+		v, ok := option(key)
 		if !ok || !slices.ContainsFunc(want, func(w string) bool { return sameValue(v, w) }) {
 			return false
 		}
@@ -144,22 +149,64 @@ type ClaimResult struct {
 	Why     string // the rule's finding in words, or why the claim was not evaluated
 }
 
+// ClaimPoint is one grid point as a claim sees it: its level, its options and its trials'
+// values of each metric. The points of runs.parquet come from an Aggregate (ClaimPoints); runs
+// of another kind (the speculative preset's job replays) make their own.
+type ClaimPoint struct {
+	Point  string
+	Level  string
+	Option func(key string) (string, bool)     // the value of an option; false when there is no such option
+	Trials []int32                             // the trial numbers, which pair two points' runs
+	Metric func(name string) ([]float64, bool) // a metric per trial, in the order of Trials (NaN where undefined); false when there is no such metric
+}
+
+// ClaimPoints are the aggregate's grid points as claims see them.
+func (a *Aggregate) ClaimPoints() []ClaimPoint {
+	out := make([]ClaimPoint, len(a.Groups))
+	for i, g := range a.Groups {
+		out[i] = g.claimPoint()
+	}
+	return out
+}
+
+func (g *Group) claimPoint() ClaimPoint {
+	r := g.Run()
+	trials := make([]int32, len(g.Runs))
+	for i, run := range g.Runs {
+		trials[i] = run.Trial
+	}
+	return ClaimPoint{Point: g.Point, Level: r.Level, Trials: trials,
+		Option: func(key string) (string, bool) { return OptionValue(r, key) },
+		Metric: func(name string) ([]float64, bool) {
+			m, ok := metricByName(name)
+			if !ok {
+				return nil, false
+			}
+			return column(g.Runs, m.value), true
+		}}
+}
+
 // EvaluateClaim checks c against the aggregate. An error is a claim the runs cannot answer by
 // construction (a selector that matches several grid points); a claim whose runs are missing
 // is NotEvaluated, with the reason.
 func EvaluateClaim(a *Aggregate, c Claim) (ClaimResult, error) {
-	if !slices.Contains(a.Levels, c.Level) {
+	return EvaluateClaimOn(a.ClaimPoints(), c)
+}
+
+// EvaluateClaimOn checks c against grid points, as EvaluateClaim does against an aggregate's.
+func EvaluateClaimOn(points []ClaimPoint, c Claim) (ClaimResult, error) {
+	if !slices.ContainsFunc(points, func(p ClaimPoint) bool { return p.Level == c.Level }) {
 		return ClaimResult{Verdict: NotEvaluated, Why: "no runs at level " + c.Level}, nil
 	}
 	switch c.Form {
 	case FormRatio:
-		return evalRatio(a, c)
+		return evalRatio(points, c)
 	case FormBound:
-		return evalBound(a, c)
+		return evalBound(points, c)
 	case FormOrdering:
-		return evalOrdering(a, c)
+		return evalOrdering(points, c)
 	case FormTrend:
-		return evalTrend(a, c)
+		return evalTrend(points, c)
 	}
 	return ClaimResult{}, fmt.Errorf("claim form %q: want ratio, bound, ordering or trend", c.Form)
 }
@@ -167,13 +214,13 @@ func EvaluateClaim(a *Aggregate, c Claim) (ClaimResult, error) {
 // errMissing marks a selector that matches no group: the claim is not evaluated.
 var errMissing = errors.New("no runs")
 
-// pick returns the one group at level that s (and extra, when not nil) matches.
-func pick(a *Aggregate, level string, s Selector, extra Selector) (*Group, error) {
-	var found []*Group
-	for _, g := range a.Groups {
-		r := g.Run()
-		if r.Level == level && s.Matches(r) && (extra == nil || extra.Matches(r)) {
-			found = append(found, g)
+// pick returns the one point at level that s (and extra, when not nil) matches.
+func pick(points []ClaimPoint, level string, s Selector, extra Selector) (*ClaimPoint, error) {
+	var found []*ClaimPoint
+	for i := range points {
+		p := &points[i]
+		if p.Level == level && s.matches(p.Option) && (extra == nil || extra.matches(p.Option)) {
+			found = append(found, p)
 		}
 	}
 	switch len(found) {
@@ -214,7 +261,15 @@ func (v ival) String() string {
 	return fmt.Sprintf("%.3g [%.3g, %.3g]", v.mean, v.lo(), v.hi())
 }
 
-func intervalOf(e Estimate) ival { return ival{e.Mean, e.Half} }
+// intervalOf is the mean of metric over p's trials with its 95% interval.
+func intervalOf(p *ClaimPoint, metric string) (ival, error) {
+	xs, ok := p.Metric(metric)
+	if !ok {
+		return ival{}, fmt.Errorf("no metric %q", metric)
+	}
+	e := EstimateOf(xs)
+	return ival{e.Mean, e.Half}, nil
+}
 
 // RatioInterval is the ratio of the means of a and b with its 95% interval. When the two
 // groups ran the same trials (pairs by Trial), the interval is the delta method's for a ratio
@@ -223,25 +278,31 @@ func intervalOf(e Estimate) ival { return ival{e.Mean, e.Half} }
 // independent: Var R ≈ (s_a²/n_a + R²·s_b²/n_b) / b̄², with t at min(n_a, n_b) − 1 degrees of
 // freedom. NaN values (a metric undefined in a run) leave their pair, or their run, out.
 func RatioInterval(a, b *Group, metric string) (mean, half float64, err error) {
-	m, ok := metricByName(metric)
-	if !ok {
+	pa, pb := a.claimPoint(), b.claimPoint()
+	return ratioInterval(&pa, &pb, metric)
+}
+
+func ratioInterval(a, b *ClaimPoint, metric string) (mean, half float64, err error) {
+	av, ok1 := a.Metric(metric)
+	bv, ok2 := b.Metric(metric)
+	if !ok1 || !ok2 {
 		return 0, 0, fmt.Errorf("no metric %q", metric)
 	}
 	bt := map[int32]float64{}
-	for _, r := range b.Runs {
-		bt[r.Trial] = m.value(r)
+	for i, t := range b.Trials {
+		bt[t] = bv[i]
 	}
 	var xs, ys []float64
-	paired := len(a.Runs) == len(b.Runs)
-	for _, r := range a.Runs {
-		y, ok := bt[r.Trial]
+	paired := len(a.Trials) == len(b.Trials)
+	for i, t := range a.Trials {
+		y, ok := bt[t]
 		paired = paired && ok
-		if x := m.value(r); ok && !math.IsNaN(x) && !math.IsNaN(y) {
+		if x := av[i]; ok && !math.IsNaN(x) && !math.IsNaN(y) {
 			xs, ys = append(xs, x), append(ys, y)
 		}
 	}
 	if !paired {
-		return unpairedRatio(EstimateOf(column(a.Runs, m.value)), EstimateOf(column(b.Runs, m.value)))
+		return unpairedRatio(EstimateOf(av), EstimateOf(bv))
 	}
 	n := len(xs)
 	if n == 0 {
@@ -285,17 +346,19 @@ func metricByName(name string) (metric, bool) {
 
 // evalRatio: holds when the paper's value lies in our interval (or, for a bound, when the whole
 // interval meets it); shape holds when our whole interval lies on the paper's side of 1 (the same
-// runs ahead; for a bound, when our mean meets it); else does not hold.
-func evalRatio(a *Aggregate, c Claim) (ClaimResult, error) {
-	num, err := pick(a, c.Level, c.Of, nil)
+// runs ahead; for a bound, when our mean meets it); else does not hold. An interval that holds
+// both the paper's value and 1 is not evaluated: a ratio of 1 is no effect, and runs that cannot
+// tell the paper's ratio from it neither confirm nor refute the claim.
+func evalRatio(points []ClaimPoint, c Claim) (ClaimResult, error) {
+	num, err := pick(points, c.Level, c.Of, nil)
 	if err != nil {
 		return picked(err)
 	}
-	den, err := pick(a, c.Level, c.Over, nil)
+	den, err := pick(points, c.Level, c.Over, nil)
 	if err != nil {
 		return picked(err)
 	}
-	mean, half, err := RatioInterval(num, den, c.Metric)
+	mean, half, err := ratioInterval(num, den, c.Metric)
 	if err != nil {
 		return ClaimResult{}, err
 	}
@@ -316,6 +379,8 @@ func evalRatio(a *Aggregate, c Claim) (ClaimResult, error) {
 		}
 	}
 	switch {
+	case !math.IsNaN(half) && lo <= c.Value && c.Value <= hi && lo <= 1 && 1 <= hi:
+		res.Verdict, res.Why = NotEvaluated, "our 95% interval holds both the paper's ratio and 1: the runs cannot tell the paper's ratio from no effect"
 	case !math.IsNaN(half) && lo <= c.Value && c.Value <= hi:
 		res.Verdict, res.Why = Holds, "the paper's ratio lies in our 95% interval"
 	case (c.Value > 1 && lo > 1) || (c.Value < 1 && hi < 1):
@@ -352,12 +417,15 @@ func boundVerdict(res ClaimResult, v ival, bound string, limit float64) ClaimRes
 	return res
 }
 
-func evalBound(a *Aggregate, c Claim) (ClaimResult, error) {
-	g, err := pick(a, c.Level, c.Of, nil)
+func evalBound(points []ClaimPoint, c Claim) (ClaimResult, error) {
+	g, err := pick(points, c.Level, c.Of, nil)
 	if err != nil {
 		return picked(err)
 	}
-	v := intervalOf(g.Stat(c.Metric))
+	v, err := intervalOf(g, c.Metric)
+	if err != nil {
+		return ClaimResult{}, err
+	}
 	res := ClaimResult{Ours: v.String()}
 	if math.IsNaN(v.mean) {
 		res.Verdict, res.Why = NotEvaluated, c.Metric+" is undefined in every run"
@@ -369,15 +437,18 @@ func evalBound(a *Aggregate, c Claim) (ClaimResult, error) {
 // evalOrdering: holds when each mean is above the next and their intervals do not overlap;
 // shape holds when the means are in order but some neighbours' intervals overlap; else does
 // not hold.
-func evalOrdering(a *Aggregate, c Claim) (ClaimResult, error) {
+func evalOrdering(points []ClaimPoint, c Claim) (ClaimResult, error) {
 	var vs []ival
 	var names, ours []string
 	for _, s := range c.Order {
-		g, err := pick(a, c.Level, s, nil)
+		g, err := pick(points, c.Level, s, nil)
 		if err != nil {
 			return picked(err)
 		}
-		v := intervalOf(g.Stat(c.Metric))
+		v, err := intervalOf(g, c.Metric)
+		if err != nil {
+			return ClaimResult{}, err
+		}
 		if math.IsNaN(v.mean) {
 			return ClaimResult{Verdict: NotEvaluated, Why: c.Metric + " is undefined for " + s.String()}, nil
 		}
@@ -406,15 +477,18 @@ func evalOrdering(a *Aggregate, c Claim) (ClaimResult, error) {
 // non-overlapping intervals and no step between neighbours goes the other way with
 // non-overlapping intervals; shape holds when the last mean is past the first in the claimed
 // direction; else does not hold.
-func evalTrend(a *Aggregate, c Claim) (ClaimResult, error) {
+func evalTrend(points []ClaimPoint, c Claim) (ClaimResult, error) {
 	var vs []ival
 	var ours []string
 	for _, p := range c.Points {
-		g, err := pick(a, c.Level, c.Of, Selector{c.Axis: {p}})
+		g, err := pick(points, c.Level, c.Of, Selector{c.Axis: {p}})
 		if err != nil {
 			return picked(err)
 		}
-		v := intervalOf(g.Stat(c.Metric))
+		v, err := intervalOf(g, c.Metric)
+		if err != nil {
+			return ClaimResult{}, err
+		}
 		if math.IsNaN(v.mean) {
 			return ClaimResult{Verdict: NotEvaluated, Why: c.Metric + " is undefined at " + c.Axis + " " + p}, nil
 		}

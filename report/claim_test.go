@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,7 +99,8 @@ func TestEvaluateClaim(t *testing.T) {
 		{"ratio at least 1.2: lo 1.42", ratio(moc, 1.2, AtLeast), Holds},
 		{"ratio at least 2: mean 2.5, lo 1.42", ratio(moc, 2, AtLeast), ShapeHolds},
 		{"ratio at least 3: mean 2.5", ratio(moc, 3, AtLeast), DoesNotHold},
-		{"unpaired ratio 0.5 inside [−2.02, 7.02]", ratio(mm, 0.5, ""), Holds},
+		{"unpaired ratio 0.5 inside [−2.02, 7.02], and so is 1", ratio(mm, 0.5, ""), NotEvaluated},
+		{"ratio 1.2 inside [1.42, 3.58]? no: below, 1 outside too", ratio(moc, 1.2, ""), ShapeHolds},
 		{"unpaired ratio 8 above, ours reaches below 1", ratio(mm, 8, ""), DoesNotHold},
 		{"bound ≤ 3: hi 2.24", bound(AtMost, 3), Holds},
 		{"bound ≤ 1.5: mean 1, hi 2.24", bound(AtMost, 1.5), ShapeHolds},
@@ -149,4 +152,58 @@ func find(t *testing.T, a *Aggregate, level, name string) *Group {
 	}
 	t.Fatalf("no group %s at %s", name, level)
 	return nil
+}
+
+// TestClaimsSectionPages checks the pages' claims section on a hand-made case: a ratio and an
+// ordering checked on three paired trials (t(2, 0.975) = 4.302653). A [30 10 32] over B
+// [10 20 30] is R = 1.2, d = a − 1.2·b = [18 −14 −4], s_d = √268 = 16.371, half = 4.302653 ·
+// 16.371 / (√3 · 20) = 2.033: [−0.833, 3.23] holds the paper's 1.19 and 1, so not evaluated.
+// A (24) above B (20) in order, A's interval ± 4.302653 · √148 / √3 = ± 30.2 reaching B's: shape holds.
+func TestClaimsSectionPages(t *testing.T) {
+	var rows []RunRow
+	rows = append(rows, claimRows("x", "A", "", "on_time", 1, 30, 10, 32)...)
+	rows = append(rows, claimRows("x", "B", "", "on_time", 1, 10, 20, 30)...)
+	a, err := AggregateRuns(rows, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sA, sB := Selector{"name": {"A"}}, Selector{"name": {"B"}}
+	var sec ClaimSection
+	sec.Title = "under the preset's semantics"
+	for i, c := range []Claim{
+		{Form: FormRatio, Metric: "on_time", Level: "x", Of: sA, Over: sB, Value: 1.19},
+		{Form: FormOrdering, Metric: "on_time", Level: "x", Order: []Selector{sA, sB}},
+	} {
+		res, err := EvaluateClaim(a, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sec.Rows = append(sec.Rows, ClaimRow{ID: fmt.Sprintf("fig1/%d", i+1), Wording: "A <beats> B", Section: "Doe 2024 §5",
+			Form: c.Form, Metric: c.Metric, Level: c.Level, ClaimResult: res})
+	}
+	pg := Page{Title: "r", Table: SummaryTable(a), Claims: []ClaimSection{sec}}
+	var h, m bytes.Buffer
+	if err := pg.WriteHTML(&h); err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.WriteMarkdown(&m); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<h2 id="claims">The paper&#39;s claims, checked</h2>`, "<h3>under the preset&#39;s semantics</h3>",
+		"<td><code>fig1/1</code></td><td>A &lt;beats&gt; B (Doe 2024 §5)</td><td>on_time, x</td><td>1.19</td><td>1.2 [-0.833, 3.23]</td><td><strong>not evaluated</strong>",
+		"<td>name=A &gt; name=B</td><td>name=A 24 [-6.22, 54.2]; name=B 20 [-4.84, 44.8]</td><td><strong>shape holds</strong>",
+		"<li>ratio: holds when the paper&#39;s value lies in our 95% interval of the ratio and 1 does not; not evaluated when the interval holds both",
+		"<li>ordering: holds when every mean is above the next",
+	} {
+		if !strings.Contains(h.String(), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	for _, want := range []string{"## The paper's claims, checked", "### Under the preset's semantics",
+		"| `fig1/1` | A <beats> B (Doe 2024 §5) | on_time, x | 1.19 | 1.2 [-0.833, 3.23] | **not evaluated**: "} {
+		if !strings.Contains(m.String(), want) {
+			t.Errorf("index.md lacks %q:\n%s", want, m.String())
+		}
+	}
 }

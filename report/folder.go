@@ -10,10 +10,11 @@ import (
 
 // FolderOptions says what WriteFolder writes.
 type FolderOptions struct {
-	Sources []string // the runs.parquet files the rows came from: the page names them and shows their manifests
-	Figures []string // figure formats: svg, png, pdf
-	Tables  []string // table files: md, csv (summary.csv and aggregate.csv), tex
-	Meta    FileMeta // the comment line of every CSV file; calibration.csv takes only its version (no times)
+	Sources []string       // the runs.parquet files the rows came from: the page names them and shows their manifests
+	Figures []string       // figure formats: svg, png, pdf
+	Tables  []string       // table files: md, csv (summary.csv and aggregate.csv), tex
+	Meta    FileMeta       // the comment line of every CSV file; calibration.csv takes only its version (no times)
+	Claims  []ClaimSection // a preset's claims checked against the runs, for the pages
 }
 
 // WriteFolder writes a report of rows, aggregated as agg, into the folder dir, which must
@@ -53,7 +54,7 @@ func WriteFolder(stdout io.Writer, dir string, rows []RunRow, agg *Aggregate, op
 		}
 	}
 	page := Page{Title: "hcreplay report", Sources: opt.Sources, Runs: len(rows), Points: len(agg.Groups),
-		Table: summary, TableFiles: tableFiles, Figures: figs}
+		Table: summary, TableFiles: tableFiles, Figures: figs, Claims: opt.Claims}
 	for _, p := range opt.Sources {
 		m, ok, err := ReadManifestText(p)
 		if err != nil {

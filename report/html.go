@@ -27,6 +27,7 @@ type Page struct {
 	Table      Table
 	TableFiles []string // the table written in other formats (summary.md, summary.csv, ...)
 	Figures    []Figure
+	Claims     []ClaimSection // a preset's claims with their verdicts, when the runs are its experiment's
 	Manifests  []ManifestText
 }
 
@@ -65,6 +66,9 @@ func (pg Page) WriteMarkdown(w io.Writer) error {
 	}
 	if len(pg.TableFiles) > 0 {
 		fmt.Fprintf(&b, "\nAlso as %s.\n", markdownLinks(pg.TableFiles))
+	}
+	if err := WriteClaimsMarkdown(&b, pg.Claims); err != nil {
+		return err
 	}
 	if len(pg.Figures) > 0 {
 		b.WriteString("\n## Figures\n")
@@ -154,7 +158,7 @@ func (pg Page) WriteHTML(w io.Writer) error {
 	}
 	return pageTemplate().Execute(w, map[string]any{
 		"Title": pg.Title, "Sources": pg.sourceLine(""), "Table": pg.Table, "TableFiles": tables,
-		"Figures": figs, "Manifests": pg.Manifests, "Fonts": template.CSS(strings.Join(fonts, "\n")),
+		"Figures": figs, "Manifests": pg.Manifests, "Claims": pg.Claims, "ClaimsHeading": claimsHeading, "ClaimsIntro": claimsIntro, "Fonts": template.CSS(strings.Join(fonts, "\n")),
 	})
 }
 
@@ -194,6 +198,7 @@ table { border-collapse: collapse; font-size: 0.9em; }
 caption { text-align: left; padding-bottom: 0.4em; }
 th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; text-align: left; white-space: nowrap; }
 th.r, td.r { text-align: right; }
+table.claims td { white-space: normal; vertical-align: top; }
 figure { margin: 2em 0; }
 figure svg, figure img { width: 100%; max-width: 34em; height: auto; }
 figcaption { max-width: 40em; font-size: 0.9em; }
@@ -214,7 +219,20 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 </table>
 {{range .Table.Notes}}<p>{{.}}</p>
 {{end}}{{if .TableFiles}}<p>Also as {{range $i, $f := .TableFiles}}{{if $i}}, {{end}}<a href="{{$f}}">{{$f}}</a>{{end}}.</p>
-{{end}}{{if .Figures}}<h2>Figures</h2>
+{{end}}{{if .Claims}}<h2 id="claims">{{.ClaimsHeading}}</h2>
+<p>{{.ClaimsIntro}}</p>
+{{range .Claims}}<h3>{{.Title}}</h3>
+<table class="claims">
+<thead><tr><th>claim</th><th>the paper</th><th>at</th><th>paper</th><th>ours (95% interval)</th><th>verdict</th></tr></thead>
+<tbody>
+{{range .Rows}}<tr><td><code>{{.ID}}</code></td><td>{{.Wording}} ({{.Section}})</td><td>{{.Metric}}, {{.Level}}</td><td>{{.Paper}}</td><td>{{.Ours}}</td><td><strong>{{.Verdict}}</strong>: {{.Why}}</td></tr>
+{{end}}</tbody>
+</table>
+<p>The rules of the verdicts:</p>
+<ul>
+{{range .Rules}}<li>{{.}}.</li>
+{{end}}</ul>
+{{end}}{{end}}{{if .Figures}}<h2>Figures</h2>
 {{end}}{{range .Figures}}<figure id="{{.Name}}">
 {{if .SVG}}{{.SVG}}{{else if .PNG}}<img src="{{.PNG}}" alt="{{.Name}}">{{end}}
 <figcaption>{{.Caption}} Files: {{range $i, $f := .Links}}{{if $i}}, {{end}}<a href="{{$f}}">{{$f}}</a>{{end}}.</figcaption>

@@ -42,7 +42,7 @@ type RunRow struct {
 	Rho              float64 `parquet:"rho"`
 	Defer            string  `parquet:"defer,dict"`
 	Fairness         float64 `parquet:"fairness"`
-	// The readings the papers leave open (package prune): where deferring sits (after, before),
+	// The readings the papers leave open (package prune): where deferring sits (after, after-rejudge, before),
 	// when a running task may be dropped (evict, always, never), whether unmapped expiries
 	// count in the sufferage.
 	DeferAt          string `parquet:"defer_at,dict"`

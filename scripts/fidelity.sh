@@ -23,9 +23,9 @@ mkdir -p "$out"
 
 # The semantics of each preset (cmd/hcreplay/figures.go) and the defaults, as sweep keys.
 defaults=(--set drop_model=evict --set defer_at=after --set drop_running=evict --set sufferage_expired=false)
-thesis=(--set drop_model=pending --set defer_at=after --set drop_running=always --set sufferage_expired=false)
-journal=("${thesis[@]}")
-conference=("${thesis[@]}")
+thesis=(--set drop_model=pending --set defer_at=after-rejudge --set drop_running=always --set sufferage_expired=false)
+journal=(--set drop_model=pending --set defer_at=after --set drop_running=always --set sufferage_expired=false)
+conference=("${journal[@]}")
 batch2010=(--set drop_model=none --set defer_at=after --set drop_running=evict --set sufferage_expired=false)
 
 level() { echo "$1=$data/constant.zip#arr/arr$1_*.dat"; }

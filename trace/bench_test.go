@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -159,4 +160,34 @@ func streamMeasuringHeap(b *testing.B, path string, rows int) (uint64, time.Dura
 		b.Fatalf("%d rows, want %d", n, rows)
 	}
 	return live, elapsed
+}
+
+// BenchmarkReadLogsCSVPaths compares the CSV readers on the same 200k-row log: encoding/csv
+// (the reader before issue 50's fast path), the fast path read serially, and in parallel
+// chunks on GOMAXPROCS workers (what EachLog does).
+func BenchmarkReadLogsCSVPaths(b *testing.B) {
+	const rows = 200_000
+	path := filepath.Join(b.TempDir(), "log.csv")
+	writeBenchLog(b, path, rows)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []struct {
+		name          string
+		size, workers int
+	}{{"encoding-csv", 0, 1}, {"fast", csvChunk, 1}, {"parallel", csvChunk, runtime.GOMAXPROCS(0)}} {
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			start, cpu := time.Now(), cpuTime()
+			for b.Loop() {
+				if recs, err := csvLogRead(data, p.size, p.workers); err != "" || len(recs) != rows {
+					b.Fatalf("%d rows, %s", len(recs), err)
+				}
+			}
+			total := float64(rows) * float64(b.N)
+			b.ReportMetric(total/time.Since(start).Seconds(), "rows/s")
+			b.ReportMetric(total/(cpuTime()-cpu).Seconds(), "rows/cpu-s")
+		})
+	}
 }

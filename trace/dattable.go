@@ -165,7 +165,3 @@ func (t *datTable) raw(col int) string {
 	}
 	return string(t.fields[col])
 }
-
-// parseNumberBytes is parseNumber on bytes without an allocation: parseNumber keeps nothing of
-// its argument, so the compiler converts a number of up to 32 bytes on the stack.
-func parseNumberBytes(b []byte) (float64, cellStatus) { return parseNumber(string(b)) }

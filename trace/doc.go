@@ -50,7 +50,11 @@
 //
 // Readers stream: LogReader.Next and TaskReader.Next (or their All
 // iterators) hold one record at a time, so a log of any size is read in
-// constant memory; ReadLogs and ReadTrace collect everything. Parquet files
+// constant memory; ReadLogs and ReadTrace collect everything. EachLog reads a
+// CSV log in chunks of whole lines parsed on every core, its records passed on
+// in file order (csvparallel.go); quote-free lines are split and their numbers
+// parsed without encoding/csv, which reads the rest of a file from its first
+// chunk with a quote on (csvfast.go). Parquet files
 // are opened with parquet.OpenFile, their required columns are looked up in
 // the schema before anything is read (parquet-go silently zero-fills missing
 // columns in typed reads, which is never allowed to happen here), only the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 )
@@ -83,6 +84,9 @@ func (lr *LogReader) bind() error {
 	}
 	if lr.machineID, err = r.bind("machine_id", false); err != nil {
 		return err
+	}
+	if r.opt.SkipIDs {
+		lr.taskID.col, lr.machineID.col = -1, -1
 	}
 	if lr.start, err = r.bindTime("start", false); err != nil {
 		return err
@@ -212,18 +216,7 @@ func eachLogOf(src Source, opt ReadOptions, fn func(LogRecord) error) error {
 		return err
 	}
 	defer lr.Close()
-	for {
-		rec, err := lr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(rec); err != nil {
-			return err
-		}
-	}
+	return lr.each(fn, runtime.GOMAXPROCS(0))
 }
 
 // ReadLogs reads every record of every source the spec expands to into

@@ -41,6 +41,10 @@ type ReadOptions struct {
 	// error. It is WriteOptions.TypeIndex read back, so a trial written with a PET's task types
 	// reads with their names. Other formats, which keep names, ignore it.
 	TypeIndex []string
+	// SkipIDs leaves LogRecord.TaskID and MachineID empty, for a reader that needs neither
+	// (pet build): a column of unique ids costs a string per record. A mapped id column must
+	// still exist.
+	SkipIDs bool
 	// Inflate bounds what a compressed input may inflate to; the zero value is the defaults.
 	Inflate InflateLimit
 	// Warn receives non-fatal problems; nil drops them.

@@ -88,14 +88,18 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	}
 	var b strings.Builder
-	p.WriteHeader(&b, presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: src})
+	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: src}
+	p.WriteHeader(&b, head)
 	figures := 0
+	var checked []presets.Checked
 	for i, e := range p.Experiments {
 		con.Logf("figures: experiment %d of %d, %s: %s", i+1, len(p.Experiments), e.Name, e.Summary)
 		began := time.Now()
-		if err := c.runExperiment(ctx, con, &b, p, i, src); err != nil {
+		ch, err := c.runExperiment(ctx, con, &b, p, i, src)
+		if err != nil {
 			return fmt.Errorf("experiment %s: %w", e.Name, err)
 		}
+		checked = append(checked, ch...)
 		con.Logf("figures: %s done in %.0f s", e.Name, time.Since(began).Seconds())
 		figures += len(e.Figures)
 	}
@@ -105,6 +109,9 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 		return err
 	})
 	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(c.Out, presets.VerdictsFile), p.NewVerdicts(head, checked).Write); err != nil {
 		return err
 	}
 	noun := "figures"
@@ -194,27 +201,27 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// runExperiment sweeps, reports and draws experiment i into DIR/experiments/NAME, and writes
-// its section of notes.md to b. The folder is cleared first: its runs are only valid for the
-// PET and trials of this invocation.
-func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings.Builder, p *presets.Preset, i int, src presets.Source) error {
+// runExperiment sweeps, reports and draws experiment i into DIR/experiments/NAME, writes its
+// section of notes.md to b, and returns its claims checked, which its report shows too. The
+// folder is cleared first: its runs are only valid for the PET and trials of this invocation.
+func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings.Builder, p *presets.Preset, i int, src presets.Source) ([]presets.Checked, error) {
 	e := p.Experiments[i]
 	dir := filepath.Join(c.Out, "experiments", e.Name)
 	if err := os.RemoveAll(dir); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	levels, err := src.Levels(e)
 	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", p.File(), err))
+		return nil, badInput(fmt.Errorf("%s: %w", p.File(), err))
 	}
 	grid := filepath.Join(dir, "levels.yaml")
 	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
 	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
 	if err := writeJSON(grid, map[string][]sweep.Level{"levels": levels}); err != nil {
-		return err
+		return nil, err
 	}
 	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
 	sub := &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}
@@ -240,23 +247,31 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	}
 	runs, err := runSweeps(p.RunSemantics(), "runs")
 	if err != nil {
-		return err
-	}
-	reportDir := filepath.Join(dir, "report")
-	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"}}
-	agg, err := rep.write(ctx, sub)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	var defaults *report.Aggregate // the same sweeps under the default semantics
 	if e.Sensitivity && p.RunSemantics() != presets.DefaultSemantics() {
 		druns, err := runSweeps(presets.DefaultSemantics(), "runs-defaults")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if defaults, err = aggregateRuns(druns); err != nil {
-			return err
+			return nil, err
 		}
+	}
+	// The claims are checked once, on the report's aggregate, and shown by the report, notes.md
+	// and verdicts.json alike.
+	var checked []presets.Checked
+	reportDir := filepath.Join(dir, "report")
+	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"},
+		checkClaims: func(agg *report.Aggregate) ([]report.ClaimSection, error) {
+			var err error
+			checked, err = p.EvaluateExperiment(i, agg, defaults)
+			return p.ClaimSections(checked), err
+		}}
+	agg, err := rep.write(ctx, sub)
+	if err != nil {
+		return nil, err
 	}
 	p.WriteExperiment(b, i, levels, dir, func(path string) string {
 		if r, err := filepath.Rel(c.Out, path); err == nil {
@@ -271,22 +286,22 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 			shown = agg.Subset(keep)
 		}
 		if err := drawFigure(shown, f, keep != nil, reportDir, c.Out); err != nil {
-			return fmt.Errorf("%s: %w", f.File, err)
+			return nil, fmt.Errorf("%s: %w", f.File, err)
 		}
-		if err := f.WriteNotes(b, shown, agg); err != nil {
-			return err
+		if err := f.WriteNotes(b, shown, checked); err != nil {
+			return nil, err
 		}
 		if defaults != nil {
 			shown := defaults
 			if keep != nil {
 				shown = defaults.Subset(keep)
 			}
-			if err := f.WriteSensitivity(b, shown); err != nil {
-				return err
+			if err := f.WriteSensitivity(b, shown, checked); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return checked, nil
 }
 
 func figureFormats() []string { return presets.FigureFormats() }

@@ -27,7 +27,7 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console, p *preset
 	}
 	start := time.Now()
 	bar := newProgress(con)
-	notes, err := p.RunSpeculative(ctx, presets.SpecRun{Out: c.Out, Jobs: c.Jobs, Quick: c.Quick, Command: c.commandLine(), Version: buildVersion(),
+	notes, checked, err := p.RunSpeculative(ctx, presets.SpecRun{Out: c.Out, Jobs: c.Jobs, Quick: c.Quick, Command: c.commandLine(), Version: buildVersion(),
 		Log: con.Logf, Started: func(n int) { bar.startRuns(n, "speculative") }, Done: bar.inc})
 	bar.stop()
 	if err != nil {
@@ -35,6 +35,10 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console, p *preset
 	}
 	path := filepath.Join(c.Out, "notes.md")
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, notes); return err }); err != nil {
+		return err
+	}
+	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: presets.Source{Quick: c.Quick}}
+	if err := atomicfile.Write(filepath.Join(c.Out, presets.VerdictsFile), p.NewVerdicts(head, checked).Write); err != nil {
 		return err
 	}
 	fmt.Fprintf(con.Stdout, "Done in %.0f s: 5 figures of the %s in %s; read %s.\n", time.Since(start).Seconds(), p.Title, c.Out, path)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -202,6 +203,32 @@ func TestFiguresUserPresetRuns(t *testing.T) {
 	for _, want := range []string{"# Figures of the my rerun of the ", "--preset " + file, "fig1-robustness.svg"} {
 		if !strings.Contains(string(notes), want) {
 			t.Errorf("notes.md lacks %q", want)
+		}
+	}
+	// One evaluation, every output: each claim of verdicts.json, under the preset's semantics
+	// and the defaults (batch2010's experiment has a sensitivity run), shows with the same
+	// numbers and verdict in notes.md and the experiment's report.
+	f, err := os.Open(filepath.Join(out, presets.VerdictsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := presets.ReadVerdicts(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "experiments", "batch", "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Preset != "mine" || !v.Quick || len(v.Claims) != 6 {
+		t.Fatalf("verdicts.json: preset %q, quick %v, %d claims, want mine, true and 3 claims × 2 semantics", v.Preset, v.Quick, len(v.Claims))
+	}
+	for _, c := range v.Claims {
+		row := fmt.Sprintf("| `%s` | %s (%s) | %s, %s | %s | %s | **%s**: ", c.ID, c.Wording, c.Section, c.Metric, c.Level, c.Paper, c.Ours, c.Verdict)
+		cell := fmt.Sprintf("<td>%s</td><td><strong>%s</strong>: ", html.EscapeString(c.Ours), c.Verdict)
+		if !strings.Contains(string(notes), row) || !strings.Contains(string(page), cell) {
+			t.Errorf("claim %s under %s (%s, %s): not the same in notes.md and index.html", c.ID, c.Semantics, c.Ours, c.Verdict)
 		}
 	}
 }

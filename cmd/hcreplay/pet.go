@@ -57,7 +57,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err := checkOutPath("--out", c.Out, c.Force); err != nil {
 		return err
 	}
-	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond, Inflate: con.Inflate}
+	read := trace.ReadOptions{Columns: cols, FileUnit: unit, Unit: trace.Millisecond, Inflate: con.Inflate, SkipIDs: true}
 	var readErr error
 	rows, subMs := 0, 0
 	samples := func(yield func(petbuild.Sample) bool) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 )
@@ -23,6 +24,10 @@ type ReportCmd struct {
 	Tables   []string `default:"md,csv,tex" help:"Table files besides the terminal: md, csv (also aggregate.csv with every metric), tex (default all three)." placeholder:"FORMAT"`
 	Force    bool     `help:"Replace an earlier report in --out (its pages, tables and figures) instead of refusing."`
 	Partial  bool     `help:"Report the runs there are when shards or runs of a sweep are missing (their manifests tell), with a warning, instead of refusing."`
+	Claims   string   `help:"Check the claims of a preset's experiment against the runs (taken as run under the preset's semantics): print each with its verdict and add them to the pages. PRESET is an embedded preset or an experiment file (docs/presets.md)." placeholder:"PRESET:EXPERIMENT"`
+
+	// checkClaims, when set, checks claims against the aggregate for the pages (figures).
+	checkClaims func(*report.Aggregate) ([]report.ClaimSection, error)
 }
 
 func (c *ReportCmd) Run(ctx context.Context, con *Console) error {
@@ -39,6 +44,24 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	tables, err := checkList("--tables", c.Tables, "md", "csv", "tex")
 	if err != nil {
 		return nil, badInput(err)
+	}
+	checkClaims := c.checkClaims
+	if c.Claims != "" {
+		p, i, err := presets.ClaimsOf(c.Claims, loadPreset)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("--claims %s: %w", c.Claims, err))
+		}
+		checkClaims = func(agg *report.Aggregate) ([]report.ClaimSection, error) {
+			var rows []report.RunRow
+			for _, g := range agg.Groups {
+				rows = append(rows, g.Runs...)
+			}
+			if n := p.OtherSemantics(rows); n > 0 {
+				con.Logf("warning: --claims: %d of %d runs did not run under the semantics of preset %s; the verdicts are labelled as if they had", n, len(rows), p.Name)
+			}
+			checked, err := p.EvaluateExperiment(i, agg, nil)
+			return p.ClaimSections(checked), err
+		}
 	}
 	paths, err := runsFiles(c.Runs)
 	if err != nil {
@@ -68,6 +91,12 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var claims []report.ClaimSection
+	if checkClaims != nil {
+		if claims, err = checkClaims(agg); err != nil {
+			return nil, badInput(err)
+		}
+	}
 	if err := claimDir(con, "--out", c.Out, c.Force, reportResults); err != nil {
 		return nil, err
 	}
@@ -75,9 +104,14 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 		return nil, err
 	}
 	index, figs, err := report.WriteFolder(con.Stdout, c.Out, rows, agg, report.FolderOptions{Sources: paths, Figures: formats,
-		Tables: tables, Meta: report.FileMeta{TimeUnit: unit, Version: buildVersion()}})
+		Tables: tables, Meta: report.FileMeta{TimeUnit: unit, Version: buildVersion()}, Claims: claims})
 	if err != nil {
 		return nil, err
+	}
+	if c.Claims != "" {
+		if err := report.WriteClaimsMarkdown(con.Stdout, claims); err != nil {
+			return nil, err
+		}
 	}
 	names := make([]string, len(figs))
 	for i, f := range figs {

@@ -123,6 +123,9 @@ func TestReportBadInput(t *testing.T) {
 		{"unknown baseline", []string{"report", good, "--out", out, "--baseline", "EDF"}, []string{"EDF", "MM, MM-P"}},
 		{"unknown format", []string{"report", good, "--out", out, "--formats", "svg,gif"}, []string{"gif"}},
 		{"unknown table", []string{"report", good, "--out", out, "--tables", "xls"}, []string{"xls"}},
+		{"claims of an unknown preset", []string{"report", good, "--out", out, "--claims", "nosuch:batch"}, []string{"--claims nosuch:batch", `no preset "nosuch"`}},
+		{"claims of an unknown experiment", []string{"report", good, "--out", out, "--claims", "thesis:nosuch"}, []string{`no experiment "nosuch"`, "toggle"}},
+		{"claims of a preset without sweeps", []string{"report", good, "--out", out, "--claims", "speculative"}, []string{"speculative has no experiments of sweeps"}},
 	} {
 		code, _, stderr := cli(t, c.args...)
 		if code != exitUsage {
@@ -212,5 +215,38 @@ func TestReportRefusesMixedTrials(t *testing.T) {
 	code, _, stderr := cli(t, "report", fa, fb, "--out", filepath.Join(dir, "mixed"), "--formats", "svg")
 	if code != exitUsage || !strings.Contains(stderr, "arr19k_1.dat") || !strings.Contains(stderr, "spk19k_1.dat") {
 		t.Errorf("exit %d, want %d and both trace names:\n%s", code, exitUsage, stderr)
+	}
+}
+
+// TestReportClaims checks batch2010's claims against hand-made runs with --claims and the
+// verdicts worked out by hand (t(2, 0.975) = 4.302653, three trials paired by trial number):
+// MOC [30 10 32] over MM [10 20 30] is R = 1.2 with d = [18 −14 −4], s_d = √268, half =
+// 4.302653 · 16.371 / (√3 · 20) = 2.033, so [−0.833, 3.23] holds both 1.19 and 1: not evaluated;
+// MM over MCT [1 2 3] is 10 ± 0: shape holds.
+func TestReportClaims(t *testing.T) {
+	var rows []report.RunRow
+	for name, onTime := range map[string][3]int32{"MOC": {30, 10, 32}, "MM": {10, 20, 30}, "MMU": {15, 15, 15}, "MSD": {14, 14, 14}, "MCT": {1, 2, 3}} {
+		for i, v := range onTime {
+			rows = append(rows, report.RunRow{Key: fmt.Sprintf("%s#%d", name, i+1), Point: name, Heuristic: name, Prune: "none", Name: name,
+				Level: "poisson", Trial: int32(i + 1), OnTime: v, DropModel: "none", DeferAt: "after", DropRunning: "evict"})
+		}
+	}
+	dir := t.TempDir()
+	runs := writeRuns(t, filepath.Join(dir, "runs"), rows)
+	out := mustCLI(t, "report", runs, "--out", filepath.Join(dir, "report"), "--formats", "svg", "--claims", "batch2010:batch")
+	for _, want := range []string{
+		"| `fig1-robustness/1` | MOC beats MM by 19 %", "| 1.19 | 1.2 [-0.833, 3.23] | **not evaluated**",
+		"| 11.75 | 10 [10, 10] | **shape holds**", "not evaluated when the interval holds both",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "<td>1.2 [-0.833, 3.23]</td><td><strong>not evaluated</strong>") {
+		t.Errorf("index.html lacks the MOC ÷ MM verdict")
 	}
 }

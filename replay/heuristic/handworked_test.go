@@ -341,3 +341,34 @@ func TestHandWorkedSufferage(t *testing.T) {
 	s.expect(t, "MM", MM{Params: DefaultParams()}, mm)
 	s.expect(t, "Sufferage GlobalPhase2", Sufferage{Params: g}, mm)
 }
+
+// TestHandWorkedMMUHopelessLast: under drop model evict, MMU ranks a nearly hopeless task last
+// (Gentry 2018 thesis §3.3.1.3: tasks expected to be late rank last). Two machines, queue size
+// 1, all arrive at 0; T0's actual duration is 10 on m0 (observed), so it is killed at its
+// deadline wherever it runs.
+//
+//	task  exec m0                 exec m1  deadline
+//	T0    2 (p 0.1), 10 (p 0.9)     20         3      (nearly hopeless)
+//	T1    2                          4        10
+//	T2    3                          5        12
+//
+// Event 0, round 1. Phase 1 (MM's minimum expected completion, kills included): T0 on m0 frees
+// the machine at 2 with p 0.1 and at its kill at 3 with p 0.9, E[C] = 0.2 + 2.7 = 2.9; on m1 at
+// its kill, 3 → m0. T1 → m0 (2 < 4), T2 → m0 (3 < 5). Urgency from the completion of each task's
+// own run, E[start] + E[exec]: T0 0 + (0.2 + 9) = 9.2, slack 3 − 9.2 < 0, ranks last; T1 2,
+// 1/8; T2 3, 1/9 → T1 → m0 (0–2). (Urgency from the machine's free time E[C] would give T0
+// 1/(3 − 2.9) = 10 and map it first, to be killed at 3.) Round 2, only m1 free: T0 runs to 20,
+// slack −17; T2 5, 1/7 → T2 → m1 (0–5). Event 2: T1 done; T0 → m0, the only free machine,
+// 2–3, killed at its deadline.
+func TestHandWorkedMMUHopelessLast(t *testing.T) {
+	hopeless := task(0, 0, 3)
+	hopeless.Observed = []float64{10, 20}
+	s := scenario{
+		pet:   replaytest.Grid{{at(2, 0.1, 10, 0.9), one(20)}, {one(2), one(4)}, {one(3), one(5)}},
+		tasks: []replay.Task{hopeless, task(1, 0, 10), task(2, 0, 12)},
+		model: pmf.Evict,
+		queue: 1,
+	}
+	s.expect(t, "MMU", lookup(t, "MMU", DefaultParams()),
+		[]want{{0, 2, 3, replay.DroppedDeadline}, {0, 0, 2, replay.OnTime}, {1, 0, 5, replay.OnTime}})
+}

@@ -173,7 +173,7 @@ func queueOnTime(ev replay.Event, m int, b *chainBuffers) onTime {
 	s := onTime{rho: 1, carry: ready}
 	q := ev.Queue(m)
 	if ev.Running(m) {
-		s = s.with(b, ready, ev.QueueChances(m)[0].Success, ev.Task(q[0]).Deadline, ev.Strict(), ready)
+		s = s.with(b, ready, ev.QueueChances(m)[0].Success, ev.Task(q[0]).Deadline, ev.Strict(), ready, true)
 		q = q[1:]
 	}
 	for _, h := range q {
@@ -219,15 +219,15 @@ func (s onTime) next(b *chainBuffers, exec pmf.PMF, deadline float64, model pmf.
 			panic("heuristic: " + err.Error())
 		}
 	}
-	return s.with(b, c, p, deadline, strict, doomedCarry)
+	return s.with(b, c, p, deadline, strict, doomedCarry, false)
 }
 
 // with counts one more task whose completion PMF is c and on-time chance p: non-doomed, it
 // multiplies ρ_j and carries D[c], built in b; doomed, it counts in m_j and carries doomedCarry.
-func (s onTime) with(b *chainBuffers, c pmf.PMF, p, deadline float64, strict bool, doomedCarry pmf.PMF) onTime {
+func (s onTime) with(b *chainBuffers, c pmf.PMF, p, deadline float64, strict bool, doomedCarry pmf.PMF, head bool) onTime {
 	at := b.level(s.n)
 	s.n++
-	if d, ok := condition(&at.cond, &b.w, c, p, deadline, strict); ok {
+	if d, ok := condition(&at.cond, &b.w, c, p, deadline, strict, head); ok {
 		s.rho *= p
 		s.carry = d
 		return s
@@ -240,11 +240,13 @@ func (s onTime) with(b *chainBuffers, c pmf.PMF, p, deadline float64, strict boo
 // condition is D[·] of 004 §IV.B: c restricted to the outcomes on time and renormalised; p is
 // their total mass. Impulses strictly before the deadline are c's own; an impulse exactly at the
 // deadline (on time unless strict) gets whatever part of p is not before it. For a convolution
-// that is c's impulse there; for a running head under evict, Ready(m) also holds the killed mass
-// on the first grid point at or after the deadline, which must not count as on time, so the
-// caller passes the head's own chance. ok is false when nothing is on time (a doomed task). The
-// result is built in buf, its weights in w's storage.
-func condition(buf *pmf.Buffer, w *[]float64, c pmf.PMF, p, deadline float64, strict bool) (d pmf.PMF, ok bool) {
+// that is c's impulse there. For a running head (head set) under evict, Ready(m) also holds the
+// killed mass, split between the grid points around the deadline (pmf.KillShare), which must not
+// count as on time, so the caller passes the head's own chance and the last grid point at or
+// before the deadline gets what part of p is not before it, on or off the deadline. ok is false
+// when nothing is on time (a doomed task). The result is built in buf, its weights in w's
+// storage.
+func condition(buf *pmf.Buffer, w *[]float64, c pmf.PMF, p, deadline float64, strict, head bool) (d pmf.PMF, ok bool) {
 	if !(p > 0) {
 		return pmf.PMF{}, false
 	}
@@ -255,7 +257,7 @@ func condition(buf *pmf.Buffer, w *[]float64, c pmf.PMF, p, deadline float64, st
 		if cmp > 0 || (cmp == 0 && strict) {
 			break
 		}
-		if cmp == 0 {
+		if cmp == 0 || (head && k+1 < c.Len() && gridCompare(c.Time(k+1), deadline, c.Step()) > 0) {
 			ws = append(ws, max(0, p-before))
 			break
 		}

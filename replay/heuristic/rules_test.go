@@ -276,25 +276,33 @@ func TestHandWorkedTieAtLargeTimes(t *testing.T) {
 
 // TestCondition: D[·] of 004 §IV.B by hand. C = {2: .5, 4: .5}, deadline 4: on time unless
 // strict, so D = C (p = 1); strict, only 2 is on time: D = {2: 1} (p = .5). Deadline 3: D =
-// {2: 1} either way. Nothing on time (p = 0): not ok.
+// {2: 1} either way. Nothing on time (p = 0): not ok. A running head under evict, its killed mass
+// split around the deadline: it ends at 1 (¼) or 2 (¼) and is killed at 2.5 (½), which frees the
+// machine at 2 (¼) or 3 (¼), so Ready = {1: ¼, 2: ½, 3: ¼} with p = ½; D is its completions,
+// {1: ½, 2: ½}, not {1: ⅓, 2: ⅔} with the kill's share at 2 counted as on time.
 func TestCondition(t *testing.T) {
-	c := at(2, 0.5, 4, 0.5)
+	plain, headReady := at(2, 0.5, 4, 0.5), at(1, 0.25, 2, 0.5, 3, 0.25)
 	for _, x := range []struct {
-		name   string
-		p, due float64
-		strict bool
-		want   []float64 // D's probabilities from time 2
-		ok     bool
+		name         string
+		p, due       float64
+		strict, head bool
+		want         []float64 // D's probabilities from C's origin
+		ok           bool
 	}{
-		{"deadline on the last impulse", 1, 4, false, []float64{0.5, 0, 0.5}, true},
-		{"strict: the impulse at the deadline is late", 0.5, 4, true, []float64{1}, true},
-		{"deadline between impulses", 0.5, 3, false, []float64{1}, true},
-		{"deadline between impulses, strict", 0.5, 3, true, []float64{1}, true},
-		{"nothing on time", 0, 1, false, nil, false},
+		{"deadline on the last impulse", 1, 4, false, false, []float64{0.5, 0, 0.5}, true},
+		{"strict: the impulse at the deadline is late", 0.5, 4, true, false, []float64{1}, true},
+		{"deadline between impulses", 0.5, 3, false, false, []float64{1}, true},
+		{"deadline between impulses, strict", 0.5, 3, true, false, []float64{1}, true},
+		{"nothing on time", 0, 1, false, false, nil, false},
+		{"head, killed mass split around the deadline", 0.5, 2.5, false, true, []float64{0.5, 0.5}, true},
 	} {
 		var buf pmf.Buffer
 		var w []float64
-		d, ok := condition(&buf, &w, c, x.p, x.due, x.strict)
+		c := plain
+		if x.head {
+			c = headReady
+		}
+		d, ok := condition(&buf, &w, c, x.p, x.due, x.strict, x.head)
 		if ok != x.ok {
 			t.Errorf("%s: ok %v, want %v", x.name, ok, x.ok)
 			continue
@@ -306,8 +314,8 @@ func TestCondition(t *testing.T) {
 		for k := range d.Len() {
 			got = append(got, d.Prob(k))
 		}
-		if d.Origin() != 2 || fmt.Sprint(got) != fmt.Sprint(x.want) {
-			t.Errorf("%s: D from %v = %v, want from 2 %v", x.name, d.Origin(), got, x.want)
+		if d.Origin() != c.Origin() || fmt.Sprint(got) != fmt.Sprint(x.want) {
+			t.Errorf("%s: D from %v = %v, want from %v %v", x.name, d.Origin(), got, c.Origin(), x.want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ type pair struct {
 	completion    float64 // expected completion on the machine
 	second        float64 // expected completion on the next-best machine; +Inf when there is none
 	success       float64 // success chance on the machine (when the heuristic asks for it)
+	urgency       float64 // MMU's urgency of the pair
 }
 
 // buffers is the storage a heuristic reuses from one mapping event to the next, so that the

@@ -136,20 +136,33 @@ const (
 	// a deferral as it is made, so the heuristic fills the slot with another task: PAM's own
 	// ordering (thesis §4.3), applied to every heuristic.
 	DeferBefore
+	// DeferAfterRejudge is DeferAfter with each chosen pair judged, in the order the heuristic
+	// chose them, against the queue it actually joins: the pairs deferred before it in the same
+	// event are taken back first. Under DeferAfter a hopeless task at the head of a machine's
+	// picks takes the pairs behind it down with it, since each was judged against a queue that
+	// held the deferred task, and the machine idles until the next event. The thesis's "prior to
+	// assigning the tasks to machines, the tasks with low chance of success are deferred" (§4.5)
+	// reads either way: the chance of a task that is then assigned is its chance in the queue it
+	// joins.
+	DeferAfterRejudge
 )
 
-var placeNames = [...]string{"after", "before"}
+var placeNames = [...]string{"after", "before", "after-rejudge"}
 
 func (d DeferPlace) String() string { return placeNames[d] }
 
-// ParseDeferPlace reads after or before.
+// afterChoice reports whether the heuristic chooses from the whole batch and the deferral comes
+// after its choice (DeferAfter, DeferAfterRejudge).
+func (d DeferPlace) afterChoice() bool { return d == DeferAfter || d == DeferAfterRejudge }
+
+// ParseDeferPlace reads after, before or after-rejudge.
 func ParseDeferPlace(s string) (DeferPlace, error) {
 	for i, n := range placeNames {
 		if strings.EqualFold(s, n) {
 			return DeferPlace(i), nil
 		}
 	}
-	return 0, fmt.Errorf("deferral placement %q: want after (the thesis's retrofit) or before (PAM's ordering for every heuristic)", s)
+	return 0, fmt.Errorf("deferral placement %q: want after (the thesis's retrofit), after-rejudge (the same, each pair judged in the queue it joins) or before (PAM's ordering for every heuristic)", s)
 }
 
 // RunningDrop says when the pruner's dropping phase may drop a machine's running task.
@@ -238,7 +251,7 @@ func (c Config) validate() error {
 		return fmt.Errorf("pruning: dropping threshold %v outside [0, 1]", c.DropThreshold)
 	case c.Fairness < 0 || c.Fairness > 1 || math.IsNaN(c.Fairness):
 		return fmt.Errorf("pruning: fairness factor %v outside [0, 1]", c.Fairness)
-	case c.DeferAt < DeferAfter || c.DeferAt > DeferBefore:
+	case c.DeferAt < DeferAfter || c.DeferAt > DeferAfterRejudge:
 		return fmt.Errorf("pruning: deferral placement %d unknown", c.DeferAt)
 	case c.DropRunning < RunningEvict || c.DropRunning > RunningNever:
 		return fmt.Errorf("pruning: running-task dropping %d unknown", c.DropRunning)

@@ -10,8 +10,9 @@
 //  4. lets the heuristic map, deferring every pair whose chance of success on the chosen machine
 //     is at or below the deferring threshold (000 §5.3; thesis §3.1), at one of two places
 //     (Config.DeferAt, --defer-at): after the heuristic has chosen its pairs from the whole
-//     batch (the default), or before, as PAM does. The threshold is static, the dropping
-//     threshold plus a gap (003 §V-B), or dynamic (000 Eqs 8–10),
+//     batch (the default; after-rejudge judges each pair in the queue it joins), or before, as
+//     PAM does. The threshold is static, the dropping threshold plus a gap (003 §V-B), or
+//     dynamic (000 Eqs 8–10),
 //  5. lowers both thresholds of task types that suffer (000 §6.3.2: sufferage with factor ϑ,
 //     clamped to [0, 1]), which turns PAM into PAMF and works with any heuristic.
 //
@@ -36,8 +37,13 @@
 //     Pruning in Heterogeneous Computing Systems", §4.5: "the heuristic is invoked and
 //     determines the best mapping for tasks in the batch queue. Prior to assigning the tasks to
 //     machines, the tasks with low chance of success are deferred"), and it is what separates
-//     the retrofits from PAM there. Before: tasks that no machine with a free slot gives a
-//     chance above the threshold are deferred before the heuristic sees the batch, and a
+//     the retrofits from PAM there. After-rejudge: the same, but the pairs are judged in the
+//     heuristic's order, each against the queue it joins once the pairs deferred before it in
+//     the event are taken back. Under after, a hopeless task the heuristic puts first on a
+//     machine takes the pairs behind it down with it (each was judged behind the hopeless task),
+//     and the machine idles until the next event; §4.5 does not say which queue the chance is
+//     judged in. Before: tasks that no machine with a free slot gives a chance above the
+//     threshold are deferred before the heuristic sees the batch, and a
 //     low-chance assignment becomes a deferral as it is made, so the heuristic fills the slot
 //     with another task; that is PAM's own ordering (thesis §4.3: "in the second phase, pruning
 //     occurs and defers …"), under which every retrofit picks from the tasks PAM picks from.

@@ -31,7 +31,7 @@ func TestFastEqualsReference(t *testing.T) {
 		t.Run(h.Name, func(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewPCG(21, uint64(len(h.Name))))
-			for i := range 15 { // every (model, variant) pair, and three more
+			for i := range 18 { // every (model, variant) pair, and six more
 				model, variant := models[i%3], variants[i%4]
 				cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 8, 20),
 					Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
@@ -43,8 +43,10 @@ func TestFastEqualsReference(t *testing.T) {
 				pc := DefaultConfig()
 				pc.Variant, pc.Toggle, pc.Rho, pc.Fairness = variant, Toggle{Kind: "always"}, 0.2*float64(r.IntN(2)), 0.05*float64(r.IntN(2))
 				// The readings of issue 45: every drop model with every running-task rule, each
-				// deferring variant with both placements, expiries in the sufferage or not.
-				pc.DeferAt, pc.DropRunning = []DeferPlace{DeferAfter, DeferBefore}[(i/4)%2], RunningDrop((i/3)%3)
+				// deferring variant with every placement (a block of six workloads each: both
+				// deferring variants, under two or three drop models), expiries in the sufferage
+				// or not.
+				pc.DeferAt, pc.DropRunning = []DeferPlace{DeferAfter, DeferBefore, DeferAfterRejudge}[i/6], RunningDrop((i/3)%3)
 				pc.SufferExpired = (i/2)%2 == 1
 				if i%5 == 2 {
 					pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.6}

@@ -279,13 +279,11 @@ func TestHCW19FastEqualsReference(t *testing.T) {
 			t.Parallel()
 			k := first
 			for mi, model := range models {
-				// Both placements for every heuristic: after (the default) under evict, before
-				// under the others. After ranks the whole batch at every event, which costs the
-				// reference engine a chain per task and machine: its replays are cut to half.
-				at := DeferBefore
-				if mi == 0 {
-					at = DeferAfter
-				}
+				// Every placement for every heuristic: after (the default) under evict,
+				// after-rejudge under pending, before under none. After ranks the whole batch at
+				// every event, which costs the reference engine a chain per task and machine:
+				// its replays are cut to half.
+				at := []DeferPlace{DeferAfter, DeferAfterRejudge, DeferBefore}[mi]
 				for _, v := range variants {
 					picked := []string{trials[(k*7)%len(trials)]} // 7 is prime to 60: every trial in turn
 					k++
@@ -296,7 +294,7 @@ func TestHCW19FastEqualsReference(t *testing.T) {
 						cfg := cfgs[trial]
 						if !exhaustive {
 							n := prefix(name)
-							if at == DeferAfter && v != None && v != Drop {
+							if at.afterChoice() && v != None && v != Drop {
 								n /= 2
 							}
 							cfg.Tasks = cfg.Tasks[:n]

@@ -2,6 +2,7 @@ package prune
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -24,6 +25,16 @@ type Pruner struct {
 	view      deferring       // what the heuristic sees, reused so that an event allocates nothing
 	free      []int           // the deferring filter's machines with a free slot, reused
 	low       []int           // DeferAfter: this event's assignments to take back, reused
+	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
+	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
+}
+
+// chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
+// when it was made (in the queue the heuristic had built by then) was at or below the threshold.
+type chosenPair struct {
+	h, m   int
+	low    bool
+	chance float64 // when known: the chance at the assignment, for an observer
 }
 
 // Decision is one thing the pruner did, reported to an observer.
@@ -94,7 +105,7 @@ func (p *Pruner) Map(ev replay.Event) {
 	p.wall += time.Since(start)
 	if p.cfg.Variant.defers() {
 		p.view = deferring{Event: ev, p: p}
-		p.low = p.low[:0]
+		p.low, p.chosen = p.low[:0], p.chosen[:0]
 		p.inner.Map(&p.view)
 		p.deferChosen(ev)
 		return
@@ -335,7 +346,7 @@ type deferring struct {
 
 func (d *deferring) Batch() []int {
 	batch := d.Event.Batch()
-	if d.p.cfg.DeferAt == DeferAfter {
+	if d.p.cfg.DeferAt.afterChoice() {
 		return batch // the heuristic chooses from the whole batch; deferChosen defers after
 	}
 	free := d.FreeMachines(d.p.free)
@@ -497,7 +508,9 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 // chance, as Batch's does.
 //
 // Under DeferAfter the assignment is made all the same, so that the heuristic goes on choosing
-// against the queues it built, and the task is noted for deferChosen to take back.
+// against the queues it built, and the task is noted for deferChosen to take back. Under
+// DeferAfterRejudge every assignment is noted, in order, with its judgement, for deferChosen to
+// judge again where an earlier pair on its machine was taken back.
 func (d *deferring) Assign(h, m int) {
 	th := d.p.DeferThreshold(d.Task(h).Type)
 	if th > 0 {
@@ -507,7 +520,9 @@ func (d *deferring) Assign(h, m int) {
 		} else if s = d.Success(h, m); s <= th {
 			low = true
 		}
-		if low && d.p.cfg.DeferAt == DeferAfter {
+		if d.p.cfg.DeferAt == DeferAfterRejudge {
+			d.p.chosen = append(d.p.chosen, chosenPair{h: h, m: m, low: low, chance: s})
+		} else if low && d.p.cfg.DeferAt == DeferAfter {
 			d.p.low = append(d.p.low, h)
 			if d.p.trace != nil {
 				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
@@ -526,11 +541,14 @@ type retracter interface {
 	Retract(h int)
 }
 
-// deferChosen defers, under DeferAfter, the assignments the heuristic made at or below the
-// deferring threshold (thesis §4.5), judged by the chance each pair had when the heuristic chose
-// it, in the queue it had built by then.
+// deferChosen defers the assignments the heuristic made at or below the deferring threshold
+// (thesis §4.5). Under DeferAfter each pair is judged by the chance it had when the heuristic
+// chose it, in the queue it had built by then. Under DeferAfterRejudge the pairs are judged in
+// the heuristic's order, each against the queue it joins once the pairs deferred before it are
+// taken back: a pair's chance depends only on the tasks ahead of it, so where no earlier pair on
+// its machine was taken back, its chance at the assignment stands.
 func (p *Pruner) deferChosen(ev replay.Event) {
-	if len(p.low) == 0 {
+	if len(p.low) == 0 && !slices.ContainsFunc(p.chosen, func(c chosenPair) bool { return c.low }) {
 		return
 	}
 	r, ok := ev.(retracter)
@@ -539,6 +557,26 @@ func (p *Pruner) deferChosen(ev replay.Event) {
 	}
 	for _, h := range p.low {
 		r.Retract(h)
+	}
+	p.touched = p.touched[:0]
+	for _, c := range p.chosen {
+		low, chance := c.low, c.chance
+		th := p.DeferThreshold(ev.Task(c.h).Type)
+		if slices.Contains(p.touched, c.m) {
+			pos := slices.Index(ev.Queue(c.m), c.h)
+			chance = ev.QueueChances(c.m)[pos].Success
+			low = chance <= th
+		}
+		if !low {
+			continue
+		}
+		if p.trace != nil {
+			p.trace(Decision{Time: ev.Now(), Kind: "defer", Task: c.h, Chance: chance, Against: th})
+		}
+		r.Retract(c.h)
+		if !slices.Contains(p.touched, c.m) {
+			p.touched = append(p.touched, c.m)
+		}
 	}
 }
 

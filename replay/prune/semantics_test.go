@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -85,29 +86,80 @@ func TestHandWorkedDeferAt(t *testing.T) {
 		DeferBefore: {{-1, nan, 4, replay.ExpiredUnmapped}, {0, 0, 4, replay.OnTime}, {1, 0, 7, replay.OnTime}},
 		DeferAfter:  {{-1, nan, 6, replay.ExpiredUnmapped}, {1, 0, 6, replay.OnTime}, {-1, nan, 8, replay.ExpiredUnmapped}},
 	}
-	for _, at := range []DeferPlace{DeferBefore, DeferAfter} {
-		for _, observed := range []bool{false, true} { // the tracing path computes exact chances
+	for at, n := range deferAtOutcomes(t, pet, tasks, opt, want) {
+		if n == 0 {
+			t.Errorf("--defer-at %v: no deferral reported to the observer", at)
+		}
+	}
+}
+
+// deferAtOutcomes replays tasks through MM-D, deferring at a static 0.5, at each placement of
+// want, with and without an observer (the tracing path computes exact chances), checks the
+// outcomes against want's, and returns the deferrals each placement reported to the observer.
+func deferAtOutcomes(t *testing.T, pet replaytest.Grid, tasks []replay.Task, opt replay.Options, want map[DeferPlace][]outcome) map[DeferPlace]int {
+	t.Helper()
+	deferrals := map[DeferPlace]int{}
+	for at, w := range want {
+		for _, observed := range []bool{false, true} {
 			cfg := DefaultConfig()
 			cfg.Variant, cfg.Defer, cfg.DeferAt = Defer, DeferRule{Kind: "static", Value: 0.5}, at
 			m, err := Wrap(heuristic.MM{}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			deferred := 0
 			if observed {
 				m.(*Pruner).Observe(func(d Decision) {
 					if d.Kind == "defer" {
-						deferred++
+						deferrals[at]++
 					}
 				})
 			}
-			if got := replayed(t, pet, tasks, opt, m); !sameOutcomes(got, want[at]) {
-				t.Errorf("--defer-at %v (observed %v): %v, want %v", at, observed, got, want[at])
-			}
-			if observed && deferred == 0 {
-				t.Errorf("--defer-at %v: no deferral reported to the observer", at)
+			if got := replayed(t, pet, tasks, opt, m); !sameOutcomes(got, w) {
+				t.Errorf("--defer-at %v (observed %v): %v, want %v", at, observed, got, w)
 			}
 		}
+	}
+	return deferrals
+}
+
+// TestHandWorkedDeferAfterRejudge: MM-D, deferring at a static 0.5, after MM's choice, each pair
+// judged as MM chose it (after) or in the queue it joins once the earlier deferrals are taken
+// back (after-rejudge). One machine, queue size 3, drop model none, impulse execution times, all
+// tasks arrive at 0:
+//
+//	task  exec  deadline
+//	T0     2       1      (hopeless: chance 0)
+//	T1     3       4
+//	T2     4       6
+//
+// MM's pairs at 0, in its order: round 1, completions 2, 3, 4 → T0 (ends 2, chance 0); round 2,
+// behind T0: T1 at 5, T2 at 6 → T1 (5 > 4: chance 0); round 3, behind T1: T2 at 9 (> 6: chance 0).
+//
+// After: all three pairs were chosen at chance 0, so all are deferred and the machine stays idle;
+// no task arrives or ends again, so each expires at its deadline: 1, 4, 6.
+//
+// After-rejudge: T0 (chance 0) is deferred; T1 joins an empty queue: ends at 3 ≤ 4, chance 1,
+// assigned; T2 joins behind T1 alone: ends at 7 > 6, chance 0, deferred. T1 runs 0–3, on time.
+// Event 3: T0 expires (3 ≥ 1); MM pairs T2 with the idle machine, 3 + 4 = 7 > 6: chance 0,
+// deferred. No event is left: T2 expires at its deadline, 6.
+func TestHandWorkedDeferAfterRejudge(t *testing.T) {
+	pet := replaytest.Grid{{pmf.Impulse(2, 1)}, {pmf.Impulse(3, 1)}, {pmf.Impulse(4, 1)}}
+	tasks := []replay.Task{
+		{ID: 0, Type: 0, Deadline: 1},
+		{ID: 1, Type: 1, Deadline: 4},
+		{ID: 2, Type: 2, Deadline: 6},
+	}
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.DropModel = 3, pmf.None
+	nan := math.NaN()
+	want := map[DeferPlace][]outcome{
+		DeferAfter:        {{-1, nan, 1, replay.ExpiredUnmapped}, {-1, nan, 4, replay.ExpiredUnmapped}, {-1, nan, 6, replay.ExpiredUnmapped}},
+		DeferAfterRejudge: {{-1, nan, 3, replay.ExpiredUnmapped}, {0, 0, 3, replay.OnTime}, {-1, nan, 6, replay.ExpiredUnmapped}},
+	}
+	// After: the three at 0. After-rejudge: T0 and T2 at 0, T2 again at 3.
+	wantDeferrals := map[DeferPlace]int{DeferAfter: 3, DeferAfterRejudge: 3}
+	if got := deferAtOutcomes(t, pet, tasks, opt, want); !maps.Equal(got, wantDeferrals) {
+		t.Errorf("deferrals reported to the observer: %v, want %v", got, wantDeferrals)
 	}
 }
 
@@ -165,6 +217,9 @@ func mustPMF(t *testing.T, timeProb ...float64) pmf.PMF {
 func TestParseSemantics(t *testing.T) {
 	if d, err := ParseDeferPlace("Before"); err != nil || d != DeferBefore {
 		t.Errorf("before: %v %v", d, err)
+	}
+	if d, err := ParseDeferPlace("after-rejudge"); err != nil || d != DeferAfterRejudge || d.String() != "after-rejudge" {
+		t.Errorf("after-rejudge: %v %v", d, err)
 	}
 	if r, err := ParseRunningDrop("always"); err != nil || r != RunningAlways {
 		t.Errorf("always: %v %v", r, err)
