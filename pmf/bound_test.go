@@ -63,21 +63,26 @@ func TestAppendMeanBound(t *testing.T) {
 }
 
 // chordStarts counts the grid points i of prev before the deadline whose start leaves a run
-// between K − time(i) = u steps, K prev's first grid point at or after the deadline, strictly
-// between exec's shortest and longest time: the starts whose g(u) AppendMeanBound takes from a
-// chord. Counted here from the grid itself, with a tolerance for deadlines on a grid point.
+// u = K − i steps strictly between exec's shortest and longest time, for K the grid point just
+// before the deadline and the one at or after it (a killed run frees the machine at one or the
+// other, KillShare), and returns the larger count: the starts whose g(u) AppendMeanBound takes
+// from a chord. Counted here from the grid itself, with a tolerance for deadlines on a grid point.
 func chordStarts(prev, exec PMF, deadline float64) int {
 	step := prev.Step()
-	k := int(math.Ceil((deadline-prev.Origin())/step - 1e-9)) // K's index on prev's grid
+	kc := int(math.Ceil((deadline-prev.Origin())/step - 1e-9)) // the first grid point at or after the deadline
 	x0 := int(math.Round(exec.Origin() / step))
 	x1 := x0 + exec.Len() - 1
-	n := 0
-	for i := 0; i < prev.Len() && i < k; i++ {
-		if u := k - i; x0 < u && u < x1 {
-			n++
+	most := 0
+	for _, k := range []int{kc - 1, kc} {
+		n := 0
+		for i := 0; i < prev.Len() && i < kc; i++ {
+			if u := k - i; x0 < u && u < x1 {
+				n++
+			}
 		}
+		most = max(most, n)
 	}
-	return n
+	return most
 }
 
 // TestAppendMeanBoundNotQuiteOne: a PMF's mass may miss 1 by up to MassTolerance, and the bound
