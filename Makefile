@@ -46,14 +46,11 @@ test-quick:
 # preset × pruning variant × drop model replays EXACT_TRIALS of the 60 trials of the 19k and 34k
 # levels in full (make test replays one each, cut short), the trials rotating across the
 # combinations so that together they cover all 60. CI runs it after make test. Needs
-# ../shared/data/hcw19 (or HCW19_DIR); skips without. Before pending's combinations moved to
-# --defer-at after-rejudge, EXACT_TRIALS=1 took 885 s of CPU (832.6 user, 52.8 sys; 49 min 34 s
-# of wall time on a 2-core machine shared at load 15-25): 885/2 s ≈ 7.4 min on an idle 2-core
-# machine. after-rejudge made MM's pending combinations the dearer half of its run (MM's 12 now
-# 109 CPU s); a run after the change had used 814 CPU s at its 104th of 240 combinations, about
-# 1.8 times as much as the run before at that point: some 1,600 CPU s, 13 min on an idle 2-core
-# machine (estimated, not measured to the end). 2 would exceed the 20 min CI can spare. The
-# heaviest heuristic, MMU, took a fifth of the time, so the two cores stay busy to its end.
+# ../shared/data/hcw19 (or HCW19_DIR); skips without. EXACT_TRIALS=1 on the merged tree of
+# issues 45 and 51 (after-rejudge, the evict kill split, MMU's run end): rc 0 in 868 s of wall
+# time, 1,097.7 user + 59.3 sys CPU s, with a fidelity-verdicts run sharing the machine for its
+# first half (/usr/bin/time make test-exact). 2 would take about twice that, more than CI can
+# spare beside make test. The heaviest heuristic, MMU, takes about a fifth of the time.
 EXACT_TRIALS ?= 1
 test-exact:
 	HCW19_TRIALS=$(EXACT_TRIALS) $(GO) test -count=1 -run '^TestHCW19FastEqualsReference$$' -timeout 70m ./replay/prune
