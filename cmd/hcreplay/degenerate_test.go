@@ -69,6 +69,11 @@ func TestUnusedPruningFlagWarns(t *testing.T) {
 		{[]string{"-H", "MM", "--fairness", "0.2", "--toggle", "always"}, "--toggle always, --fairness 0.2 change no replay"},
 		{[]string{"-H", "MM", "--prune", "drop", "--defer", "static:0.6"}, "--defer static:0.6 changes no replay"},
 		{[]string{"-H", "MM", "--prune", "defer", "--drop-threshold", "0.3"}, ""}, // the gap is added to it
+		{[]string{"-H", "MM", "--defer-at", "after-rejudge"}, "--defer-at after-rejudge changes no replay"},
+		{[]string{"-H", "MM", "--prune", "drop", "--defer-at", "before"}, "--defer-at before changes no replay"},
+		{[]string{"-H", "MM", "--prune", "defer", "--defer-at", "after-rejudge"}, ""},
+		{[]string{"-H", "MM", "--prune", "defer", "--drop-running", "always"}, "--drop-running always changes no replay"},
+		{[]string{"-H", "MM", "--prune", "drop", "--drop-running", "never"}, ""},
 		{[]string{"-H", "PAMF", "--drop-threshold", "0.3"}, ""},
 		{[]string{"-H", "MM"}, ""},
 	} {

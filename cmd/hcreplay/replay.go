@@ -243,9 +243,9 @@ func (c *ReplayCmd) mappers() ([]replayMapper, error) {
 	return out, nil
 }
 
-// unusedPruningFlags warns of the pruning flags set to other than their defaults that no mapper
-// reads (after its preset's tuning): with the default --prune none, --drop-threshold 0.3 changes
-// nothing, which a user who forgot --prune would not see. It returns "" when there are none.
+// unusedPruningFlags warns of the pruning flags (--defer-at and --drop-running too) set to other
+// than their defaults that no mapper reads (after its preset's tuning): with --prune none,
+// --drop-threshold 0.3 changes nothing, unseen by a user who forgot --prune. "" when none.
 func (c *ReplayCmd) unusedPruningFlags(mappers []replayMapper) string {
 	var drops, defers, gap bool // gap: a deferring mapper adds to the dropping threshold
 	for _, mp := range mappers {
@@ -271,6 +271,8 @@ func (c *ReplayCmd) unusedPruningFlags(mappers []replayMapper) string {
 		{"--rho", fmt.Sprint(c.Rho), set.Rho != def.Rho, drops},
 		{"--defer", c.DeferRule, set.Defer != def.Defer, defers},
 		{"--fairness", fmt.Sprint(c.Fairness), set.Fairness != def.Fairness, drops || defers},
+		{"--defer-at", c.DeferAt, set.DeferAt != def.DeferAt, defers},
+		{"--drop-running", c.DropRunning, set.DropRunning != def.DropRunning, drops},
 	} {
 		if f.changed && !f.read {
 			unused = append(unused, f.flag+" "+f.value)
