@@ -132,10 +132,10 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var runs []report.ReplayRun
 	overall := runsBar(con, len(trials)*len(mappers))
-	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
+	defer func() { overall.Stop() }() // on an early return; nil once the loop has stopped it
 	// emit takes each run's result in trial order, whatever -j.
 	emit := func(i, j int, res *replay.Result) error {
-		overall.inc()
+		overall.Inc()
 		tr := trials[i]
 		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
@@ -161,7 +161,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	overall.stop() // the bar's last frame before the tables
+	overall.Stop() // the bar's last frame before the tables
 	overall = nil
 	if c.JSON {
 		return nil
@@ -302,25 +302,6 @@ func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
 	}
 	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning): replayed once, under %s%s",
 		mp.label, mp.sameAs, mp.sameAs, why)
-}
-
-// runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
-// for a single run, whose bar counts its tasks (trialBar).
-func runsBar(con *Console, runs int) *progress {
-	if runs < 2 {
-		return nil
-	}
-	p := newProgress(con)
-	p.startRuns(runs, "replay")
-	return p
-}
-
-// trialBar is the bar of one replay's tasks, or nil while overall counts the runs of several.
-func trialBar(con *Console, overall *progress) *progress {
-	if overall != nil {
-		return nil
-	}
-	return newProgress(con)
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {
