@@ -19,6 +19,7 @@ import (
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/internal/kongconfig"
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -236,7 +237,8 @@ func badPath(err error) bool {
 		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
 		errors.Is(err, syscall.EROFS) || // an --out on a read-only file system
 		errors.As(err, new(*report.FormatError)) || // --plot x.bogus
-		errors.As(err, new(sweep.InputError)) // a grid too large, a corrupt runs file on --resume
+		errors.As(err, new(sweep.InputError)) || // a grid too large, a corrupt runs file on --resume
+		errors.As(err, new(*outdir.InputError)) // an output of earlier results, without --force
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

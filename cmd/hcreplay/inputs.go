@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,20 +42,3 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 
 // readSmallFile is smallfile.Read, under the name figures.go calls it by.
 func readSmallFile(path string) ([]byte, error) { return smallfile.Read(path) }
-
-// checkOutputFolder tells, before anything is computed, that the folder an
-// output file goes to is missing or is not a folder; the writers would
-// report it naming their temporary file.
-func checkOutputFolder(path string) error {
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: folder %s does not exist", path, dir)
-	case err != nil:
-		return fmt.Errorf("%s: %w", path, err)
-	case !fi.IsDir():
-		return fmt.Errorf("%s: %s is not a folder", path, dir)
-	}
-	return nil
-}
