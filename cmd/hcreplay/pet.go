@@ -9,9 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -134,26 +131,9 @@ func (c *PetShowCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	t := tablewriter.NewTable(con.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
-	t.Header("task type", "machine type", "mean", "sample mean", "std dev", "p95", "impulses", "samples", "notes")
-	for _, s := range pet.Summaries() {
-		samples, sampleMean := "–", "–"
-		if s.Samples > 0 {
-			samples = fmt.Sprint(s.Samples)
-		}
-		if s.SampleMean > 0 {
-			sampleMean = fmt.Sprintf("%.2f", s.SampleMean)
-		}
-		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), sampleMean, fmt.Sprintf("%.2f", s.StdDev),
-			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, s.Notes()); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	if err := report.WritePETTable(con.Stdout, pet); err != nil {
 		return err
 	}
-	fmt.Fprintf(con.Stdout, "%d task types × %d machine types, step %g %s\n", pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit())
 	if c.Plot == "" {
 		return nil
 	}
