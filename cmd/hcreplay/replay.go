@@ -170,19 +170,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err := report.WriteReplayRuns(con.Stdout, runs); err != nil {
 		return err
 	}
-	if len(trials) > len(c.Trace) { // some --trace has several trials
-		over := fmt.Sprintf("the %d trials", len(trials))
-		if len(c.Trace) > 1 {
-			over = "the trials of each --trace"
-		}
-		fmt.Fprintf(con.Stdout, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
-		labels := make([]string, len(mappers))
-		for j, mp := range mappers {
-			labels[j] = mp.Label
-		}
-		return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs)
+	labels := make([]string, len(mappers))
+	for j, mp := range mappers {
+		labels[j] = mp.Label
 	}
-	return nil
+	return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs) // when some --trace has several trials
 }
 
 // mappers lists the mappers of -H × --prune (prune.Choose), refusing a degenerate one in the
