@@ -1,11 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -25,19 +20,8 @@ func loadPET(path string) (*petbuild.PET, error) {
 
 // loadMachines reads a catalog, or builds the default one (one machine per PET machine type).
 func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
-	if path == "" {
-		return replay.DefaultCatalog(pet.MachineTypes()), nil
-	}
-	b, err := smallfile.Read(path)
-	if err != nil {
-		return nil, badInput(fmt.Errorf("read catalog %s: %w", path, err))
-	}
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	ms, err := replay.ParseCatalog(bytes.NewReader(b), path, format, pet.MachineTypes())
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return ms, nil
+	ms, err := replay.ReadCatalog(path, pet.MachineTypes())
+	return ms, badInput(err)
 }
 
 // readSmallFile is smallfile.Read, under the name figures.go calls it by.
