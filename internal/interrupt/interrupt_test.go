@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-const tick = 20 * time.Millisecond // the test's grace; the waits below are a few of them
+const tick = 50 * time.Millisecond // the test's grace; the save's is 20 of them, margin for a loaded machine
 
 // watched runs watch with short graces and says whether it called exit, and what it wrote.
 func watched(t *testing.T, ctx context.Context, finished chan struct{}, saves *Saves) (exited bool, out string) {
@@ -17,7 +17,7 @@ func watched(t *testing.T, ctx context.Context, finished chan struct{}, saves *S
 	var n atomic.Int32
 	done := make(chan struct{})
 	go func() {
-		watch(ctx, finished, saves, &stderr, func() { n.Add(1) }, tick, 5*tick)
+		watch(ctx, finished, saves, &stderr, func() { n.Add(1) }, tick, 20*tick)
 		close(done)
 	}()
 	select {
@@ -46,7 +46,7 @@ func TestWatch(t *testing.T) {
 		t.Errorf("stuck past the grace: exit %v, %q; want exit and \"interrupted\"", exited, out)
 	}
 
-	// A save that ends after the grace (tick) but within the save's (5 ticks) is waited for.
+	// A save that ends after the grace (a tick) but within the save's (20 ticks) is waited for.
 	saves, finished := new(Saves), make(chan struct{})
 	done := saves.Hold()
 	time.AfterFunc(3*tick, func() { done(); close(finished) })
