@@ -1,16 +1,20 @@
 package replay
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 )
 
 // CatalogEntry is one line of a machine catalog (SPEC §4.5): Count machines named Name-0,
@@ -54,6 +58,21 @@ func DefaultCatalog(machineTypes []string) []Machine {
 		ms[i] = Machine{Name: name, Type: i, PricePerHour: e.PricePerHour, PowerWatts: e.PowerWatts}
 	}
 	return ms
+}
+
+// ReadCatalog reads the catalog file at path, in the format its extension names (.yaml, .yml or
+// .csv), refusing a file too large to be one (internal/smallfile); "" is the default catalog,
+// one machine per machine type.
+func ReadCatalog(path string, machineTypes []string) ([]Machine, error) {
+	if path == "" {
+		return DefaultCatalog(machineTypes), nil
+	}
+	b, err := smallfile.Read(path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog %s: %w", path, err)
+	}
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	return ParseCatalog(bytes.NewReader(b), path, format, machineTypes)
 }
 
 // ParseCatalog reads a catalog in YAML (a list of entries) or CSV (a header naming the fields,

@@ -1,6 +1,11 @@
 package replay
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -92,4 +97,26 @@ func FuzzParseCatalog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadCatalog: a file in the format of its extension (upper case too), the default catalog
+// for no path, and a missing file named in the error.
+func TestReadCatalog(t *testing.T) {
+	types := []string{"cpu", "gpu"}
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "c.CSV")
+	if err := os.WriteFile(csvPath, []byte("name,machine_type,count\ng,gpu,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadCatalog(csvPath, types)
+	if err != nil || len(ms) != 2 || ms[0].Name != "g-0" || ms[1].Type != 1 {
+		t.Errorf("c.CSV: %v, %v; want g-0 and g-1 of type 1", ms, err)
+	}
+	if ms, err := ReadCatalog("", types); err != nil || !reflect.DeepEqual(ms, DefaultCatalog(types)) {
+		t.Errorf("no path: %v, %v; want the default catalog", ms, err)
+	}
+	missing := filepath.Join(dir, "none.yaml")
+	if _, err := ReadCatalog(missing, types); err == nil || !strings.HasPrefix(err.Error(), "read catalog "+missing+": ") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want it named and fs.ErrNotExist", err)
+	}
 }

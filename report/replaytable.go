@@ -37,10 +37,26 @@ func WriteReplayRuns(w io.Writer, runs []ReplayRun) error {
 
 // WriteReplayMeans prints, per trace set (named by sets) and mapper (named by labels), the mean
 // over the trials of the key metrics of WriteReplayRuns and the half-width of their 95%
-// intervals (EstimateOf). Each set is its own set of trials, as if replayed alone: a level of
-// oversubscription, say, whose means would mean nothing pooled with another's. The column of
-// sets is there only when there are several.
+// intervals (EstimateOf), after a blank line and a line saying what they are over; nothing when
+// there are no more trials than sets (each set a single trial: the runs' table says it all).
+// Each set is its own set of trials, as if replayed alone: a level of oversubscription, say,
+// whose means would mean nothing pooled with another's. The column of sets is there only when
+// there are several.
 func WriteReplayMeans(w io.Writer, sets, labels []string, runs []ReplayRun) error {
+	trials := 0
+	for _, r := range runs {
+		if r.Mapper == 0 {
+			trials++
+		}
+	}
+	if trials <= len(sets) {
+		return nil
+	}
+	over := fmt.Sprintf("the %d trials", trials)
+	if len(sets) > 1 {
+		over = "the trials of each --trace"
+	}
+	fmt.Fprintf(w, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
 	header := []string{"heuristic", "trials", "scored", "robustness %", "fairness var", "cost/on-time ($)"}
 	if len(sets) > 1 {
 		header = append([]string{"trace"}, header...)

@@ -25,4 +25,16 @@ func TestWriteReplayMeans(t *testing.T) {
 			t.Errorf("no row %q in\n%s", want, b.String())
 		}
 	}
+	if want := "\nMean over the trials of each --trace, with the half-width of its 95% Student t interval:\n"; !strings.HasPrefix(b.String(), want) {
+		t.Errorf("the table does not start with %q:\n%s", want, b.String())
+	}
+	// One set of 3 trials: the means are over the 3; one trial per set: no table, the runs' says it.
+	b.Reset()
+	if err := WriteReplayMeans(&b, []string{"a*.csv"}, []string{"MM"}, runs[:4]); err != nil || !strings.HasPrefix(b.String(), "\nMean over the 3 trials,") {
+		t.Errorf("one set of 3 trials: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteReplayMeans(&b, []string{"a.csv", "b.csv"}, []string{"MM"}, []ReplayRun{run(0, 0, 10), run(1, 0, 50)}); err != nil || b.Len() != 0 {
+		t.Errorf("a trial per set: %v, wrote\n%s", err, b.String())
+	}
 }

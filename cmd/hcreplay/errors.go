@@ -8,17 +8,15 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"regexp"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/alecthomas/kong"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/internal/interrupt"
 	"github.com/hcreplay/hcreplay/internal/kongconfig"
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -73,12 +71,12 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 		fmt.Fprintf(stderr, "hcreplay: internal error: %v\n", err)
 		return exitInternal
 	}
-	kctx, err := parser.Parse(negativeValues(args))
+	kctx, err := parser.Parse(kongconfig.NegativeValues(args))
 	if err == nil {
 		err = repeatedFlag(kctx)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "hcreplay: %v\n", unsignedError(err))
+		fmt.Fprintf(stderr, "hcreplay: %v\n", kongconfig.UnsignedError(err))
 		// Help cannot fix a bad config file.
 		if !errors.As(err, new(inputError)) && !errors.As(err, new(*kongconfig.Error)) {
 			fmt.Fprintf(stderr, "Run %q for usage.\n", helpCommand(err))
@@ -95,7 +93,7 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	finished := make(chan struct{})
 	defer close(finished)
 	saving := new(savings)
-	go watchdog(ctx, finished, saving, stderr)
+	go interrupt.Watch(ctx, finished, &saving.Saves, stderr, func() { os.Exit(exitSignal) })
 
 	inflate, err := g.inflateLimit()
 	if err != nil {
@@ -125,106 +123,10 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	return exitOK
 }
 
-// graceAfterSignal is how long a command has after Ctrl-C or SIGTERM to stop by itself (a sweep
-// saves its finished runs) before watchdog stops it.
-const graceAfterSignal = 2 * time.Second
+// savings counts the saves under way (Console.Saving), for interrupt.Watch.
+type savings struct{ interrupt.Saves }
 
-// saveGrace is how long watchdog waits past graceAfterSignal for a command that is saving its
-// work (Console.Saving): a sweep of 100,000 runs takes about 2 s to save them on 2 busy cores,
-// one of the 840,000 runs a sweep allows some 17 s. A second Ctrl-C stops it at once.
-const saveGrace = time.Minute
-
-// savings counts the saves under way (Console.Saving).
-type savings struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (s *savings) hold() func() {
-	s.mu.Lock()
-	s.n++
-	s.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			s.n--
-			s.mu.Unlock()
-		})
-	}
-}
-
-func (s *savings) busy() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.n > 0
-}
-
-// watchdog stops the process when a command has not returned graceAfterSignal after a signal
-// cancelled ctx: a command that does not look at ctx (pet show, trace convert, ...) or is
-// blocked in a read (a FIFO, a terminal) would otherwise run to its end or forever. A command
-// saving its work then (Console.Saving) gets up to saveGrace more to finish: stopping it would
-// throw the save away. It removes the temporary files of the outputs being written, so that
-// nothing is left, and exits 130.
-func watchdog(ctx context.Context, finished <-chan struct{}, saving *savings, stderr io.Writer) {
-	select {
-	case <-finished:
-		return
-	case <-ctx.Done():
-	}
-	select {
-	case <-finished:
-		return
-	case <-time.After(graceAfterSignal):
-	}
-	if saving.busy() {
-		fmt.Fprintln(stderr, "hcreplay: saving the finished work; Ctrl-C again to stop at once")
-		select {
-		case <-finished:
-			return
-		case <-time.After(saveGrace):
-		}
-	}
-	atomicfile.RemoveLive()
-	fmt.Fprintln(stderr, "hcreplay: interrupted")
-	os.Exit(exitSignal)
-}
-
-// negativeValues joins "--flag -1" into "--flag=-1": kong reads a value that starts with a
-// dash as a short flag and answers "expected int value but got "-1" (short flag)", where the
-// user meant a number (and no short flag of ours is a digit). Everything after "--" is left.
-func negativeValues(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && negativeNumber.MatchString(args[i+1]) {
-			out = append(out, a+"="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-var (
-	negativeNumber = regexp.MustCompile(`^-[0-9.]`)
-	// kong's refusal of a negative value for an unsigned flag (--seed=-1).
-	negativeUnsigned = regexp.MustCompile(`^--([a-z0-9-]+): expected a valid \d+ bit uint but got "(-[^"]*)"`)
-)
-
-// unsignedError rewrites kong's "--seed: expected a valid 64 bit uint but got "-1"" as what
-// the user can act on: "--seed -1: seed must be ≥ 0".
-func unsignedError(err error) error {
-	m := negativeUnsigned.FindStringSubmatch(err.Error())
-	if m == nil {
-		return err
-	}
-	return fmt.Errorf("--%s %s: %s must be ≥ 0", m[1], m[2], strings.ReplaceAll(m[1], "-", " "))
-}
+func (s *savings) hold() func() { return s.Hold() }
 
 // badPath reports whether err is the operating system refusing a path (a missing folder, a
 // file where a folder should be, no permission) or a figure path of no format we write. Every path a command opens or creates is
@@ -236,7 +138,8 @@ func badPath(err error) bool {
 		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) ||
 		errors.Is(err, syscall.EROFS) || // an --out on a read-only file system
 		errors.As(err, new(*report.FormatError)) || // --plot x.bogus
-		errors.As(err, new(sweep.InputError)) // a grid too large, a corrupt runs file on --resume
+		errors.As(err, new(sweep.InputError)) || // a grid too large, a corrupt runs file on --resume
+		errors.As(err, new(*outdir.InputError)) // an output of earlier results, without --force
 }
 
 // newParser builds the kong parser with the options every hcreplay grammar

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/internal/interrupt"
 )
 
 // This file holds issue 49's hostile-input tests: each command runs in a child process (this
@@ -39,7 +40,7 @@ func (c *slowSaveCmd) Run(ctx context.Context, con *Console) error {
 	fmt.Fprintln(con.Stderr, "started")
 	<-ctx.Done()
 	done := con.Saving()
-	time.Sleep(graceAfterSignal + 1500*time.Millisecond)
+	time.Sleep(interrupt.Grace + 1500*time.Millisecond)
 	done()
 	con.Logf("42 runs are saved; run the same command with --resume to finish")
 	return ctx.Err()
@@ -198,7 +199,7 @@ func TestSignalStopsAnyCommand(t *testing.T) {
 		if code != exitSignal {
 			t.Errorf("%v: exit %d, want %d; stderr:\n%s", sig, code, exitSignal, c.stderr)
 		}
-		if took := time.Since(start); took > graceAfterSignal+5*time.Second {
+		if took := time.Since(start); took > interrupt.Grace+5*time.Second {
 			t.Errorf("%v: stopped after %v", sig, took)
 		}
 		if left := tempFiles(t, dir); len(left) > 0 {
@@ -492,7 +493,7 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 			if code != exitSignal {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSignal, ch.stderr)
 			}
-			if took := time.Since(start); took > graceAfterSignal+3*time.Second {
+			if took := time.Since(start); took > interrupt.Grace+3*time.Second {
 				t.Errorf("stopped %v after the signal", took)
 			}
 			if left := tempFiles(t, out); len(left) > 0 {

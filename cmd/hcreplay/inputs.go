@@ -1,14 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -28,37 +20,9 @@ func loadPET(path string) (*petbuild.PET, error) {
 
 // loadMachines reads a catalog, or builds the default one (one machine per PET machine type).
 func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
-	if path == "" {
-		return replay.DefaultCatalog(pet.MachineTypes()), nil
-	}
-	b, err := smallfile.Read(path)
-	if err != nil {
-		return nil, badInput(fmt.Errorf("read catalog %s: %w", path, err))
-	}
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	ms, err := replay.ParseCatalog(bytes.NewReader(b), path, format, pet.MachineTypes())
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return ms, nil
+	ms, err := replay.ReadCatalog(path, pet.MachineTypes())
+	return ms, badInput(err)
 }
 
 // readSmallFile is smallfile.Read, under the name figures.go calls it by.
 func readSmallFile(path string) ([]byte, error) { return smallfile.Read(path) }
-
-// checkOutputFolder tells, before anything is computed, that the folder an
-// output file goes to is missing or is not a folder; the writers would
-// report it naming their temporary file.
-func checkOutputFolder(path string) error {
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: folder %s does not exist", path, dir)
-	case err != nil:
-		return fmt.Errorf("%s: %w", path, err)
-	case !fi.IsDir():
-		return fmt.Errorf("%s: %s is not a folder", path, dir)
-	}
-	return nil
-}

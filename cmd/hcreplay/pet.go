@@ -9,9 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -50,7 +47,8 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	opt, err := c.fitOptions()
+	opt, err := petbuild.FitSpec{Binning: c.Binning, MinSamples: c.MinSamples, FillFrom: c.FillFrom, Merge: c.Merge,
+		MaxImpulses: c.MaxImpulses, Crop: c.Crop}.Options(flagOf)
 	if err != nil {
 		return badInput(err)
 	}
@@ -61,7 +59,7 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	pet, stats, err := petbuild.FitLogs(ctx, c.Logs, read, opt, func(rows int) { con.Logf("read %d rows", rows) })
 	var thin *petbuild.ThinCellsError
 	if errors.As(err, &thin) {
-		return badInput(thinCellsHint(thin))
+		return badInput(thin.Hint(flagOf))
 	}
 	var span *petbuild.SpanError
 	if errors.As(err, &span) { // name the logs and the flag (issue 49: "fit: cell task=0 machine=0: ..." alone)
@@ -86,43 +84,6 @@ func (c *PetBuildCmd) Run(ctx context.Context, con *Console) error {
 	return nil
 }
 
-// thinCellsHint is the fit's list of thin cells with the flags that fix it: --min-samples down
-// to the thinnest cell's count, or --fill-from from a machine type that has the samples.
-func thinCellsHint(e *petbuild.ThinCellsError) error {
-	least := e.Fewest()
-	fix := fmt.Sprintf("give --min-samples %d to fit them from what they have (a histogram of so few samples is rough)", max(least, 1))
-	if least == 0 {
-		fix = "a cell without samples cannot be fitted: give --fill-from MACHINE=DONOR to take its task type's samples on another machine type"
-	} else {
-		fix += ", or --fill-from MACHINE=DONOR to take them from another machine type"
-	}
-	return fmt.Errorf("%w; %s", e, fix)
-}
-
-func (c *PetBuildCmd) fitOptions() (petbuild.FitOptions, error) {
-	b, err := petbuild.ParseBinning(c.Binning)
-	if err != nil {
-		return petbuild.FitOptions{}, err
-	}
-	if c.MinSamples < 0 {
-		return petbuild.FitOptions{}, fmt.Errorf("--min-samples %d: a cell cannot have fewer than 0 samples", c.MinSamples)
-	}
-	if c.Merge < 0 {
-		return petbuild.FitOptions{}, fmt.Errorf("--merge %d: want a factor of 2 or more (0 or 1 merges nothing)", c.Merge)
-	}
-	fill, err := petbuild.ParseFillFrom(c.FillFrom)
-	if err != nil {
-		return petbuild.FitOptions{}, fmt.Errorf("--fill-from %w", err)
-	}
-	comp := petbuild.Compaction{Merge: c.Merge, MaxImpulses: c.MaxImpulses}
-	if c.Crop != "" {
-		if comp.CropLow, comp.CropHigh, err = petbuild.ParseCrop(c.Crop); err != nil {
-			return petbuild.FitOptions{}, fmt.Errorf("--crop %q: %w", c.Crop, err)
-		}
-	}
-	return petbuild.FitOptions{Binning: b, MinSamples: c.MinSamples, FillFrom: fill, Compaction: comp}, nil
-}
-
 // PetShowCmd prints a PET's cells.
 type PetShowCmd struct {
 	PET  string `arg:"" type:"existingfile" help:"PET file." placeholder:"PET"`
@@ -134,26 +95,9 @@ func (c *PetShowCmd) Run(con *Console) error {
 	if err != nil {
 		return err
 	}
-	t := tablewriter.NewTable(con.Stdout, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}))
-	t.Header("task type", "machine type", "mean", "sample mean", "std dev", "p95", "impulses", "samples", "notes")
-	for _, s := range pet.Summaries() {
-		samples, sampleMean := "–", "–"
-		if s.Samples > 0 {
-			samples = fmt.Sprint(s.Samples)
-		}
-		if s.SampleMean > 0 {
-			sampleMean = fmt.Sprintf("%.2f", s.SampleMean)
-		}
-		if err := t.Append(s.TaskType, s.MachineType, fmt.Sprintf("%.2f", s.Mean), sampleMean, fmt.Sprintf("%.2f", s.StdDev),
-			fmt.Sprintf("%.2f", s.P95), fmt.Sprint(s.Impulses), samples, s.Notes()); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	if err := report.WritePETTable(con.Stdout, pet); err != nil {
 		return err
 	}
-	fmt.Fprintf(con.Stdout, "%d task types × %d machine types, step %g %s\n", pet.NumTaskTypes(), pet.NumMachineTypes(), pet.Step(), pet.TimeUnit())
 	if c.Plot == "" {
 		return nil
 	}

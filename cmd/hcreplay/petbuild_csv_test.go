@@ -106,7 +106,7 @@ func referencePET(t *testing.T, log, dir string) []byte {
 		}
 		samples = append(samples, petbuild.Sample{TaskType: strings.TrimSpace(rec[0]), MachineType: strings.TrimSpace(rec[1]), Time: v})
 	}
-	opt, err := (&PetBuildCmd{Binning: "fd", MinSamples: 30}).fitOptions()
+	opt, err := petbuild.FitSpec{Binning: "fd", MinSamples: 30}.Options(flagOf) // pet build's defaults
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -94,13 +95,13 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		if w := c.sameMapperWarning(mp); w != "" {
 			con.Logf("%s", w)
 		}
-		for _, w := range mp.warnings {
-			if !warned[w] {
+		for _, pr := range mp.Warnings {
+			if w := pr.Message(flagOf); !warned[w] {
 				warned[w] = true
 				con.Logf("warning: %s", w)
 			}
 		}
-		if mp.sameAs == "" {
+		if mp.SameAs == "" {
 			distinct = append(distinct, mp)
 		}
 	}
@@ -132,10 +133,10 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var runs []report.ReplayRun
 	overall := runsBar(con, len(trials)*len(mappers))
-	defer func() { overall.stop() }() // on an early return; nil once the loop has stopped it
+	defer func() { overall.Stop() }() // on an early return; nil once the loop has stopped it
 	// emit takes each run's result in trial order, whatever -j.
 	emit := func(i, j int, res *replay.Result) error {
-		overall.inc()
+		overall.Inc()
 		tr := trials[i]
 		if s := res.Summary; s.Scored == 0 && s.Tasks > 0 && j == 0 { // the same for every mapper
 			con.Logf("warning: %s: --trim %d leaves none of its %d tasks scored, so its robustness and fairness are undefined; a smaller --trim scores the middle of the trace",
@@ -152,8 +153,8 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	runner := trialrun.Runner{Base: replay.Config{PET: pet, Truth: truth, Machines: machines, Options: opt},
 		Out: c.Out, CSV: c.CSV, Version: buildVersion(), Jobs: c.Jobs, Progress: runProgress{con, overall}}
 	for _, mp := range mappers {
-		runner.Mappers = append(runner.Mappers, trialrun.Mapper{Label: mp.label, New: func() (replay.Mapper, error) {
-			m, err := prune.New(mp.name, c.params(), mp.pruning)
+		runner.Mappers = append(runner.Mappers, trialrun.Mapper{Label: mp.Label, New: func() (replay.Mapper, error) {
+			m, err := prune.New(mp.Name, c.params(), mp.Pruning)
 			return m, badInput(err)
 		}})
 	}
@@ -161,7 +162,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	overall.stop() // the bar's last frame before the tables
+	overall.Stop() // the bar's last frame before the tables
 	overall = nil
 	if c.JSON {
 		return nil
@@ -169,114 +170,40 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if err := report.WriteReplayRuns(con.Stdout, runs); err != nil {
 		return err
 	}
-	if len(trials) > len(c.Trace) { // some --trace has several trials
-		over := fmt.Sprintf("the %d trials", len(trials))
-		if len(c.Trace) > 1 {
-			over = "the trials of each --trace"
-		}
-		fmt.Fprintf(con.Stdout, "\nMean over %s, with the half-width of its 95%% Student t interval:\n", over)
-		labels := make([]string, len(mappers))
-		for j, mp := range mappers {
-			labels[j] = mp.label
-		}
-		return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs)
+	labels := make([]string, len(mappers))
+	for j, mp := range mappers {
+		labels[j] = mp.Label
 	}
-	return nil
+	return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs) // when some --trace has several trials
 }
 
-// replayMapper is one mapper a replay runs each trial through: a heuristic or preset under a
-// pruning variant, and the mapper's own name for it (MM-P; PAMF under any variant is PAMF-P).
-type replayMapper struct {
-	name, label string
-	pruning     prune.Config
-	sameAs      string   // the label of an earlier mapper of the same kind (prune.KindOf), or ""
-	warnings    []string // what makes its pruning do nothing, or too much (prune.MapperProblems)
-}
-
-// mappers lists the mappers of -H × --prune, each once, in the order given: a heuristic first,
-// then its variants. Asking for the same mapper twice (PAMF with none and both) replays it once.
-// Two names that make the same mapper under two labels (PAM-P and PAMF-P once --fairness is set)
-// are one replay, under the first label: the second holds the first's label in sameAs, and Run
-// warns and leaves it out.
-func (c *ReplayCmd) mappers() ([]replayMapper, error) {
+// mappers lists the mappers of -H × --prune (prune.Choose), refusing a degenerate one in the
+// flags' words. Run warns of each that is an earlier one under another label and leaves it out.
+func (c *ReplayCmd) mappers() ([]prune.Choice, error) {
 	base, err := c.pruning()
 	if err != nil {
 		return nil, badInput(err)
 	}
-	var out []replayMapper
-	var kinds []prune.Kind // out's
-	seen := map[string]bool{}
-	for _, name := range c.Heuristic {
-		for _, v := range c.Prune {
-			p := base
-			if p.Variant, err = prune.ParseVariant(v); err != nil {
-				return nil, badInput(err)
-			}
-			var warnings []string
-			for _, pr := range prune.MapperProblems(name, c.params(), p) {
-				msg := pr.Message(flagOf)
-				if pr.Fatal {
-					return nil, badInput(fmt.Errorf("-H %s --prune %s: %s", name, v, msg))
-				}
-				warnings = append(warnings, msg)
-			}
-			m, err := prune.New(name, c.params(), p)
-			if err != nil {
-				return nil, badInput(err)
-			}
-			label := m.Name()
-			if seen[label] {
-				continue
-			}
-			seen[label] = true
-			mp := replayMapper{name: name, label: label, pruning: p, warnings: warnings}
-			kind := prune.KindOf(name, c.params(), p)
-			for i, k := range kinds {
-				if k == kind {
-					mp.sameAs = out[i].label
-					break
-				}
-			}
-			out, kinds = append(out, mp), append(kinds, kind)
-		}
+	ms, err := prune.Choose(c.Heuristic, c.Prune, c.params(), base)
+	if pe := new(prune.ProblemError); errors.As(err, &pe) {
+		return nil, badInput(fmt.Errorf("-H %s --prune %s: %s", pe.Name, pe.Variant, pe.Problem.Message(flagOf)))
 	}
-	return out, nil
+	return ms, badInput(err)
 }
 
-// unusedPruningFlags warns of the pruning flags (--defer-at and --drop-running too) set to other
-// than their defaults that no mapper reads (after its preset's tuning): with --prune none,
-// --drop-threshold 0.3 changes nothing, unseen by a user who forgot --prune. "" when none.
-func (c *ReplayCmd) unusedPruningFlags(mappers []replayMapper) string {
-	var drops, defers, gap bool // gap: a deferring mapper adds to the dropping threshold
-	for _, mp := range mappers {
-		_, _, r := prune.Resolve(mp.name, c.params(), mp.pruning)
-		d := r.Variant == prune.Drop || r.Variant == prune.Both
-		f := r.Variant == prune.Defer || r.Variant == prune.Both
-		drops, defers, gap = drops || d, defers || f, gap || f && r.Defer.Kind != "static"
-	}
+// unusedPruningFlags warns of the pruning flags set to other than their defaults that no mapper
+// reads (prune.Unread): with --prune none, --drop-threshold 0.3 changes nothing, unseen by a user
+// who forgot --prune. "" when none.
+func (c *ReplayCmd) unusedPruningFlags(mappers []prune.Choice) string {
 	set, err := c.pruning()
 	if err != nil {
 		return "" // mappers has refused the flags already
 	}
-	def := prune.DefaultConfig()
+	value := map[string]string{"toggle": c.Toggle, "lambda": fmt.Sprint(c.Lambda), "drop_threshold": fmt.Sprint(c.DropThreshold),
+		"rho": fmt.Sprint(c.Rho), "defer": c.DeferRule, "fairness": fmt.Sprint(c.Fairness), "defer_at": c.DeferAt, "drop_running": c.DropRunning}
 	var unused []string
-	for _, f := range []struct {
-		flag, value string
-		changed     bool
-		read        bool
-	}{
-		{"--toggle", c.Toggle, set.Toggle != def.Toggle, drops},
-		{"--lambda", fmt.Sprint(c.Lambda), set.Lambda != def.Lambda, drops},
-		{"--drop-threshold", fmt.Sprint(c.DropThreshold), set.DropThreshold != def.DropThreshold, drops || gap},
-		{"--rho", fmt.Sprint(c.Rho), set.Rho != def.Rho, drops},
-		{"--defer", c.DeferRule, set.Defer != def.Defer, defers},
-		{"--fairness", fmt.Sprint(c.Fairness), set.Fairness != def.Fairness, drops || defers},
-		{"--defer-at", c.DeferAt, set.DeferAt != def.DeferAt, defers},
-		{"--drop-running", c.DropRunning, set.DropRunning != def.DropRunning, drops},
-	} {
-		if f.changed && !f.read {
-			unused = append(unused, f.flag+" "+f.value)
-		}
+	for _, key := range prune.Unread(mappers, c.params(), set) {
+		unused = append(unused, flagOf(key)+" "+value[key])
 	}
 	switch len(unused) {
 	case 0:
@@ -292,35 +219,16 @@ func flagOf(key string) string { return "--" + strings.ReplaceAll(key, "_", "-")
 
 // sameMapperWarning tells that mapper mp replays as an earlier one, under another label, when it
 // does: the user asked for two, and gets one replay, under the earlier label.
-func (c *ReplayCmd) sameMapperWarning(mp replayMapper) string {
-	if mp.sameAs == "" {
+func (c *ReplayCmd) sameMapperWarning(mp prune.Choice) string {
+	if mp.SameAs == "" {
 		return ""
 	}
 	why := ""
-	if c.Fairness > 0 && (strings.HasPrefix(mp.label, "PAMF") || strings.HasPrefix(mp.sameAs, "PAMF")) {
+	if c.Fairness > 0 && (strings.HasPrefix(mp.Label, "PAMF") || strings.HasPrefix(mp.SameAs, "PAMF")) {
 		why = "; --fairness gives every pruned mapper the sufferage factor that makes PAM PAMF"
 	}
 	return fmt.Sprintf("warning: %s is %s with these flags (the same heuristic, parameters and pruning): replayed once, under %s%s",
-		mp.label, mp.sameAs, mp.sameAs, why)
-}
-
-// runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
-// for a single run, whose bar counts its tasks (trialBar).
-func runsBar(con *Console, runs int) *progress {
-	if runs < 2 {
-		return nil
-	}
-	p := newProgress(con)
-	p.startRuns(runs, "replay")
-	return p
-}
-
-// trialBar is the bar of one replay's tasks, or nil while overall counts the runs of several.
-func trialBar(con *Console, overall *progress) *progress {
-	if overall != nil {
-		return nil
-	}
-	return newProgress(con)
+		mp.Label, mp.SameAs, mp.SameAs, why)
 }
 
 func (c *ReplayCmd) options(pet *petbuild.PET) (replay.Options, error) {

@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/vbauerster/mpb/v8"
 
+	"github.com/hcreplay/hcreplay/internal/progressbar"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
@@ -204,21 +204,6 @@ func tinyTrial(t *testing.T, petPath, trace string) (*petbuild.PET, []replay.Mac
 		t.Fatalf("%s: %d trials, want 1", trace, len(trials))
 	}
 	return pet, machines, trials[0]
-}
-
-// TestReplayProgressCounts: the bar of a replay's tasks moves in whole steps of progressStep
-// (that the replay calls its counter once per task is trialrun's TestReplayOneCounts).
-func TestReplayProgressCounts(t *testing.T) {
-	p := &progress{p: mpb.New(mpb.WithOutput(io.Discard))}
-	p.startTasks(3*progressStep, "x")
-	tick := p.counter()
-	for range 2*progressStep + 5 {
-		tick()
-	}
-	if got := p.bar.Current(); got != 2*progressStep {
-		t.Errorf("bar at %d after %d ticks, want %d", got, 2*progressStep+5, 2*progressStep)
-	}
-	p.stop()
 }
 
 // writeTrials writes len(sizes) CSV traces of the tiny workload (writeTiny's), trial-i.csv with
@@ -529,8 +514,8 @@ func TestReplaySeveralRunsOneBar(t *testing.T) {
 	if runsBar(con, 1) != nil {
 		t.Error("a bar of runs for a single run")
 	}
-	overall := &progress{p: mpb.New(mpb.WithOutput(&frames), mpb.WithAutoRefresh())} // auto refresh: the buffer is no terminal
-	overall.startRuns(2, "replay")
+	overall := progressbar.Draw(&frames) // redrawing by itself: the buffer is no terminal
+	overall.StartRuns(2, "replay")
 	if trialBar(con, overall) != nil {
 		t.Error("a trial's bar beside the bar of runs")
 	}
@@ -541,10 +526,10 @@ func TestReplaySeveralRunsOneBar(t *testing.T) {
 			return prune.New(name, heuristic.DefaultParams(), prune.Config{})
 		}})
 	}
-	if err := runner.Run(t.Context(), []trialset.Trial{tr}, func(_, _ int, _ *replay.Result) error { overall.inc(); return nil }); err != nil {
+	if err := runner.Run(t.Context(), []trialset.Trial{tr}, func(_, _ int, _ *replay.Result) error { overall.Inc(); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	overall.stop()
+	overall.Stop()
 	if strings.Contains(stderr.String(), "replaying") {
 		t.Errorf("the trials' log lines went to stderr beside the bar:\n%s", stderr.String())
 	}

@@ -1,7 +1,8 @@
 // Package kongconfig lets a YAML or TOML file set the flags of a kong command line, by flag
 // name, in sections per command, below environment variables and the command line; and checks
-// the enum values environment variables give. It owns the file's format and its checks; it
-// knows no command or flag of its own.
+// the enum values environment variables give; and mends two of kong's readings of the command
+// line, of negative numbers (NegativeValues, UnsignedError). It owns the file's format and its
+// checks; it knows no command or flag of its own.
 package kongconfig
 
 import (

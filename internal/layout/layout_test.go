@@ -89,8 +89,9 @@ func deps(graph map[string][]string, pkg string) map[string]bool {
 // TestImportDirection checks SPEC §2's direction where issue 48 draws it: report reads runs and
 // does not run them, so neither it nor anything it imports imports sweep (or sweep/slurm); the
 // runner's lower floors (replay, petbuild, trace, pmf) do not import sweep either; and the
-// command line imports no internal package but atomicfile, kongconfig and smallfile, which it needs
-// to write its outputs and read its config and small input files.
+// command line imports no internal package but atomicfile, interrupt, kongconfig, outdir,
+// progressbar and smallfile, which it needs to write its outputs by their rules (and leave none
+// half-written when stopped), draw its progress and read its config and small input files.
 func TestImportDirection(t *testing.T) {
 	graph := moduleImports(t, "../..")
 	for _, p := range []string{"report", "sweep", "sweep/slurm", "cmd/hcreplay"} {
@@ -105,7 +106,7 @@ func TestImportDirection(t *testing.T) {
 			}
 		}
 	}
-	allowed := []string{module + "/internal/atomicfile", module + "/internal/kongconfig", module + "/internal/smallfile"}
+	allowed := []string{module + "/internal/atomicfile", module + "/internal/interrupt", module + "/internal/kongconfig", module + "/internal/outdir", module + "/internal/progressbar", module + "/internal/smallfile"}
 	for _, q := range graph[module+"/cmd/hcreplay"] {
 		if strings.HasPrefix(q, module+"/internal/") && !slices.Contains(allowed, q) {
 			t.Errorf("cmd/hcreplay imports %s: the command line takes from internal only what it needs for I/O (%s)", q, strings.Join(allowed, ", "))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
@@ -123,25 +124,17 @@ func (r *Runner) replayInto(ctx context.Context, mapper replay.Mapper, cfg repla
 	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(dir, "summary.json"), NewRunJSON(res, trace, pet.TimeUnit(), r.Version)); err != nil {
+	if err := outdir.WriteJSON(filepath.Join(dir, "summary.json"), NewRunJSON(res, trace, pet.TimeUnit(), r.Version)); err != nil {
 		return nil, err
 	}
 	if err := report.WriteRunReliability(filepath.Join(dir, "reliability.csv"), res.Summary.Reliability, report.FileMeta{Version: r.Version}); err != nil {
 		return nil, err
 	}
-	return res, writeJSON(filepath.Join(dir, "timing.json"), struct {
+	return res, outdir.WriteJSON(filepath.Join(dir, "timing.json"), struct {
 		replay.Timing
 		Tool        string `json:"tool"`
 		ToolVersion string `json:"tool_version"`
 	}{res.Timing, report.Tool, r.Version})
-}
-
-func writeJSON(path string, v any) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	})
 }
 
 // RunJSON is a run's summary with the trace it replayed: summary.json, and the line replay
