@@ -421,7 +421,8 @@ type cutoffs struct {
 	th       []float64    // per task type, the threshold the cut-offs are for
 	quantile [][]quantile // per task type and machine type, at the last threshold asked for
 	nextType []int        // the types asked for in this call, to reset
-	types    []int        // each machine's type, read once: Event.Machine copies a struct with strings
+	types    []int        // each machine's type, read once per replay (quantiles)
+	numTypes int          // the number of machine types: one more than the largest in types
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
@@ -457,9 +458,10 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 			c.earliest = append(c.earliest, ev.FreeFrom(m))
 		}
 	}
+	qs := c.quantiles(ev, tt)
 	cut, all := c.byType[tt][:0], math.Inf(1)
 	for i, m := range c.free {
-		x := c.cutoff(ev, h, tt, m, th, c.earliest[i])
+		x := c.earliest[i] + cutoff(ev, h, m, &qs[c.types[m]], th)
 		cut = append(cut, x)
 		all = min(all, x)
 	}
@@ -467,27 +469,34 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 	return cut, all
 }
 
-// cutoff is the deadline before which a task of type tt (h is one) is hopeless on machine m,
-// which cannot be free before at. With the cell's impulses at o + j·step, CDF table T and J its
-// first index with T ≥ th − boundMargin, the bound T(δ − at + step) is below th − boundMargin
-// exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
-// cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
-// a bound the table would not give.
-func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 {
+// quantiles is task type tt's quantiles per machine type, sized for every machine type of the
+// replay. Each machine's type is read once per replay: Event.Machine copies a struct with strings.
+func (c *cutoffs) quantiles(ev replay.Event, tt int) []quantile {
 	if len(c.types) != ev.NumMachines() { // the machines do not change during a replay
-		c.types = c.types[:0]
+		c.types, c.numTypes = c.types[:0], 0
 		for k := range ev.NumMachines() {
-			c.types = append(c.types, ev.Machine(k).Type)
+			mt := ev.Machine(k).Type
+			c.types = append(c.types, mt)
+			c.numTypes = max(c.numTypes, mt+1)
 		}
 	}
-	mt := c.types[m]
 	for len(c.quantile) <= tt {
 		c.quantile = append(c.quantile, nil)
 	}
-	for len(c.quantile[tt]) <= mt {
+	for len(c.quantile[tt]) < c.numTypes {
 		c.quantile[tt] = append(c.quantile[tt], quantile{th: -1})
 	}
-	q := &c.quantile[tt][mt]
+	return c.quantile[tt]
+}
+
+// cutoff is how long after the time it can first be free a task of h's type is hopeless on
+// machine m, with q the quantile of h's cell on m (quantiles). With the cell's impulses at
+// o + j·step, CDF table T and J its first index with T ≥ th − boundMargin, the bound
+// T(δ − at + step), for a machine that cannot be free before at, is below th − boundMargin
+// exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
+// cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
+// a bound the table would not give.
+func cutoff(ev replay.Event, h, m int, q *quantile, th float64) float64 {
 	if q.th != th {
 		exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
 		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
@@ -496,7 +505,7 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 			q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
 		}
 	}
-	return at + q.at
+	return q.at
 }
 
 // Assign makes an assignment whose chance on the chosen machine is at or below the threshold a
@@ -512,7 +521,7 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 // DeferAfterRejudge every assignment is noted, in order, with its judgement, for deferChosen to
 // judge again where an earlier pair on its machine was taken back.
 func (d *deferring) Assign(h, m int) {
-	th := d.p.DeferThreshold(d.Task(h).Type)
+	th := d.DeferThreshold(h)
 	if th > 0 {
 		low, s := false, 0.0
 		if d.p.trace == nil && d.SuccessBound(h, m) < th-boundMargin {
@@ -644,6 +653,9 @@ func (d *deferring) cutoffsOf(h int) (deadline float64, cut []float64, all float
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,
 // before choosing among the remaining tasks.
-func (d *deferring) DeferThreshold(h int) float64 { return d.p.DeferThreshold(d.Task(h).Type) }
+func (d *deferring) DeferThreshold(h int) float64 {
+	typ, _ := d.TypeAndDeadline(h) // not Task(h): it copies a struct with a slice, per pair of every round
+	return d.p.DeferThreshold(typ)
+}
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
