@@ -27,6 +27,7 @@ type Pruner struct {
 	low       []int           // DeferAfter: this event's assignments to take back, reused
 	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
 	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
+	screen    typeScreen      // PromisingEach's per-type state, reused
 }
 
 // chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
@@ -625,6 +626,102 @@ func (d *deferring) Promising(h int, ms, dst []int) ([]int, bool) {
 		dst = append(dst, m) // or not free when the cut-offs were taken: ask
 	}
 	return dst, true
+}
+
+// PromisingEach is Promising for each task of tasks in turn, with the work that depends only on
+// the task's type done once per type: its threshold, its cut-offs, and their alignment with ms.
+// For the i-th task it appends to dst the machines Promising would append, or all of ms where
+// Promising would say it cannot tell (a threshold of 0), and appends len(dst) to ends; so the
+// task's machines are dst[ends[i-1]:ends[i]] (from the start for the first), and none means it
+// is deferred. False, with dst and ends as they came, when Promising could tell for no task: a
+// trace, which records chances, or no free machine.
+//
+// A task's own work is then its deadline against its type's cut-offs, one comparison per
+// machine. Sorting a type's tasks by deadline would let a binary search find the prefix of them
+// that is hopeless on a machine, but every task still gets its own list or deferral, and in
+// batch order; the comparisons it would save cost less than the sort.
+func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, bool) {
+	if d.p.trace != nil {
+		return dst, ends, false
+	}
+	if !d.cut {
+		d.p.free = d.FreeMachines(d.p.free)
+		d.p.cut.reset(d.p.free)
+		d.cut = true
+	}
+	if len(d.p.free) == 0 {
+		return dst, ends, false
+	}
+	s := &d.p.screen
+	s.reset()
+	for _, h := range tasks {
+		typ, deadline := d.TypeAndDeadline(h)
+		cut, all := s.of(d, h, typ, ms)
+		switch {
+		case cut == nil: // a threshold of 0: Promising cannot tell, so every machine is asked
+			dst = append(dst, ms...)
+		case deadline < all:
+		default:
+			for i, m := range ms {
+				if !(deadline < cut[i]) {
+					dst = append(dst, m)
+				}
+			}
+		}
+		ends = append(ends, len(dst))
+	}
+	return dst, ends, true
+}
+
+// typeScreen is PromisingEach's per-type state for one call: each type's cut-offs aligned with
+// the machines asked about, reused from call to call.
+type typeScreen struct {
+	state []int8      // per task type: 0 not yet seen in this call, 1 screened, 2 a threshold of 0
+	cut   [][]float64 // per task type, a cut-off per machine of ms (-Inf: ask), when screened
+	all   []float64   // per task type, the earliest cut-off of the free machines, when screened
+	seen  []int       // the types seen in this call, to reset
+}
+
+func (s *typeScreen) reset() {
+	for _, tt := range s.seen {
+		s.state[tt] = 0
+	}
+	s.seen = s.seen[:0]
+}
+
+// of is type tt's cut-offs aligned with ms and the earliest over the free machines, as
+// Promising reads them, or nil for a type whose threshold is 0 (h is a task of the type).
+func (s *typeScreen) of(d *deferring, h, tt int, ms []int) ([]float64, float64) {
+	for len(s.state) <= tt {
+		s.state, s.cut, s.all = append(s.state, 0), append(s.cut, nil), append(s.all, 0)
+	}
+	switch s.state[tt] {
+	case 1:
+		return s.cut[tt], s.all[tt]
+	case 2:
+		return nil, 0
+	}
+	s.seen = append(s.seen, tt)
+	th := d.p.DeferThreshold(tt)
+	if th == 0 {
+		s.state[tt] = 2
+		return nil, 0
+	}
+	cut, all := d.p.cut.of(d.Event, h, tt, th)
+	free, j := d.p.cut.free, 0
+	aligned := s.cut[tt][:0]
+	for _, m := range ms {
+		for j < len(free) && free[j] < m {
+			j++
+		}
+		c := math.Inf(-1) // not free when the cut-offs were taken: ask
+		if j < len(free) && free[j] == m {
+			c = cut[j]
+		}
+		aligned = append(aligned, c)
+	}
+	s.state[tt], s.cut[tt], s.all[tt] = 1, aligned, all
+	return aligned, all
 }
 
 // cutoffsOf is task h's deadline and its type's cut-offs for this event, per machine of
