@@ -629,12 +629,13 @@ func (d *deferring) Promising(h int, ms, dst []int) ([]int, bool) {
 }
 
 // PromisingEach is Promising for each task of tasks in turn, with the work that depends only on
-// the task's type done once per type: its threshold, its cut-offs, and their alignment with ms.
-// For the i-th task it appends to dst the machines Promising would append, or all of ms where
-// Promising would say it cannot tell (a threshold of 0), and appends len(dst) to ends; so the
-// task's machines are dst[ends[i-1]:ends[i]] (from the start for the first), and none means it
-// is deferred. False, with dst and ends as they came, when Promising could tell for no task: a
-// trace, which records chances, or no free machine.
+// the task's type done once per type (its threshold and cut-offs) and the matching of ms with
+// the machines the cut-offs are of done once per call. For the i-th task it appends to dst the
+// machines Promising would append, or all of ms where Promising would say it cannot tell (a
+// threshold of 0), and appends len(dst) to ends; so the task's machines are
+// dst[ends[i-1]:ends[i]] (from the start for the first), and none means it is deferred. False,
+// with dst and ends as they came, when Promising could tell for no task: a trace, which records
+// chances, or no free machine.
 //
 // A task's own work is then its deadline against its type's cut-offs, one comparison per
 // machine. Sorting a type's tasks by deadline would let a binary search find the prefix of them
@@ -653,18 +654,18 @@ func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, boo
 		return dst, ends, false
 	}
 	s := &d.p.screen
-	s.reset()
+	s.reset(ms, d.p.cut.free)
 	for _, h := range tasks {
 		typ, deadline := d.TypeAndDeadline(h)
-		cut, all := s.of(d, h, typ, ms)
+		cut, all := s.of(d, h, typ)
 		switch {
 		case cut == nil: // a threshold of 0: Promising cannot tell, so every machine is asked
 			dst = append(dst, ms...)
 		case deadline < all:
 		default:
-			for i, m := range ms {
-				if !(deadline < cut[i]) {
-					dst = append(dst, m)
+			for i, j := range s.at {
+				if j < 0 || !(deadline < cut[j]) { // not free when the cut-offs were taken, or not hopeless
+					dst = append(dst, ms[i])
 				}
 			}
 		}
@@ -673,25 +674,37 @@ func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, boo
 	return dst, ends, true
 }
 
-// typeScreen is PromisingEach's per-type state for one call: each type's cut-offs aligned with
-// the machines asked about, reused from call to call.
+// typeScreen is PromisingEach's state for one call, in storage reused from call to call.
 type typeScreen struct {
+	at    []int       // per machine of ms, its index in the cut-offs' free machines, or -1
 	state []int8      // per task type: 0 not yet seen in this call, 1 screened, 2 a threshold of 0
-	cut   [][]float64 // per task type, a cut-off per machine of ms (-Inf: ask), when screened
-	all   []float64   // per task type, the earliest cut-off of the free machines, when screened
+	cut   [][]float64 // per task type, its cut-offs (cutoffs.of), when screened
+	all   []float64   // per task type, the earliest of them, when screened
 	seen  []int       // the types seen in this call, to reset
 }
 
-func (s *typeScreen) reset() {
+// reset starts a call for machines ms (in index order) and cut-offs of machines free (the same).
+func (s *typeScreen) reset(ms, free []int) {
 	for _, tt := range s.seen {
 		s.state[tt] = 0
 	}
-	s.seen = s.seen[:0]
+	s.seen, s.at = s.seen[:0], s.at[:0]
+	j := 0
+	for _, m := range ms {
+		for j < len(free) && free[j] < m {
+			j++
+		}
+		k := -1
+		if j < len(free) && free[j] == m {
+			k = j
+		}
+		s.at = append(s.at, k)
+	}
 }
 
-// of is type tt's cut-offs aligned with ms and the earliest over the free machines, as
-// Promising reads them, or nil for a type whose threshold is 0 (h is a task of the type).
-func (s *typeScreen) of(d *deferring, h, tt int, ms []int) ([]float64, float64) {
+// of is type tt's cut-offs and the earliest of them, or nil for a type whose threshold is 0 (h
+// is a task of the type).
+func (s *typeScreen) of(d *deferring, h, tt int) ([]float64, float64) {
 	for len(s.state) <= tt {
 		s.state, s.cut, s.all = append(s.state, 0), append(s.cut, nil), append(s.all, 0)
 	}
@@ -707,21 +720,9 @@ func (s *typeScreen) of(d *deferring, h, tt int, ms []int) ([]float64, float64) 
 		s.state[tt] = 2
 		return nil, 0
 	}
-	cut, all := d.p.cut.of(d.Event, h, tt, th)
-	free, j := d.p.cut.free, 0
-	aligned := s.cut[tt][:0]
-	for _, m := range ms {
-		for j < len(free) && free[j] < m {
-			j++
-		}
-		c := math.Inf(-1) // not free when the cut-offs were taken: ask
-		if j < len(free) && free[j] == m {
-			c = cut[j]
-		}
-		aligned = append(aligned, c)
-	}
-	s.state[tt], s.cut[tt], s.all[tt] = 1, aligned, all
-	return aligned, all
+	s.cut[tt], s.all[tt] = d.p.cut.of(d.Event, h, tt, th)
+	s.state[tt] = 1
+	return s.cut[tt], s.all[tt]
 }
 
 // cutoffsOf is task h's deadline and its type's cut-offs for this event, per machine of
