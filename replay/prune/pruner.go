@@ -379,7 +379,7 @@ func (d *deferring) Batch() []int {
 		}
 		best := 0.0
 		for i, m := range free {
-			if bounds && (deadline < cut[i] || d.SuccessBound(h, m) < th-boundMargin) {
+			if bounds && (deadline < cut[i] || d.SuccessBoundBelow(h, m, th-boundMargin)) {
 				continue // best stays at or below th on this machine
 			}
 			// One machine above the threshold keeps the task; best is reported only for a deferral.
@@ -525,7 +525,7 @@ func (d *deferring) Assign(h, m int) {
 	th := d.DeferThreshold(h)
 	if th > 0 {
 		low, s := false, 0.0
-		if d.p.trace == nil && d.SuccessBound(h, m) < th-boundMargin {
+		if d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin) {
 			low = true // the chance is at most the bound: at or below th
 		} else if s = d.Success(h, m); s <= th {
 			low = true
