@@ -358,24 +358,26 @@ func (d *deferring) Batch() []int {
 	bounds := d.p.trace == nil // bounds decide only when nobody records the chances
 	if bounds {
 		d.p.cut.reset(free)
+		d.p.screen.reset(free, free)
 		d.cut = true
 	}
 	kept := batch[:0]
 	for _, h := range batch {
 		typ, deadline := d.TypeAndDeadline(h)
-		th := d.p.DeferThreshold(typ)
+		var th, all float64
+		var cut []float64
+		if bounds {
+			cut, all, th = d.p.screen.of(d, h, typ) // per type, once per call
+		} else {
+			th = d.p.DeferThreshold(typ)
+		}
 		if th == 0 {
 			kept = append(kept, h)
 			continue
 		}
-		var cut []float64
-		if bounds {
-			var all float64
-			cut, all = d.p.cut.of(d.Event, h, typ, th)
-			if deadline < all {
-				d.deferTask(h, 0, th) // hopeless on every machine with a free slot
-				continue
-			}
+		if bounds && deadline < all {
+			d.deferTask(h, 0, th) // hopeless on every machine with a free slot
+			continue
 		}
 		best := 0.0
 		for i, m := range free {
@@ -462,7 +464,11 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 	qs := c.quantiles(ev, tt)
 	cut, all := c.byType[tt][:0], math.Inf(1)
 	for i, m := range c.free {
-		x := c.earliest[i] + cutoff(ev, h, m, &qs[c.types[m]], th)
+		q := &qs[c.types[m]]
+		if q.th != th { // a cell's quantile is asked for once per threshold: the check stays inline
+			q.find(ev, h, m, th)
+		}
+		x := c.earliest[i] + q.at
 		cut = append(cut, x)
 		all = min(all, x)
 	}
@@ -490,23 +496,20 @@ func (c *cutoffs) quantiles(ev replay.Event, tt int) []quantile {
 	return c.quantile[tt]
 }
 
-// cutoff is how long after the time it can first be free a task of h's type is hopeless on
-// machine m, with q the quantile of h's cell on m (quantiles). With the cell's impulses at
+// find sets q to the quantile of h's cell on machine m for threshold th: how long after the
+// time it can first be free a task of h's type is hopeless on m. With the cell's impulses at
 // o + j·step, CDF table T and J its first index with T ≥ th − boundMargin, the bound
 // T(δ − at + step), for a machine that cannot be free before at, is below th − boundMargin
 // exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
 // cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
 // a bound the table would not give.
-func cutoff(ev replay.Event, h, m int, q *quantile, th float64) float64 {
-	if q.th != th {
-		exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
-		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
-		q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
-		if j < exec.Len() {
-			q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
-		}
+func (q *quantile) find(ev replay.Event, h, m int, th float64) {
+	exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
+	j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
+	q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
+	if j < exec.Len() {
+		q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
 	}
-	return q.at
 }
 
 // Assign makes an assignment whose chance on the chosen machine is at or below the threshold a
@@ -657,7 +660,7 @@ func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, boo
 	s.reset(ms, d.p.cut.free)
 	for _, h := range tasks {
 		typ, deadline := d.TypeAndDeadline(h)
-		cut, all := s.of(d, h, typ)
+		cut, all, _ := s.of(d, h, typ)
 		switch {
 		case cut == nil: // a threshold of 0: Promising cannot tell, so every machine is asked
 			dst = append(dst, ms...)
@@ -674,12 +677,14 @@ func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, boo
 	return dst, ends, true
 }
 
-// typeScreen is PromisingEach's state for one call, in storage reused from call to call.
+// typeScreen is the per-type state of one call of PromisingEach or Batch, in storage reused from
+// call to call.
 type typeScreen struct {
 	at    []int       // per machine of ms, its index in the cut-offs' free machines, or -1
 	state []int8      // per task type: 0 not yet seen in this call, 1 screened, 2 a threshold of 0
 	cut   [][]float64 // per task type, its cut-offs (cutoffs.of), when screened
 	all   []float64   // per task type, the earliest of them, when screened
+	th    []float64   // per task type, its deferring threshold, when screened
 	seen  []int       // the types seen in this call, to reset
 }
 
@@ -702,27 +707,27 @@ func (s *typeScreen) reset(ms, free []int) {
 	}
 }
 
-// of is type tt's cut-offs and the earliest of them, or nil for a type whose threshold is 0 (h
-// is a task of the type).
-func (s *typeScreen) of(d *deferring, h, tt int) ([]float64, float64) {
+// of is type tt's cut-offs, the earliest of them and its threshold, or nil and 0 for a type whose
+// threshold is 0 (h is a task of the type).
+func (s *typeScreen) of(d *deferring, h, tt int) ([]float64, float64, float64) {
 	for len(s.state) <= tt {
-		s.state, s.cut, s.all = append(s.state, 0), append(s.cut, nil), append(s.all, 0)
+		s.state, s.cut, s.all, s.th = append(s.state, 0), append(s.cut, nil), append(s.all, 0), append(s.th, 0)
 	}
 	switch s.state[tt] {
 	case 1:
-		return s.cut[tt], s.all[tt]
+		return s.cut[tt], s.all[tt], s.th[tt]
 	case 2:
-		return nil, 0
+		return nil, 0, 0
 	}
 	s.seen = append(s.seen, tt)
 	th := d.p.DeferThreshold(tt)
 	if th == 0 {
 		s.state[tt] = 2
-		return nil, 0
+		return nil, 0, 0
 	}
 	s.cut[tt], s.all[tt] = d.p.cut.of(d.Event, h, tt, th)
-	s.state[tt] = 1
-	return s.cut[tt], s.all[tt]
+	s.state[tt], s.th[tt] = 1, th
+	return s.cut[tt], s.all[tt], th
 }
 
 // cutoffsOf is task h's deadline and its type's cut-offs for this event, per machine of
