@@ -27,7 +27,7 @@ type Pruner struct {
 	low       []int           // DeferAfter: this event's assignments to take back, reused
 	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
 	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
-	screen    typeScreen      // PromisingEach's per-type state, reused
+	screen    typeScreen      // the per-type state of PromisingEach and Batch, reused
 }
 
 // chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
@@ -429,7 +429,7 @@ type cutoffs struct {
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
-// a half (cutoff), for threshold th.
+// a half (find), for threshold th.
 type quantile struct {
 	th, at float64
 }
