@@ -141,13 +141,12 @@ func TestScreenCanFail(t *testing.T) {
 	t.Logf("the broken screen changed decisions in %d of 8 workloads task by task, %d per type", caught, caughtEach)
 }
 
-// TestScreenEachEqualsPerTask: PAM-P screening a round's tasks per type (PromisingEach) makes
-// the decisions it makes screening them one by one (Promising, whose screen
-// TestFastEqualsReference checks against the reference engine), and does the same work: every
-// outcome field, and the summary's counters (mapping events, convolutions, impulse
-// multiplications, success evaluations), are equal, under every drop model and deferral
-// placement, with fairness (per-type thresholds that move between events) and the dynamic
-// threshold.
+// TestScreenEachEqualsPerTask: PAM-P screening a round's tasks per type (PromisingEach) makes the
+// reference engine's decisions (its pruner, with an observer, screens nothing), and those it
+// makes screening them one by one (Promising) with the same work: every outcome field, and the
+// summary's counters (mapping events, convolutions, impulse multiplications, success
+// evaluations), are equal; under every drop model and deferral placement, with fairness
+// (per-type thresholds that move between events) and the dynamic threshold.
 func TestScreenEachEqualsPerTask(t *testing.T) {
 	r := rand.New(rand.NewPCG(50, 3))
 	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
@@ -163,20 +162,36 @@ func TestScreenEachEqualsPerTask(t *testing.T) {
 		if i%4 == 3 {
 			pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.6}
 		}
-		run := func(inner replay.Mapper) *replay.Result {
+		run := func(engine string, inner replay.Mapper) *replay.Result {
 			m, err := Wrap(inner, pc)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := replay.Run(t.Context(), cfg, m)
+			if engine == "reference" {
+				m.(*Pruner).Observe(func(Decision) {}) // the oracle asks every chance: no screen
+			}
+			c := cfg
+			c.Options.Engine = engine
+			res, err := replay.Run(t.Context(), c, m)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return res
 		}
 		pam := heuristic.PAM{Params: heuristic.DefaultParams()}
-		each, one := run(pam), run(perTaskPAM{pam})
+		each, one, ref := run("fast", pam), run("fast", perTaskPAM{pam}), run("reference", pam)
 		label := fmt.Sprintf("workload %d (%v, defer-at %v, fairness %v, defer %s)", i, cfg.Options.DropModel, pc.DeferAt, pc.Fairness, pc.Defer.Kind)
+		if len(ref.Outcomes) != len(each.Outcomes) {
+			t.Fatalf("%s: %d outcomes, reference %d", label, len(each.Outcomes), len(ref.Outcomes))
+		}
+		for k := range ref.Outcomes { // decisions as the reference engine's, chances to 1e-9 (TestFastEqualsReference)
+			a, b := ref.Outcomes[k], each.Outcomes[k]
+			if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
+				!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred ||
+				!(same(a.Predicted, b.Predicted) || math.Abs(a.Predicted-b.Predicted) <= 1e-9) {
+				t.Fatalf("%s: exit %d differs from the reference engine's:\nreference %+v\nper type  %+v", label, k, a, b)
+			}
+		}
 		if !reflect.DeepEqual(outcomeKeys(each.Outcomes), outcomeKeys(one.Outcomes)) {
 			t.Fatalf("%s: outcomes differ", label)
 		}
