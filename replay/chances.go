@@ -19,6 +19,7 @@ type chancer interface {
 	tail(m int) pmf.PMF
 	success(h, m int) float64
 	successBound(h, m int) float64
+	successBoundBelow(h, m int, x float64) bool
 	completion(h, m int) float64
 	runCompletion(h, m int) float64
 	completionBound(h, m int) float64
@@ -55,6 +56,8 @@ func (r reference) release(int)       {}
 // successBound knows nothing cheaper than certainty: the reference computes every chance it is
 // asked for, so that it stays the oracle of the faster engines' bounds.
 func (r reference) successBound(int, int) float64 { return 1 }
+
+func (r reference) successBoundBelow(_, _ int, x float64) bool { return 1 < x }
 
 // completionBound knows nothing cheaper than no bound, for the same reason.
 func (r reference) completionBound(int, int) float64 { return math.Inf(-1) }
@@ -718,14 +721,45 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 // starts just before its deadline runs long but one that starts after it is skipped: a later
 // start can free the machine sooner (pmf's TestAppendMonotone).
 func (f *fast) successBound(h, m int) float64 {
-	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !(f.valid[m] || f.sameQueue(m)) {
+	s, ok := f.rawBound(h, m)
+	if !ok {
 		return 1
 	}
+	return roundedAbove(s)
+}
+
+// successBoundBelow is successBound(h, m) < x, to the bit, without rounding a bound that lies
+// far from x (roundedBelow): the callers compare the bound with a threshold or a best chance less
+// a slack, and the rounding decides only where the two are within a rounding step.
+func (f *fast) successBoundBelow(h, m int, x float64) bool {
+	s, ok := f.rawBound(h, m)
+	if !ok {
+		return 1 < x
+	}
+	return roundedBelow(s, x)
+}
+
+// rawBound is successBound before rounding, false where successBound knows no bound but 1.
+func (f *fast) rawBound(h, m int) (float64, bool) {
+	if !f.reuse || f.e.opt.DropModel == pmf.Pending || f.versions[m] == 0 || !(f.valid[m] || f.sameQueue(m)) {
+		return 0, false
+	}
 	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version != 0 && f.memo[i].epoch == f.epochs[m] {
-		return roundedAbove(f.memo[i].success)
+		return f.memo[i].success, true
 	}
 	s, _ := f.memoized(h, m, f.against(h, m))
-	return roundedAbove(s)
+	return s, true
+}
+
+// roundedBelow is roundedAbove(s) < x. roundedAbove moves s by at most half a rounding step
+// (5e-13) plus 2·chanceWindow, and the division that rounds it by a relative 1e-16; so where s
+// lies farther than 1e-11 from x, s and roundedAbove(s) are on the same side of it, and s is
+// compared as it is.
+func roundedBelow(s, x float64) bool {
+	if math.Abs(s-x) > 1e-11 {
+		return s < x
+	}
+	return roundedAbove(s) < x
 }
 
 // roundedAbove is chance s rounded as success rounds it, or as the reference's value may round

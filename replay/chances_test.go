@@ -292,3 +292,31 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 // sameSkewness reports whether two reported skewnesses are the same: equal, or both NaN (not
 // computed).
 func sameSkewness(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// TestRoundedBelowIsRoundedCompare: roundedBelow(s, x), which compares s unrounded when it lies
+// far from x, gives roundedAbove(s) < x, the rounded bound's comparison, for chances on and off
+// rounding boundaries (half a step, with and without chanceWindow's nudge), against thresholds
+// from 1e-15 to 1e-9 away on either side, the callers' slack of 1e-9 included, and at random.
+func TestRoundedBelowIsRoundedCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(50, 4))
+	var ss []float64
+	for range 2000 {
+		k := math.Floor(r.Float64() * 1e12)
+		// a random chance, a rounding boundary (k + 0.5 steps) and points just off it
+		ss = append(ss, r.Float64(), (k+0.5)/1e12, (k+0.5)/1e12+3e-15, (k+0.5)/1e12-3e-15, (k+0.5)/1e12+6e-15, k/1e12)
+	}
+	ss = append(ss, 0, 1, 0.75, 0.75-1e-9)
+	deltas := []float64{0, 1e-15, 4e-15, 1e-14, 1e-13, 4.9e-13, 5e-13, 5.1e-13, 1e-12, 3e-12, 9.9e-12, 1e-11, 1.1e-11, 1e-10, 1e-9}
+	n := 0
+	for _, s := range ss {
+		for _, d := range deltas {
+			for _, x := range []float64{s + d, s - d, roundedAbove(s) + d, roundedAbove(s) - d, RoundChance(s+d) - 1e-9} {
+				if got, want := roundedBelow(s, x), roundedAbove(s) < x; got != want {
+					t.Fatalf("roundedBelow(%v, %v) = %v, roundedAbove(s) = %v < x is %v", s, x, got, roundedAbove(s), want)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d comparisons", n)
+}

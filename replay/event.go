@@ -81,6 +81,10 @@ type Event interface {
 	// engine computed earlier for the same queue, which time can only have lowered, or 1 when it
 	// knows none. A pruner decides "no better than the threshold" from it without the chain.
 	SuccessBound(h, m int) float64
+	// SuccessBoundBelow is SuccessBound(h, m) < x, the same answer, without rounding the bound
+	// where it lies far from x: a pruner or heuristic that compares the bound with a threshold
+	// asks this.
+	SuccessBoundBelow(h, m int, x float64) bool
 	// Completion is the expected time machine m becomes free after task h, if h is appended.
 	Completion(h, m int) float64
 	// RunCompletion is the expected time task h's run ends if h is appended to machine m now and
@@ -256,11 +260,14 @@ func (v *mapping) Queue(m int) []int {
 func (v *mapping) Exec(h, m int) pmf.PMF           { return v.e.taskCell(h, m).exec }
 func (v *mapping) ExecTable(h, m int) pmf.CDFTable { return v.e.taskCell(h, m).table }
 
-func (v *mapping) Ready(m int) pmf.PMF              { return v.e.chances.ready(m) }
-func (v *mapping) Tail(m int) pmf.PMF               { return v.e.chances.tail(m) }
-func (v *mapping) FreeFrom(m int) float64           { return v.e.freeFrom(m) }
-func (v *mapping) Success(h, m int) float64         { return v.e.chances.success(h, m) }
-func (v *mapping) SuccessBound(h, m int) float64    { return v.e.chances.successBound(h, m) }
+func (v *mapping) Ready(m int) pmf.PMF           { return v.e.chances.ready(m) }
+func (v *mapping) Tail(m int) pmf.PMF            { return v.e.chances.tail(m) }
+func (v *mapping) FreeFrom(m int) float64        { return v.e.freeFrom(m) }
+func (v *mapping) Success(h, m int) float64      { return v.e.chances.success(h, m) }
+func (v *mapping) SuccessBound(h, m int) float64 { return v.e.chances.successBound(h, m) }
+func (v *mapping) SuccessBoundBelow(h, m int, x float64) bool {
+	return v.e.chances.successBoundBelow(h, m, x)
+}
 func (v *mapping) Completion(h, m int) float64      { return v.e.chances.completion(h, m) }
 func (v *mapping) RunCompletion(h, m int) float64   { return v.e.chances.runCompletion(h, m) }
 func (v *mapping) CompletionBound(h, m int) float64 { return v.e.chances.completionBound(h, m) }

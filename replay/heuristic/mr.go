@@ -49,7 +49,7 @@ func maxSuccessEach(ev replay.Event, p Params, b *buffers, tasks []int, machines
 	for i, t := range tasks {
 		best := pair{task: t, machine: -1}
 		for _, m := range machines(i) {
-			if best.machine >= 0 && ev.SuccessBound(t, m) < best.success-boundSlack {
+			if best.machine >= 0 && ev.SuccessBoundBelow(t, m, best.success-boundSlack) {
 				continue
 			}
 			s := ev.Success(t, m)

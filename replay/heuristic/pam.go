@@ -38,6 +38,14 @@ type machineScreener interface {
 	Promising(h int, ms, dst []int) ([]int, bool)
 }
 
+// eachScreener is machineScreener for a list of tasks at once, which lets the Event do the work
+// that depends only on a task's type once per type: the i-th task's machines are
+// dst[ends[i-1]:ends[i]] (ends[-1] read as the length dst came with), none meaning deferred;
+// false when the Event cannot tell for any task.
+type eachScreener interface {
+	PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, bool)
+}
+
 func (h PAM) Map(ev replay.Event) {
 	th, prunes := ev.(deferThresholder)
 	scr, screens := ev.(machineScreener)
@@ -96,6 +104,12 @@ func (h PAM) Map(ev replay.Event) {
 // each task kept, the machines that may (b.screened, b.screenedOf): phase 1 asks only those.
 func screenTasks(ev replay.Event, scr machineScreener, b *buffers, tasks []int) []int {
 	b.screened, b.screenedAt = b.screened[:0], b.screenedAt[:0]
+	if each, ok := scr.(eachScreener); ok {
+		if screened, ends, ok := each.PromisingEach(tasks, b.phase1, b.screened, b.ends[:0]); ok {
+			b.screened, b.ends = screened, ends
+			return keepScreened(ev, b, tasks)
+		}
+	}
 	kept := tasks[:0]
 	for _, t := range tasks {
 		start := len(b.screened)
@@ -110,6 +124,25 @@ func screenTasks(ev replay.Event, scr machineScreener, b *buffers, tasks []int) 
 		}
 		kept = append(kept, t)
 		b.screenedAt = append(b.screenedAt, start)
+	}
+	b.screenedAt = append(b.screenedAt, len(b.screened))
+	return kept
+}
+
+// keepScreened is screenTasks from PromisingEach's answer (b.screened, b.ends): it defers the
+// tasks with no machine and notes where each kept task's machines start. A deferred task's
+// range is empty, so the kept tasks' ranges lie end to end in b.screened.
+func keepScreened(ev replay.Event, b *buffers, tasks []int) []int {
+	kept, start := tasks[:0], 0
+	for i, t := range tasks {
+		end := b.ends[i]
+		if end == start {
+			ev.Defer(t)
+			continue
+		}
+		kept = append(kept, t)
+		b.screenedAt = append(b.screenedAt, start)
+		start = end
 	}
 	b.screenedAt = append(b.screenedAt, len(b.screened))
 	return kept

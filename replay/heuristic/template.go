@@ -42,6 +42,7 @@ type buffers struct {
 	memo                completionMemo      // MM's completions asked in this event
 	screened            []int               // PAM's machines worth asking, task after task
 	screenedAt          []int               // where each task's start in screened, and the end
+	ends                []int               // PAM's PromisingEach answer: where each task's machines end in screened
 }
 
 // orFresh is b, or a new set of buffers when b is nil.

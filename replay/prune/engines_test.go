@@ -20,7 +20,7 @@ import (
 // way, on the same machine, at the same times, and the chances predicted at mapping agree to
 // 1e-9. (The reference engine recomputes every chain with full convolutions and its pruner
 // computes every chance; the fast one answers from cached tables without convolving and its
-// pruner defers hopeless tasks from bounds, as PAM does through the pruner's Promising (which
+// pruner defers hopeless tasks from bounds, as PAM does through the pruner's PromisingEach (which
 // also spares it the chances of machines where a task is hopeless; TestScreenCanFail), so the
 // two share no arithmetic per query.)
 func TestFastEqualsReference(t *testing.T) {

@@ -27,6 +27,7 @@ type Pruner struct {
 	low       []int           // DeferAfter: this event's assignments to take back, reused
 	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
 	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
+	screen    typeScreen      // the per-type state of PromisingEach and Batch, reused
 }
 
 // chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
@@ -357,28 +358,30 @@ func (d *deferring) Batch() []int {
 	bounds := d.p.trace == nil // bounds decide only when nobody records the chances
 	if bounds {
 		d.p.cut.reset(free)
+		d.p.screen.reset(free, free)
 		d.cut = true
 	}
 	kept := batch[:0]
 	for _, h := range batch {
 		typ, deadline := d.TypeAndDeadline(h)
-		th := d.p.DeferThreshold(typ)
+		var th, all float64
+		var cut []float64
+		if bounds {
+			cut, all, th = d.p.screen.of(d, h, typ) // per type, once per call
+		} else {
+			th = d.p.DeferThreshold(typ)
+		}
 		if th == 0 {
 			kept = append(kept, h)
 			continue
 		}
-		var cut []float64
-		if bounds {
-			var all float64
-			cut, all = d.p.cut.of(d.Event, h, typ, th)
-			if deadline < all {
-				d.deferTask(h, 0, th) // hopeless on every machine with a free slot
-				continue
-			}
+		if bounds && deadline < all {
+			d.deferTask(h, 0, th) // hopeless on every machine with a free slot
+			continue
 		}
 		best := 0.0
 		for i, m := range free {
-			if bounds && (deadline < cut[i] || d.SuccessBound(h, m) < th-boundMargin) {
+			if bounds && (deadline < cut[i] || d.SuccessBoundBelow(h, m, th-boundMargin)) {
 				continue // best stays at or below th on this machine
 			}
 			// One machine above the threshold keeps the task; best is reported only for a deferral.
@@ -421,11 +424,12 @@ type cutoffs struct {
 	th       []float64    // per task type, the threshold the cut-offs are for
 	quantile [][]quantile // per task type and machine type, at the last threshold asked for
 	nextType []int        // the types asked for in this call, to reset
-	types    []int        // each machine's type, read once: Event.Machine copies a struct with strings
+	types    []int        // each machine's type, read once per replay (quantiles)
+	numTypes int          // the number of machine types: one more than the largest in types
 }
 
 // quantile is where a cell's cumulative table first reaches th − boundMargin, less a step and
-// a half (cutoff), for threshold th.
+// a half (find), for threshold th.
 type quantile struct {
 	th, at float64
 }
@@ -457,9 +461,14 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 			c.earliest = append(c.earliest, ev.FreeFrom(m))
 		}
 	}
+	qs := c.quantiles(ev, tt)
 	cut, all := c.byType[tt][:0], math.Inf(1)
 	for i, m := range c.free {
-		x := c.cutoff(ev, h, tt, m, th, c.earliest[i])
+		q := &qs[c.types[m]]
+		if q.th != th { // a cell's quantile is asked for once per threshold: the check stays inline
+			q.find(ev, h, m, th)
+		}
+		x := c.earliest[i] + q.at
 		cut = append(cut, x)
 		all = min(all, x)
 	}
@@ -467,36 +476,40 @@ func (c *cutoffs) of(ev replay.Event, h, tt int, th float64) ([]float64, float64
 	return cut, all
 }
 
-// cutoff is the deadline before which a task of type tt (h is one) is hopeless on machine m,
-// which cannot be free before at. With the cell's impulses at o + j·step, CDF table T and J its
-// first index with T ≥ th − boundMargin, the bound T(δ − at + step) is below th − boundMargin
-// exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
-// cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
-// a bound the table would not give.
-func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 {
+// quantiles is task type tt's quantiles per machine type, sized for every machine type of the
+// replay. Each machine's type is read once per replay: Event.Machine copies a struct with strings.
+func (c *cutoffs) quantiles(ev replay.Event, tt int) []quantile {
 	if len(c.types) != ev.NumMachines() { // the machines do not change during a replay
-		c.types = c.types[:0]
+		c.types, c.numTypes = c.types[:0], 0
 		for k := range ev.NumMachines() {
-			c.types = append(c.types, ev.Machine(k).Type)
+			mt := ev.Machine(k).Type
+			c.types = append(c.types, mt)
+			c.numTypes = max(c.numTypes, mt+1)
 		}
 	}
-	mt := c.types[m]
 	for len(c.quantile) <= tt {
 		c.quantile = append(c.quantile, nil)
 	}
-	for len(c.quantile[tt]) <= mt {
+	for len(c.quantile[tt]) < c.numTypes {
 		c.quantile[tt] = append(c.quantile[tt], quantile{th: -1})
 	}
-	q := &c.quantile[tt][mt]
-	if q.th != th {
-		exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
-		j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
-		q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
-		if j < exec.Len() {
-			q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
-		}
+	return c.quantile[tt]
+}
+
+// find sets q to the quantile of h's cell on machine m for threshold th: how long after the
+// time it can first be free a task of h's type is hopeless on m. With the cell's impulses at
+// o + j·step, CDF table T and J its first index with T ≥ th − boundMargin, the bound
+// T(δ − at + step), for a machine that cannot be free before at, is below th − boundMargin
+// exactly when δ − at + step lies before o + J·step, that is δ before at + o + (J − 1)·step; the
+// cut-off keeps half a step more off that edge, so that rounding in this arithmetic cannot claim
+// a bound the table would not give.
+func (q *quantile) find(ev replay.Event, h, m int, th float64) {
+	exec, table := ev.Exec(h, m), ev.ExecTable(h, m)
+	j := sort.Search(exec.Len(), func(j int) bool { return table.CDF(exec.Time(j)) >= th-boundMargin })
+	q.th, q.at = th, math.Inf(1) // never reached: below the threshold even with all the time there is
+	if j < exec.Len() {
+		q.at = exec.Origin() + (float64(j)-1.5)*exec.Step()
 	}
-	return at + q.at
 }
 
 // Assign makes an assignment whose chance on the chosen machine is at or below the threshold a
@@ -512,10 +525,10 @@ func (c *cutoffs) cutoff(ev replay.Event, h, tt, m int, th, at float64) float64 
 // DeferAfterRejudge every assignment is noted, in order, with its judgement, for deferChosen to
 // judge again where an earlier pair on its machine was taken back.
 func (d *deferring) Assign(h, m int) {
-	th := d.p.DeferThreshold(d.Task(h).Type)
+	th := d.DeferThreshold(h)
 	if th > 0 {
 		low, s := false, 0.0
-		if d.p.trace == nil && d.SuccessBound(h, m) < th-boundMargin {
+		if d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin) {
 			low = true // the chance is at most the bound: at or below th
 		} else if s = d.Success(h, m); s <= th {
 			low = true
@@ -618,6 +631,105 @@ func (d *deferring) Promising(h int, ms, dst []int) ([]int, bool) {
 	return dst, true
 }
 
+// PromisingEach is Promising for each task of tasks in turn, with the work that depends only on
+// the task's type done once per type (its threshold and cut-offs) and the matching of ms with
+// the machines the cut-offs are of done once per call. For the i-th task it appends to dst the
+// machines Promising would append, or all of ms where Promising would say it cannot tell (a
+// threshold of 0), and appends len(dst) to ends; so the task's machines are
+// dst[ends[i-1]:ends[i]] (from the start for the first), and none means it is deferred. False,
+// with dst and ends as they came, when Promising could tell for no task: a trace, which records
+// chances, or no free machine.
+//
+// A task's own work is then its deadline against its type's cut-offs, one comparison per
+// machine. Sorting a type's tasks by deadline would let a binary search find the prefix of them
+// that is hopeless on a machine, but every task still gets its own list or deferral, and in
+// batch order; the comparisons it would save cost less than the sort.
+func (d *deferring) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, bool) {
+	if d.p.trace != nil {
+		return dst, ends, false
+	}
+	if !d.cut {
+		d.p.free = d.FreeMachines(d.p.free)
+		d.p.cut.reset(d.p.free)
+		d.cut = true
+	}
+	if len(d.p.free) == 0 {
+		return dst, ends, false
+	}
+	s := &d.p.screen
+	s.reset(ms, d.p.cut.free)
+	for _, h := range tasks {
+		typ, deadline := d.TypeAndDeadline(h)
+		cut, all, _ := s.of(d, h, typ)
+		switch {
+		case cut == nil: // a threshold of 0: Promising cannot tell, so every machine is asked
+			dst = append(dst, ms...)
+		case deadline < all:
+		default:
+			for i, j := range s.at {
+				if j < 0 || !(deadline < cut[j]) { // not free when the cut-offs were taken, or not hopeless
+					dst = append(dst, ms[i])
+				}
+			}
+		}
+		ends = append(ends, len(dst))
+	}
+	return dst, ends, true
+}
+
+// typeScreen is the per-type state of one call of PromisingEach or Batch, in storage reused from
+// call to call.
+type typeScreen struct {
+	at    []int       // per machine of ms, its index in the cut-offs' free machines, or -1
+	state []int8      // per task type: 0 not yet seen in this call, 1 screened, 2 a threshold of 0
+	cut   [][]float64 // per task type, its cut-offs (cutoffs.of), when screened
+	all   []float64   // per task type, the earliest of them, when screened
+	th    []float64   // per task type, its deferring threshold, when screened
+	seen  []int       // the types seen in this call, to reset
+}
+
+// reset starts a call for machines ms (in index order) and cut-offs of machines free (the same).
+func (s *typeScreen) reset(ms, free []int) {
+	for _, tt := range s.seen {
+		s.state[tt] = 0
+	}
+	s.seen, s.at = s.seen[:0], s.at[:0]
+	j := 0
+	for _, m := range ms {
+		for j < len(free) && free[j] < m {
+			j++
+		}
+		k := -1
+		if j < len(free) && free[j] == m {
+			k = j
+		}
+		s.at = append(s.at, k)
+	}
+}
+
+// of is type tt's cut-offs, the earliest of them and its threshold, or nil and 0 for a type whose
+// threshold is 0 (h is a task of the type).
+func (s *typeScreen) of(d *deferring, h, tt int) ([]float64, float64, float64) {
+	for len(s.state) <= tt {
+		s.state, s.cut, s.all, s.th = append(s.state, 0), append(s.cut, nil), append(s.all, 0), append(s.th, 0)
+	}
+	switch s.state[tt] {
+	case 1:
+		return s.cut[tt], s.all[tt], s.th[tt]
+	case 2:
+		return nil, 0, 0
+	}
+	s.seen = append(s.seen, tt)
+	th := d.p.DeferThreshold(tt)
+	if th == 0 {
+		s.state[tt] = 2
+		return nil, 0, 0
+	}
+	s.cut[tt], s.all[tt] = d.p.cut.of(d.Event, h, tt, th)
+	s.state[tt], s.th[tt] = 1, th
+	return s.cut[tt], s.all[tt], th
+}
+
 // cutoffsOf is task h's deadline and its type's cut-offs for this event, per machine of
 // p.cut.free and over all of them; false when the cut-offs do not decide (a trace, which records
 // chances, a threshold of 0, or no free machine).
@@ -644,6 +756,9 @@ func (d *deferring) cutoffsOf(h int) (deadline float64, cut []float64, all float
 
 // DeferThreshold lets a pruning-aware heuristic (PAM) defer by the pruner's threshold itself,
 // before choosing among the remaining tasks.
-func (d *deferring) DeferThreshold(h int) float64 { return d.p.DeferThreshold(d.Task(h).Type) }
+func (d *deferring) DeferThreshold(h int) float64 {
+	typ, _ := d.TypeAndDeadline(h) // not Task(h): it copies a struct with a slice, per pair of every round
+	return d.p.DeferThreshold(typ)
+}
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }

@@ -1,10 +1,14 @@
 package prune
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/pmf"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/heuristic"
 )
@@ -35,13 +39,55 @@ type brokenPAM struct{ heuristic.PAM }
 
 func (b brokenPAM) Map(ev replay.Event) { b.PAM.Map(overScreening{ev.(screeningEvent)}) }
 
+// eachScreeningEvent is the pruner's Event with the screen PAM asks first, for a list of tasks.
+type eachScreeningEvent interface {
+	screeningEvent
+	PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, bool)
+}
+
+// overScreeningEach is the pruner's Event with PromisingEach broken as overScreening breaks
+// Promising: each task that keeps two or more machines loses the first.
+type overScreeningEach struct{ eachScreeningEvent }
+
+func (e overScreeningEach) PromisingEach(tasks, ms, dst, ends []int) ([]int, []int, bool) {
+	dst, ends, ok := e.eachScreeningEvent.PromisingEach(tasks, ms, dst, ends)
+	if !ok {
+		return dst, ends, ok
+	}
+	out, start := dst[:0], 0
+	for i, end := range ends {
+		kept := dst[start:end]
+		if len(kept) >= 2 {
+			kept = kept[1:]
+		}
+		out = append(out, kept...) // in place: out never runs ahead of start
+		start, ends[i] = end, len(out)
+	}
+	return out, ends, true
+}
+
+// brokenEachPAM is PAM seeing the pruner's Event through overScreeningEach.
+type brokenEachPAM struct{ heuristic.PAM }
+
+func (b brokenEachPAM) Map(ev replay.Event) {
+	b.PAM.Map(overScreeningEach{ev.(eachScreeningEvent)})
+}
+
+// perTaskPAM is PAM seeing the pruner's Event without PromisingEach: it screens task by task
+// through Promising, as it did before the per-type screen.
+type perTaskPAM struct{ heuristic.PAM }
+
+func (p perTaskPAM) Map(ev replay.Event) { p.PAM.Map(hideEach{ev.(screeningEvent)}) }
+
+type hideEach struct{ screeningEvent }
+
 // TestScreenCanFail: TestFastEqualsReference's comparison catches a screen that leaves out a
 // machine it should ask (PAM's Promising path): on the same kind of random workloads, PAM-P
 // through a broken screen makes a decision the reference engine does not, while PAM-P through
 // the pruner's own screen makes none.
 func TestScreenCanFail(t *testing.T) {
 	r := rand.New(rand.NewPCG(50, 2))
-	caught := 0
+	caught, caughtEach := 0, 0
 	for i := range 8 {
 		cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 8, 20),
 			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
@@ -85,9 +131,83 @@ func TestScreenCanFail(t *testing.T) {
 		if differs(run("fast", brokenPAM{pam}, false)) {
 			caught++
 		}
+		if differs(run("fast", brokenEachPAM{pam}, false)) {
+			caughtEach++
+		}
 	}
-	if caught == 0 {
-		t.Error("a screen that leaves out machines it should ask changed no decision in 8 workloads: the comparison cannot fail")
+	if caught == 0 || caughtEach == 0 {
+		t.Errorf("a screen that leaves out machines it should ask changed no decision in 8 workloads (task by task %d, per type %d): the comparison cannot fail", caught, caughtEach)
 	}
-	t.Logf("the broken screen changed decisions in %d of 8 workloads", caught)
+	t.Logf("the broken screen changed decisions in %d of 8 workloads task by task, %d per type", caught, caughtEach)
+}
+
+// TestScreenEachEqualsPerTask: PAM-P screening a round's tasks per type (PromisingEach) makes the
+// reference engine's decisions (its pruner, with an observer, screens nothing), and those it
+// makes screening them one by one (Promising) with the same work: every outcome field, and the
+// summary's counters (mapping events, convolutions, impulse multiplications, success
+// evaluations), are equal; under every drop model and deferral placement, with fairness
+// (per-type thresholds that move between events) and the dynamic threshold.
+func TestScreenEachEqualsPerTask(t *testing.T) {
+	r := rand.New(rand.NewPCG(50, 3))
+	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
+	places := []DeferPlace{DeferAfter, DeferBefore, DeferAfterRejudge}
+	for i := range 18 {
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 4, 3, 8, 20),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+			Tasks:    replaytest.RandomTasks(r, 80, 4, 0.3+r.Float64(), 4, 35), Options: replay.DefaultOptions()}
+		cfg.Options.DropModel, cfg.Options.QueueSize = models[i%3], 2+r.IntN(4)
+		pc := DefaultConfig()
+		pc.Variant, pc.Toggle, pc.DeferAt = Both, Toggle{Kind: "always"}, places[(i/3)%3]
+		pc.Fairness = []float64{0, 0.05, 0.2}[i%3]
+		if i%4 == 3 {
+			pc.Defer = DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.6}
+		}
+		run := func(engine string, inner replay.Mapper) *replay.Result {
+			m, err := Wrap(inner, pc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if engine == "reference" {
+				m.(*Pruner).Observe(func(Decision) {}) // the oracle asks every chance: no screen
+			}
+			c := cfg
+			c.Options.Engine = engine
+			res, err := replay.Run(t.Context(), c, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		pam := heuristic.PAM{Params: heuristic.DefaultParams()}
+		each, one, ref := run("fast", pam), run("fast", perTaskPAM{pam}), run("reference", pam)
+		label := fmt.Sprintf("workload %d (%v, defer-at %v, fairness %v, defer %s)", i, cfg.Options.DropModel, pc.DeferAt, pc.Fairness, pc.Defer.Kind)
+		if len(ref.Outcomes) != len(each.Outcomes) {
+			t.Fatalf("%s: %d outcomes, reference %d", label, len(each.Outcomes), len(ref.Outcomes))
+		}
+		for k := range ref.Outcomes { // decisions as the reference engine's, chances to 1e-9 (TestFastEqualsReference)
+			a, b := ref.Outcomes[k], each.Outcomes[k]
+			if a.Task.ID != b.Task.ID || a.Status != b.Status || a.Machine != b.Machine || !same(a.MapTime, b.MapTime) ||
+				!same(a.Start, b.Start) || a.End != b.End || a.Deferred != b.Deferred ||
+				!(same(a.Predicted, b.Predicted) || math.Abs(a.Predicted-b.Predicted) <= 1e-9) {
+				t.Fatalf("%s: exit %d differs from the reference engine's:\nreference %+v\nper type  %+v", label, k, a, b)
+			}
+		}
+		if !reflect.DeepEqual(outcomeKeys(each.Outcomes), outcomeKeys(one.Outcomes)) {
+			t.Fatalf("%s: outcomes differ", label)
+		}
+		a, b := each.Summary, one.Summary
+		if a.MappingEvents != b.MappingEvents || a.Convolutions != b.Convolutions || a.Multiplications != b.Multiplications || a.SuccessEvals != b.SuccessEvals {
+			t.Fatalf("%s: counters differ: per type %d events, %d convolutions, %d multiplications, %d evaluations; per task %d, %d, %d, %d",
+				label, a.MappingEvents, a.Convolutions, a.Multiplications, a.SuccessEvals, b.MappingEvents, b.Convolutions, b.Multiplications, b.SuccessEvals)
+		}
+	}
+}
+
+// outcomeKeys is each outcome's fields that decisions set, Predicted as its bits (NaN equals NaN).
+func outcomeKeys(os []replay.Outcome) []string {
+	keys := make([]string, len(os))
+	for i, o := range os {
+		keys[i] = fmt.Sprintf("%d %v %d %x %x %x %d %x", o.Task.ID, o.Status, o.Machine, math.Float64bits(o.MapTime), math.Float64bits(o.Start), math.Float64bits(o.End), o.Deferred, math.Float64bits(o.Predicted))
+	}
+	return keys
 }
