@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -167,4 +168,17 @@ func ReadRunsMeta(path string) (FileMeta, error) {
 	unit, _ := pf.Lookup("time_unit")
 	version, _ := pf.Lookup("tool_version")
 	return FileMeta{TimeUnit: unit, Version: version}, nil
+}
+
+// AggregateFolders reads the runs file of each folder and aggregates them all, with no baseline.
+func AggregateFolders(dirs []string) (*Aggregate, error) {
+	var rows []RunRow
+	for _, d := range dirs {
+		r, err := ReadRuns(filepath.Join(d, RunsFile))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return AggregateRuns(rows, "")
 }

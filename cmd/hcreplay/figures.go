@@ -151,7 +151,11 @@ func (c *FiguresCmd) source(p *presets.Preset, con *Console) (presets.Source, er
 		src.Trials = 3
 	}
 	if c.Trials != "" {
-		return hcw19Source(c.Trials, src)
+		src, err := presets.HCW19Source(c.Trials, src)
+		if err != nil {
+			return src, badInput(fmt.Errorf("--trials %w", err))
+		}
+		return src, nil
 	}
 	src.PET = filepath.Join(c.Out, "data", "pet.json")
 	if err := os.MkdirAll(filepath.Dir(src.PET), 0o755); err != nil {
@@ -159,46 +163,6 @@ func (c *FiguresCmd) source(p *presets.Preset, con *Console) (presets.Source, er
 	}
 	synth := PetSynthCmd{Out: src.PET, Seed: 1, Types: 12, Machines: 8, Samples: 500, Step: 2, Force: true}
 	return src, synth.Run(con)
-}
-
-// hcw19Source finds constant.zip, spiky.zip and classes_2.etc from the folder that holds them
-// or from the path of constant.zip. Trials of the HCW19 files are the first N files of a level
-// in --quick, else all 30.
-func hcw19Source(path string, src presets.Source) (presets.Source, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return src, badInput(fmt.Errorf("--trials %s: %w", path, errors.Unwrap(err)))
-	}
-	// The levels go into a grid file, whose relative paths are relative to its own folder.
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return src, err
-	}
-	dir, constant := abs, filepath.Join(abs, "constant.zip")
-	if !st.IsDir() {
-		if !strings.EqualFold(filepath.Ext(path), ".zip") {
-			return src, badInput(fmt.Errorf("--trials %s: want the HCW19 folder or its constant.zip", path))
-		}
-		dir, constant = filepath.Dir(abs), abs
-	}
-	src.Constant, src.PET = constant, filepath.Join(dir, "classes_2.etc")
-	for _, f := range []string{src.Constant, src.PET} {
-		if _, err := os.Stat(f); err != nil {
-			return src, badInput(fmt.Errorf("--trials %s: no %s there (the HCW19 folder holds constant.zip, spiky.zip and classes_2.etc)", path, filepath.Base(f)))
-		}
-	}
-	if spiky := filepath.Join(dir, "spiky.zip"); fileExists(spiky) {
-		src.Spiky = spiky
-	}
-	if !src.Quick {
-		src.Trials = 0
-	}
-	return src, nil
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // runExperiment sweeps, reports and draws experiment i into DIR/experiments/NAME, writes its
@@ -255,7 +219,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 		if err != nil {
 			return nil, err
 		}
-		if defaults, err = aggregateRuns(druns); err != nil {
+		if defaults, err = report.AggregateFolders(druns); err != nil {
 			return nil, err
 		}
 	}
@@ -263,7 +227,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	// and verdicts.json alike.
 	var checked []presets.Checked
 	reportDir := filepath.Join(dir, "report")
-	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"},
+	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: presets.FigureFormats(), Tables: []string{"md", "csv", "tex"},
 		checkClaims: func(agg *report.Aggregate) ([]report.ClaimSection, error) {
 			var err error
 			checked, err = p.EvaluateExperiment(i, agg, defaults)
@@ -285,7 +249,7 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 		if keep != nil {
 			shown = agg.Subset(keep)
 		}
-		if err := drawFigure(shown, f, keep != nil, reportDir, c.Out); err != nil {
+		if err := f.Draw(shown, keep != nil, reportDir, c.Out); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.File, err)
 		}
 		if err := f.WriteNotes(b, shown, checked); err != nil {
@@ -304,55 +268,8 @@ func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings
 	return checked, nil
 }
 
-func figureFormats() []string { return presets.FigureFormats() }
-
-// aggregateRuns reads and aggregates the runs.parquet of each folder, without a report.
-func aggregateRuns(dirs []string) (*report.Aggregate, error) {
-	var rows []report.RunRow
-	for _, d := range dirs {
-		r, err := report.ReadRuns(filepath.Join(d, report.RunsFile))
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, r...)
-	}
-	return report.AggregateRuns(rows, "")
-}
-
-// drawFigure writes DIR/<file>.svg and .png: the report's own figure copied when the paper's
-// shows every run of the experiment, else (subset) redrawn from the runs it shows.
-func drawFigure(a *report.Aggregate, f presets.Figure, subset bool, reportDir, out string) error {
-	switch {
-	case f.Kind != "" && !subset:
-		for _, ext := range figureFormats() {
-			if err := copyFile(os.DirFS(reportDir), f.Kind+"."+ext, filepath.Join(out, f.File+"."+ext)); err != nil {
-				return fmt.Errorf("the report has no %s figure: %w", f.Kind, err)
-			}
-		}
-		return nil
-	case f.Kind != "":
-		_, ok, err := report.WriteFigure(a, f.Kind, out, f.File, figureFormats())
-		if err == nil && !ok {
-			err = fmt.Errorf("the runs do not vary what a %s figure shows", f.Kind)
-		}
-		return err
-	}
-	_, err := report.WriteBars(a, f.Bars, f.Metric, out, f.File, figureFormats())
-	return err
-}
-
 // copyFile copies file from of fsys to the path to, atomically.
-func copyFile(fsys fs.FS, from, to string) error {
-	in, err := fsys.Open(from)
-	if err != nil {
-		return fmt.Errorf("copy %s to %s: %w", from, to, err)
-	}
-	defer in.Close()
-	return atomicfile.Write(to, func(w io.Writer) error {
-		_, err := io.Copy(w, in)
-		return err
-	})
-}
+func copyFile(fsys fs.FS, from, to string) error { return atomicfile.Copy(fsys, from, to) }
 
 // commandLine is the invocation, for notes.md.
 func (c *FiguresCmd) commandLine() string {
