@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/smallfile"
-	"github.com/hcreplay/hcreplay/petbuild"
-	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -226,65 +224,16 @@ func (c *SweepCmd) flagLevels(g *sweep.Grid) error {
 	return nil
 }
 
-// loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
-// share. Errors name the grid key that points at the bad file.
+// loadSweepInputs reads the grid's PET and catalog and every level's trials once, for all runs
+// to share (trialset.LoadInputs). Errors name the grid key that points at the bad file.
 func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInputs, error) {
-	path := func(p string) string { return sweep.GridPath(base, p) }
-	var in sweep.SweepInputs
-	pet, err := loadPET(path(g.PET))
+	pet, err := loadPET(sweep.GridPath(base, g.PET))
 	if err != nil {
-		return in, fmt.Errorf("%s: %w", g.Where("pet"), err)
+		return sweep.SweepInputs{}, fmt.Errorf("%s: %w", g.Where("pet"), err)
 	}
-	machines, err := loadMachines(path(g.Catalog), pet)
+	machines, err := loadMachines(sweep.GridPath(base, g.Catalog), pet)
 	if err != nil {
-		return in, fmt.Errorf("%s: %w", g.Where("catalog"), err)
+		return sweep.SweepInputs{}, fmt.Errorf("%s: %w", g.Where("catalog"), err)
 	}
-	sec, err := pet.UnitSeconds()
-	if err != nil {
-		return in, badInput(err)
-	}
-	in = sweep.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]sweep.LevelTrials{}}
-	for i, lv := range g.Levels {
-		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
-		var lt sweep.LevelTrials
-		if lv.Generate != nil {
-			lt, err = sweep.GenerateLevel(lv, pet, at)
-			if mean, merr := pet.MeanExec(replay.MachineTypes(machines), nil); err == nil && merr == nil {
-				if w := petbuild.LoadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
-					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
-				}
-			}
-		} else {
-			w := &warnings{con: con, level: lv.Name}
-			lt, err = trialset.LoadLevel(lv, trialset.Input{Spec: path(lv.Trace), Unit: g.TimeUnit, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, at, w.add)
-			w.flush()
-		}
-		if err != nil {
-			return in, err
-		}
-		in.Levels[lv.Name] = lt
-	}
-	return in, nil
-}
-
-// warnings prints the first few warnings about a level's files and counts the others: a level
-// of 30 trials from one generator tends to repeat one warning 30 times.
-type warnings struct {
-	con   *Console
-	level string
-	n     int
-}
-
-const shownWarnings = 3
-
-func (w *warnings) add(msg string) {
-	if w.n++; w.n <= shownWarnings {
-		w.con.Logf("warning: %s", msg)
-	}
-}
-
-func (w *warnings) flush() {
-	if w.n > shownWarnings {
-		w.con.Logf("warning: and %d more warnings about the files of level %s", w.n-shownWarnings, w.level)
-	}
+	return trialset.LoadInputs(g, base, pet, machines, trialset.Reading{Inflate: con.Inflate, MaxBatch: con.MaxBatch, Logf: con.Logf})
 }
