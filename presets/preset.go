@@ -8,8 +8,9 @@
 // It also turns a file into what `hcreplay figures` needs: an experiment's levels from a trial
 // source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
 // WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check), and
-// writes a paper's figure from the report's (Figure.Draw: copied, or redrawn by report). It
-// does not run sweeps or write the report: the command line does, with sweep and report. The one
+// writes a paper's figure from the report's (Figure.Draw: copied, or redrawn by report).
+// RunExperiment drives an experiment end to end through a Runner: the sweeps and the report are
+// the command line's, which runs them as `hcreplay sweep` and `hcreplay report` do. The one
 // runner here is the speculative preset's (speculative.go), whose job replays are not sweeps;
 // its claims are checked on the replays' grid points (specclaims.go) by the same rules.
 // verdicts.go turns the checked claims into every output's form: notes.md's tables, the

@@ -15,7 +15,6 @@ import (
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
-	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // FiguresCmd reruns a paper's experiment set end to end (SPEC §6): for each experiment of the
@@ -90,12 +89,13 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	var b strings.Builder
 	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: src}
 	p.WriteHeader(&b, head)
+	run := experimentRunner{con: &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}, pet: src.PET, jobs: c.Jobs}
 	figures := 0
 	var checked []presets.Checked
 	for i, e := range p.Experiments {
 		con.Logf("figures: experiment %d of %d, %s: %s", i+1, len(p.Experiments), e.Name, e.Summary)
 		began := time.Now()
-		ch, err := c.runExperiment(ctx, con, &b, p, i, src)
+		ch, err := p.RunExperiment(ctx, run, &b, i, src, c.Out)
 		if err != nil {
 			return fmt.Errorf("experiment %s: %w", e.Name, err)
 		}
@@ -165,107 +165,24 @@ func (c *FiguresCmd) source(p *presets.Preset, con *Console) (presets.Source, er
 	return src, synth.Run(con)
 }
 
-// runExperiment sweeps, reports and draws experiment i into DIR/experiments/NAME, writes its
-// section of notes.md to b, and returns its claims checked, which its report shows too. The
-// folder is cleared first: its runs are only valid for the PET and trials of this invocation.
-func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings.Builder, p *presets.Preset, i int, src presets.Source) ([]presets.Checked, error) {
-	e := p.Experiments[i]
-	dir := filepath.Join(c.Out, "experiments", e.Name)
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	levels, err := src.Levels(e)
-	if err != nil {
-		return nil, badInput(fmt.Errorf("%s: %w", p.File(), err))
-	}
-	grid := filepath.Join(dir, "levels.yaml")
-	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
-	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
-	if err := writeJSON(grid, map[string][]sweep.Level{"levels": levels}); err != nil {
-		return nil, err
-	}
-	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
-	sub := &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}
-	// runSweeps runs each sweep of the experiment as Preset.Grid builds it: its heuristics, variants
-	// and keys (SweepSet, in Grid's order) as `hcreplay sweep` flags over the levels' file, with
-	// sem in place of the preset's semantics.
-	runSweeps := func(sem presets.Semantics, folder string) ([]string, error) {
-		var runs []string
-		for j, s := range e.Sweeps {
-			if _, err := p.Grid(i, j, levels); err != nil {
-				return nil, badInput(err)
-			}
-			set := append(sem.Keys(), p.SweepSet(i, j)[len(sem.Keys()):]...)
-			out := filepath.Join(dir, folder, strconv.Itoa(j+1))
-			sw := SweepCmd{Grid: grid, Out: out, Jobs: c.Jobs, Checkpoint: 5 * time.Second, PET: src.PET,
-				Heuristic: s.Heuristics, Prune: s.Prune, Set: set}
-			if err := sw.Run(ctx, sub); err != nil {
-				return nil, err
-			}
-			runs = append(runs, out)
-		}
-		return runs, nil
-	}
-	runs, err := runSweeps(p.RunSemantics(), "runs")
-	if err != nil {
-		return nil, err
-	}
-	var defaults *report.Aggregate // the same sweeps under the default semantics
-	if e.Sensitivity && p.RunSemantics() != presets.DefaultSemantics() {
-		druns, err := runSweeps(presets.DefaultSemantics(), "runs-defaults")
-		if err != nil {
-			return nil, err
-		}
-		if defaults, err = report.AggregateFolders(druns); err != nil {
-			return nil, err
-		}
-	}
-	// The claims are checked once, on the report's aggregate, and shown by the report, notes.md
-	// and verdicts.json alike.
-	var checked []presets.Checked
-	reportDir := filepath.Join(dir, "report")
-	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: presets.FigureFormats(), Tables: []string{"md", "csv", "tex"},
-		checkClaims: func(agg *report.Aggregate) ([]report.ClaimSection, error) {
-			var err error
-			checked, err = p.EvaluateExperiment(i, agg, defaults)
-			return p.ClaimSections(checked), err
-		}}
-	agg, err := rep.write(ctx, sub)
-	if err != nil {
-		return nil, err
-	}
-	p.WriteExperiment(b, i, levels, dir, func(path string) string {
-		if r, err := filepath.Rel(c.Out, path); err == nil {
-			return r
-		}
-		return path
-	})
-	for _, f := range e.Figures {
-		keep := f.Keep()
-		shown := agg
-		if keep != nil {
-			shown = agg.Subset(keep)
-		}
-		if err := f.Draw(shown, keep != nil, reportDir, c.Out); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.File, err)
-		}
-		if err := f.WriteNotes(b, shown, checked); err != nil {
-			return nil, err
-		}
-		if defaults != nil {
-			shown := defaults
-			if keep != nil {
-				shown = defaults.Subset(keep)
-			}
-			if err := f.WriteSensitivity(b, shown, checked); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return checked, nil
+// experimentRunner runs a preset experiment's sweeps and report (presets.Runner) as SweepCmd
+// and ReportCmd, as the demo drives them, so a figure is what a user would get from the same
+// grid by hand. Their tables go nowhere: notes.md has the numbers.
+type experimentRunner struct {
+	con  *Console
+	pet  string
+	jobs int
+}
+
+func (r experimentRunner) Sweep(ctx context.Context, grid, out string, s presets.Sweep, set []string) error {
+	sw := SweepCmd{Grid: grid, Out: out, Jobs: r.jobs, Checkpoint: 5 * time.Second, PET: r.pet,
+		Heuristic: s.Heuristics, Prune: s.Prune, Set: set}
+	return sw.Run(ctx, r.con)
+}
+
+func (r experimentRunner) Report(ctx context.Context, runs []string, out string, claims func(*report.Aggregate) ([]report.ClaimSection, error)) (*report.Aggregate, error) {
+	rep := ReportCmd{Runs: runs, Out: out, Formats: presets.FigureFormats(), Tables: []string{"md", "csv", "tex"}, checkClaims: claims}
+	return rep.write(ctx, r.con)
 }
 
 // copyFile copies file from of fsys to the path to, atomically.
