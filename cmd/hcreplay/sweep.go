@@ -182,46 +182,7 @@ func (c *SweepCmd) applyFlags(g *sweep.Grid) error {
 			return err
 		}
 	}
-	return c.flagLevels(g)
-}
-
-// flagLevels replaces the grid's levels with those of --trace and --generate.
-func (c *SweepCmd) flagLevels(g *sweep.Grid) error {
-	if len(c.Trace) == 0 && len(c.Generate) == 0 {
-		if c.Trials != 0 || c.Deadline != "" {
-			return errors.New("--trials and --deadline apply to levels given by --trace or --generate; set them in the grid file's levels")
-		}
-		return nil
-	}
-	var levels []sweep.Level
-	var flags []string
-	for _, t := range c.Trace {
-		name, spec, ok := strings.Cut(t, "=")
-		if !ok || name == "" || spec == "" {
-			return fmt.Errorf("--trace %s: want NAME=SPEC, e.g. 19k=constant.zip#arr/arr19k_*.dat", t)
-		}
-		abs, err := filepath.Abs(spec)
-		if err != nil {
-			return err
-		}
-		levels = append(levels, sweep.Level{Name: name, Trace: abs, Trials: c.Trials, Deadline: c.Deadline, Seed: 1})
-		flags = append(flags, "--trace "+t)
-	}
-	for _, label := range c.Generate {
-		gen := sweep.DefaultGenerate()
-		gen.Level = label
-		if c.Deadline != "" {
-			gen.Deadline = c.Deadline
-		}
-		trials := c.Trials
-		if trials == 0 {
-			trials = 30
-		}
-		levels = append(levels, sweep.Level{Name: label, Generate: gen, Trials: trials, Seed: 1})
-		flags = append(flags, "--generate "+label)
-	}
-	g.SetLevels(levels, flags)
-	return nil
+	return sweep.FlagLevels{Traces: c.Trace, Generate: c.Generate, Trials: c.Trials, Deadline: c.Deadline}.Set(g)
 }
 
 // loadSweepInputs reads the grid's PET and catalog and every level's trials once, for all runs
