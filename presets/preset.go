@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,6 +32,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 )
@@ -251,6 +253,24 @@ func Load(name string) (*Preset, error) {
 		return nil, err
 	}
 	return Parse(b, strings.ToLower(name)+".yaml")
+}
+
+// Open loads the preset --preset names: an embedded one by name, or the user's experiment file
+// when name is a path (ends in .yaml or .yml, or holds a path separator). Errors name the flag.
+func Open(name string) (*Preset, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext != ".yaml" && ext != ".yml" && !strings.ContainsRune(name, filepath.Separator) {
+		p, err := Load(name)
+		if err != nil {
+			return nil, fmt.Errorf("--preset %q: %w, or the path of an experiment file (FILE.yaml)", name, err)
+		}
+		return p, nil
+	}
+	b, err := smallfile.Read(name)
+	if err != nil {
+		return nil, fmt.Errorf("--preset %s: %w", name, err)
+	}
+	return Parse(b, name)
 }
 
 // unknownField matches yaml.v3's message for a key that is no field.

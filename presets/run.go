@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -19,6 +20,26 @@ import (
 type Runner interface {
 	Sweep(ctx context.Context, grid, out string, s Sweep, set []string) error
 	Report(ctx context.Context, runs []string, out string, claims func(*report.Aggregate) ([]report.ClaimSection, error)) (*report.Aggregate, error)
+}
+
+// RunExperiments runs every experiment of the preset (RunExperiment) on head's source into out,
+// and returns notes.md's text, the claims checked and the number of figures drawn. logf hears
+// of each experiment as it starts and ends.
+func (p *Preset) RunExperiments(ctx context.Context, r Runner, head Header, out string, logf func(format string, args ...any)) (notes string, checked []Checked, figures int, err error) {
+	var b strings.Builder
+	p.WriteHeader(&b, head)
+	for i, e := range p.Experiments {
+		logf("figures: experiment %d of %d, %s: %s", i+1, len(p.Experiments), e.Name, e.Summary)
+		began := time.Now()
+		ch, err := p.RunExperiment(ctx, r, &b, i, head.Source, out)
+		if err != nil {
+			return "", nil, 0, fmt.Errorf("experiment %s: %w", e.Name, err)
+		}
+		checked = append(checked, ch...)
+		logf("figures: %s done in %.0f s", e.Name, time.Since(began).Seconds())
+		figures += len(e.Figures)
+	}
+	return b.String(), checked, figures, nil
 }
 
 // RunExperiment sweeps, reports and draws experiment i into out/experiments/NAME, writes its

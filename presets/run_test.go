@@ -3,6 +3,7 @@ package presets
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,5 +80,25 @@ func TestRunExperimentSweeps(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "stale")); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s: the stale file survived", name)
 		}
+	}
+}
+
+// TestRunExperimentsStopsAtError: the first experiment's failure stops the run, named by its
+// experiment, after the log of its start.
+func TestRunExperimentsStopsAtError(t *testing.T) {
+	p, err := Load("conference")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []string
+	logf := func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) }
+	head := Header{Source: Source{PET: "pet.json", Trials: 3, Tasks: 100, Quick: true}}
+	_, _, _, err = p.RunExperiments(context.Background(), &fakeRunner{}, head, t.TempDir(), logf)
+	e := p.Experiments[0]
+	if !errors.Is(err, errReport) || !strings.HasPrefix(err.Error(), "experiment "+e.Name+": ") {
+		t.Errorf("error %v, want the report's, named by experiment %s", err, e.Name)
+	}
+	if want := fmt.Sprintf("figures: experiment 1 of %d, %s: %s", len(p.Experiments), e.Name, e.Summary); len(logs) != 1 || logs[0] != want {
+		t.Errorf("logs %q, want [%q]", logs, want)
 	}
 }

@@ -59,3 +59,32 @@ func TestHCW19SourceFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestOpen: a name is an embedded preset, a path (by its extension or a separator) a user's
+// experiment file; each error names --preset.
+func TestOpen(t *testing.T) {
+	if p, err := Open("Thesis"); err != nil || p.Name != "thesis" {
+		t.Fatalf("Open(Thesis) = %v, %v", p, err)
+	}
+	b, err := Embedded("conference")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine.yml")
+	if err := os.WriteFile(mine, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Open(mine); err != nil || p.File() != mine {
+		t.Errorf("Open(%s) = %v, %v; want the file's preset, named by its path", mine, p, err)
+	}
+	for _, c := range []struct{ name, want string }{
+		{"nosuch", `--preset "nosuch": no preset "nosuch"; the presets are `},
+		{filepath.Join(dir, "gone.yaml"), "--preset " + filepath.Join(dir, "gone.yaml") + ": "},
+		{filepath.Join(dir, "sub", "x"), "--preset " + filepath.Join(dir, "sub", "x") + ": "}, // a path by its separator
+	} {
+		if _, err := Open(c.name); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Open(%s): %v, want %q", c.name, err, c.want)
+		}
+	}
+}

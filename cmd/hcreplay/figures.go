@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
@@ -71,7 +70,7 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	if c.Out == "" {
 		return badInput(errors.New("missing flags: --out=DIR"))
 	}
-	p, err := loadPreset(c.Preset)
+	p, err := presets.Open(c.Preset)
 	if err != nil {
 		return badInput(err)
 	}
@@ -86,32 +85,14 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
 	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: src}
-	p.WriteHeader(&b, head)
 	run := experimentRunner{con: &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}, pet: src.PET, jobs: c.Jobs}
-	figures := 0
-	var checked []presets.Checked
-	for i, e := range p.Experiments {
-		con.Logf("figures: experiment %d of %d, %s: %s", i+1, len(p.Experiments), e.Name, e.Summary)
-		began := time.Now()
-		ch, err := p.RunExperiment(ctx, run, &b, i, src, c.Out)
-		if err != nil {
-			return fmt.Errorf("experiment %s: %w", e.Name, err)
-		}
-		checked = append(checked, ch...)
-		con.Logf("figures: %s done in %.0f s", e.Name, time.Since(began).Seconds())
-		figures += len(e.Figures)
-	}
-	notes := filepath.Join(c.Out, "notes.md")
-	err = atomicfile.Write(notes, func(w io.Writer) error {
-		_, err := io.WriteString(w, b.String())
-		return err
-	})
+	text, checked, figures, err := p.RunExperiments(ctx, run, head, c.Out, con.Logf)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(c.Out, presets.VerdictsFile), p.NewVerdicts(head, checked).Write); err != nil {
+	notes, err := p.WriteResults(c.Out, text, head, checked)
+	if err != nil {
 		return err
 	}
 	noun := "figures"
@@ -121,24 +102,6 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	fmt.Fprintf(con.Stdout, "Done in %.0f s: %d %s of the %s in %s; read %s.\n",
 		time.Since(start).Seconds(), figures, noun, p.Title, c.Out, notes)
 	return nil
-}
-
-// loadPreset loads an embedded preset by name, or the user's experiment file when name is a
-// path (ends in .yaml or .yml, or names a file).
-func loadPreset(name string) (*presets.Preset, error) {
-	ext := strings.ToLower(filepath.Ext(name))
-	if ext != ".yaml" && ext != ".yml" && !strings.ContainsRune(name, filepath.Separator) {
-		p, err := presets.Load(name)
-		if err != nil {
-			return nil, fmt.Errorf("--preset %q: %w, or the path of an experiment file (FILE.yaml)", name, err)
-		}
-		return p, nil
-	}
-	b, err := readSmallFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("--preset %s: %w", name, err)
-	}
-	return presets.Parse(b, name)
 }
 
 // source checks --trials, or synthesizes the PET into DIR/data when it is not given.

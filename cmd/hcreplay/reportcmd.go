@@ -44,21 +44,11 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	}
 	checkClaims := c.checkClaims
 	if c.Claims != "" {
-		p, i, err := presets.ClaimsOf(c.Claims, loadPreset)
+		p, i, err := presets.ClaimsOf(c.Claims, presets.Open)
 		if err != nil {
 			return nil, badInput(fmt.Errorf("--claims %s: %w", c.Claims, err))
 		}
-		checkClaims = func(agg *report.Aggregate) ([]report.ClaimSection, error) {
-			var rows []report.RunRow
-			for _, g := range agg.Groups {
-				rows = append(rows, g.Runs...)
-			}
-			if n := p.OtherSemantics(rows); n > 0 {
-				con.Logf("warning: --claims: %d of %d runs did not run under the semantics of preset %s; the verdicts are labelled as if they had", n, len(rows), p.Name)
-			}
-			checked, err := p.EvaluateExperiment(i, agg, nil)
-			return p.ClaimSections(checked), err
-		}
+		checkClaims = p.ClaimsChecker(i, con.Logf)
 	}
 	paths, err := report.RunsFiles(c.Runs)
 	if err != nil {
