@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 
@@ -152,21 +151,11 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 	if err != nil {
 		return err
 	}
-	rho, rate, mean, err := pet.TraceLoad(traces, unit, replay.MachineTypes(machines))
+	w, err := pet.WriteTraceLoad(con.Stdout, traces, unit, replay.MachineTypes(machines))
 	if err != nil {
 		return badInput(err)
 	}
-	if math.IsNaN(rho) {
-		fmt.Fprintln(con.Stdout, "offered load: no trace has two arrivals apart, so no rate")
-		return nil
-	}
-	what := ""
-	if len(traces) > 1 {
-		what = fmt.Sprintf(", mean of %d traces", len(traces))
-	}
-	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
-		petbuild.LoadLine(rho, rate, mean, len(machines), string(unit)), what)
-	if w := petbuild.LoadWarning(rho); w != "" {
+	if w != "" {
 		con.Logf("warning: %s", w)
 	}
 	return nil
