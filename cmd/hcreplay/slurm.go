@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 
 	"github.com/hcreplay/hcreplay/sweep/slurm"
 )
@@ -97,7 +96,8 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	plan := slurm.NewPlan(dir, exe, prep.Shards, opts, c.Jobs, c.Checkpoint.String(), readLimits(con))
+	plan := slurm.NewPlan(dir, exe, prep.Shards, opts, c.Jobs, c.Checkpoint.String(),
+		slurm.LimitArgs(con.Inflate.MaxBytes, con.Inflate.MaxRatio, con.MaxBatch))
 	if c.DryRun {
 		slurm.PrintDryRun(con.Stdout, prep.Grid, plan)
 		con.Logf("sweep --slurm --dry-run: %d runs in %d shards; nothing written or submitted", len(prep.Runs), prep.Shards)
@@ -111,23 +111,6 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	}
 	con.Logf("sweep --slurm: %d runs in %d shards, in %s", len(prep.Runs), prep.Shards, dir)
 	return slurm.SubmitShards(ctx, con.Stdout, dir, &slurm.State{Shards: prep.Shards}, slurm.ShardNumbers(prep.Shards))
-}
-
-// readLimits are the global flags of the limits on what an input may hold, as this command
-// got them: the shards read the same files under the same limits, or a trace this command
-// checked could be refused in every array task.
-func readLimits(con *Console) []string {
-	bytes, ratio, batch := strconv.FormatInt(con.Inflate.MaxBytes, 10), strconv.FormatFloat(con.Inflate.MaxRatio, 'g', -1, 64), strconv.Itoa(con.MaxBatch)
-	if con.Inflate.MaxBytes < 0 {
-		bytes = "0" // no limit
-	}
-	if con.Inflate.MaxRatio < 0 {
-		ratio = "0"
-	}
-	if con.MaxBatch < 0 {
-		batch = "0"
-	}
-	return []string{"--max-inflate", bytes, "--max-inflate-ratio", ratio, "--max-batch", batch}
 }
 
 // slurmResume resubmits the shards that are not complete and the merge job.

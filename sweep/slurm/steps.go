@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -103,4 +104,22 @@ func Executable(given string) (string, error) {
 		return "", inputError(fmt.Errorf("--slurm-exe %s: not an executable file", abs))
 	}
 	return abs, nil
+}
+
+// LimitArgs are the global flags of the limits on what an input may hold, as the submitting
+// command got them (a negative value: no limit), for the jobs' command lines: the shards read
+// the same files under the same limits, or a trace the submission checked could be refused in
+// every array task.
+func LimitArgs(maxInflate int64, maxRatio float64, maxBatch int) []string {
+	bytes, ratio, batch := strconv.FormatInt(maxInflate, 10), strconv.FormatFloat(maxRatio, 'g', -1, 64), strconv.Itoa(maxBatch)
+	if maxInflate < 0 {
+		bytes = "0" // no limit
+	}
+	if maxRatio < 0 {
+		ratio = "0"
+	}
+	if maxBatch < 0 {
+		batch = "0"
+	}
+	return []string{"--max-inflate", bytes, "--max-inflate-ratio", ratio, "--max-batch", batch}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,5 +32,18 @@ func TestExecutable(t *testing.T) {
 		if !errors.As(err, new(sweep.InputError)) || !strings.HasSuffix(err.Error(), ": not an executable file") {
 			t.Errorf("Executable(%s): %v, want an InputError saying it is not an executable file", bad, err)
 		}
+	}
+}
+
+func TestLimitArgs(t *testing.T) {
+	if got, want := LimitArgs(1<<30, 1000, 5000), []string{"--max-inflate", "1073741824", "--max-inflate-ratio", "1000", "--max-batch", "5000"}; !slices.Equal(got, want) {
+		t.Errorf("LimitArgs = %q, want %q", got, want)
+	}
+	// No limit (negative, as the command holds it) is 0 on the command line.
+	if got, want := LimitArgs(-1, -1, -1), []string{"--max-inflate", "0", "--max-inflate-ratio", "0", "--max-batch", "0"}; !slices.Equal(got, want) {
+		t.Errorf("LimitArgs(no limits) = %q, want %q", got, want)
+	}
+	if got := LimitArgs(0, 2.5, 0); got[3] != "2.5" {
+		t.Errorf("ratio %q, want 2.5", got[3])
 	}
 }
