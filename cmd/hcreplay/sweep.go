@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -128,19 +127,10 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 
 // grid reads the grid file, if any, and applies the flags. base is the folder the grid's
 // relative paths are relative to (the grid file's); paths from flags are made absolute.
-func (c *SweepCmd) grid() (g *sweep.Grid, base string, err error) {
-	g = sweep.NewGrid()
-	if c.Grid != "" {
-		b, err := smallfile.Read(c.Grid)
-		if err != nil {
-			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
-		}
-		if g, err = sweep.ParseGrid(b, c.Grid); err != nil {
-			return nil, "", err
-		}
-		if base, err = filepath.Abs(filepath.Dir(c.Grid)); err != nil {
-			return nil, "", err
-		}
+func (c *SweepCmd) grid() (*sweep.Grid, string, error) {
+	g, base, err := sweep.ReadGrid(c.Grid)
+	if err != nil {
+		return nil, "", err
 	}
 	if err := c.applyFlags(g); err != nil {
 		return nil, "", err
