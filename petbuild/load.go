@@ -2,6 +2,7 @@ package petbuild
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/hcreplay/hcreplay/trace"
@@ -129,4 +130,26 @@ func (p *PET) TraceLoad(traces []*trace.Trace, unit trace.Unit, machineTypes []i
 		return math.NaN(), math.NaN(), math.NaN(), nil
 	}
 	return rho / float64(n), rate / float64(n), mean / float64(n), nil
+}
+
+// WriteTraceLoad writes to w the offered load of traces read in unit on machines of the given
+// machine types, one entry per machine (TraceLoad), with how it was computed, and returns
+// LoadWarning's warning for it. Its error is TraceLoad's: like the table before it, the line is
+// for a terminal.
+func (p *PET) WriteTraceLoad(w io.Writer, traces []*trace.Trace, unit trace.Unit, machineTypes []int) (warning string, err error) {
+	rho, rate, mean, err := p.TraceLoad(traces, unit, machineTypes)
+	if err != nil {
+		return "", err
+	}
+	if math.IsNaN(rho) {
+		fmt.Fprintln(w, "offered load: no trace has two arrivals apart, so no rate")
+		return "", nil
+	}
+	what := ""
+	if len(traces) > 1 {
+		what = fmt.Sprintf(", mean of %d traces", len(traces))
+	}
+	fmt.Fprintf(w, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
+		LoadLine(rho, rate, mean, len(machineTypes), string(unit)), what)
+	return LoadWarning(rho), nil
 }

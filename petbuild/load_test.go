@@ -107,3 +107,28 @@ func TestLoadWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTraceLoad: TestTraceLoad's traces as a line, over two traces with one rate (the
+// lone one has none), with the warning of a load far below the studies'; and the line for
+// traces with no rate, with no warning.
+func TestWriteTraceLoad(t *testing.T) {
+	p := pointPET(t, [][]float64{{10, 20}, {30, 50}})
+	task := func(typ string, at float64) trace.Task { return trace.Task{Type: typ, Arrival: at} }
+	busy := &trace.Trace{Name: "busy", Unit: trace.Second, Tasks: []trace.Task{task("a", 0), task("a", 1), task("b", 2), task("a", 4)}}
+	lone := &trace.Trace{Name: "lone", Unit: trace.Second, Tasks: []trace.Task{task("a", 3)}}
+	var b strings.Builder
+	// ρ = 0.75 × (0.07/3) ÷ 3 = 0.005833: below 0.039, far from the studies.
+	w, err := p.WriteTraceLoad(&b, []*trace.Trace{busy, lone}, trace.Second, []int{0, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "offered load ρ = 0.005833 (0.75 tasks per s × mean execution time 0.02333 s ÷ 3 machines); rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types, mean of 2 traces\n"
+	if b.String() != want || !strings.Contains(w, "far outside") {
+		t.Errorf("line %q, warning %q; want %q and a far-load warning", b.String(), w, want)
+	}
+	b.Reset()
+	if w, err := p.WriteTraceLoad(&b, []*trace.Trace{lone}, trace.Second, []int{0}); err != nil || w != "" ||
+		b.String() != "offered load: no trace has two arrivals apart, so no rate\n" {
+		t.Errorf("no rate: %q, %q, %v", b.String(), w, err)
+	}
+}

@@ -7,8 +7,10 @@
 //
 // It also turns a file into what `hcreplay figures` needs: an experiment's levels from a trial
 // source (Source), each sweep's grid (Preset.Grid, SweepSet), and notes.md's texts (WriteHeader,
-// WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check). It
-// does not run sweeps or draw the report's figures: the command line does, with report. The one
+// WriteExperiment, Figure.WriteNotes with the claims' verdicts and a figure's named check), and
+// writes a paper's figure from the report's (Figure.Draw: copied, or redrawn by report).
+// RunExperiment drives an experiment end to end through a Runner: the sweeps and the report are
+// the command line's, which runs them as `hcreplay sweep` and `hcreplay report` do. The one
 // runner here is the speculative preset's (speculative.go), whose job replays are not sweeps;
 // its claims are checked on the replays' grid points (specclaims.go) by the same rules.
 // verdicts.go turns the checked claims into every output's form: notes.md's tables, the
@@ -22,6 +24,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,6 +32,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 )
@@ -249,6 +253,24 @@ func Load(name string) (*Preset, error) {
 		return nil, err
 	}
 	return Parse(b, strings.ToLower(name)+".yaml")
+}
+
+// Open loads the preset --preset names: an embedded one by name, or the user's experiment file
+// when name is a path (ends in .yaml or .yml, or holds a path separator). Errors name the flag.
+func Open(name string) (*Preset, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext != ".yaml" && ext != ".yml" && !strings.ContainsRune(name, filepath.Separator) {
+		p, err := Load(name)
+		if err != nil {
+			return nil, fmt.Errorf("--preset %q: %w, or the path of an experiment file (FILE.yaml)", name, err)
+		}
+		return p, nil
+	}
+	b, err := smallfile.Read(name)
+	if err != nil {
+		return nil, fmt.Errorf("--preset %s: %w", name, err)
+	}
+	return Parse(b, name)
 }
 
 // unknownField matches yaml.v3's message for a key that is no field.

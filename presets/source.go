@@ -1,7 +1,10 @@
 package presets
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hcreplay/hcreplay/sweep"
@@ -9,7 +12,7 @@ import (
 )
 
 // Source is where a preset's trials come from: the HCW19 files, or the generator on a PET the
-// command synthesized. The command finds the files; Source turns an experiment's level labels
+// command synthesized. HCW19Source finds the files; Source turns an experiment's level labels
 // into a sweep grid's levels.
 type Source struct {
 	PET      string
@@ -72,4 +75,44 @@ func (s Source) Levels(e Experiment) ([]sweep.Level, error) {
 		levels = []sweep.Level{levels[0], levels[len(levels)-1]}
 	}
 	return levels, nil
+}
+
+// HCW19Source sets src's files from the HCW19 data: the folder that holds constant.zip,
+// spiky.zip (optional) and classes_2.etc, or the path of constant.zip. Its trials are the first
+// src.Trials files of a level in Quick, else all 30. Errors start with path.
+func HCW19Source(path string, src Source) (Source, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return src, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	// The levels go into a grid file, whose relative paths are relative to its own folder.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return src, err
+	}
+	dir, constant := abs, filepath.Join(abs, "constant.zip")
+	if !st.IsDir() {
+		if !strings.EqualFold(filepath.Ext(path), ".zip") {
+			return src, fmt.Errorf("%s: want the HCW19 folder or its constant.zip", path)
+		}
+		dir, constant = filepath.Dir(abs), abs
+	}
+	src.Constant, src.PET = constant, filepath.Join(dir, "classes_2.etc")
+	for _, f := range []string{src.Constant, src.PET} {
+		if _, err := os.Stat(f); err != nil {
+			return src, fmt.Errorf("%s: no %s there (the HCW19 folder holds constant.zip, spiky.zip and classes_2.etc)", path, filepath.Base(f))
+		}
+	}
+	if spiky := filepath.Join(dir, "spiky.zip"); fileExists(spiky) {
+		src.Spiky = spiky
+	}
+	if !src.Quick {
+		src.Trials = 0
+	}
+	return src, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

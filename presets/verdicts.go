@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/report"
 )
 
@@ -217,4 +219,31 @@ func (p *Preset) OtherSemantics(rows []report.RunRow) int {
 		}
 	}
 	return n
+}
+
+// WriteResults writes a figures run's notes.md (notes) and verdicts.json (VerdictsFile) into
+// out, and returns notes.md's path.
+func (p *Preset) WriteResults(out, notes string, head Header, checked []Checked) (string, error) {
+	path := filepath.Join(out, "notes.md")
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, notes); return err }); err != nil {
+		return "", err
+	}
+	return path, atomicfile.Write(filepath.Join(out, VerdictsFile), p.NewVerdicts(head, checked).Write)
+}
+
+// ClaimsChecker checks the claims of experiment i on a report's aggregate of runs made
+// elsewhere (report --claims), as run under the preset's semantics: logf warns when some runs
+// were not.
+func (p *Preset) ClaimsChecker(i int, logf func(format string, args ...any)) func(*report.Aggregate) ([]report.ClaimSection, error) {
+	return func(agg *report.Aggregate) ([]report.ClaimSection, error) {
+		var rows []report.RunRow
+		for _, g := range agg.Groups {
+			rows = append(rows, g.Runs...)
+		}
+		if n := p.OtherSemantics(rows); n > 0 {
+			logf("warning: --claims: %d of %d runs did not run under the semantics of preset %s; the verdicts are labelled as if they had", n, len(rows), p.Name)
+		}
+		checked, err := p.EvaluateExperiment(i, agg, nil)
+		return p.ClaimSections(checked), err
+	}
 }

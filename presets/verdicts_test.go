@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -109,4 +110,48 @@ func checkVerdicts(t *testing.T, fig Figure, rows []report.RunRow, want []report
 		}
 	}
 	return checked
+}
+
+// TestClaimsChecker checks fig 4.7's experiment of the thesis on runs that carry no semantics
+// (zero options: not the thesis's defer_at after-rejudge): the warning counts all 15, and the
+// report gets one section with the figure's five claims.
+func TestClaimsChecker(t *testing.T) {
+	p, err := Load("thesis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := -1
+	for i, e := range p.Experiments {
+		for _, f := range e.Figures {
+			if f.File == "fig4.7-robustness-vs-level" {
+				exp = i
+			}
+		}
+	}
+	var rows []report.RunRow
+	for _, name := range []string{"PAM-P", "MOC", "MM", "MSD", "MMU"} {
+		for trial := range int32(3) {
+			rows = append(rows, report.RunRow{Level: "34k", Name: name, Point: name, Trial: trial + 1, OnTime: 100, Robustness: 10})
+		}
+	}
+	agg, err := report.AggregateRuns(rows, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []string
+	check := p.ClaimsChecker(exp, func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) })
+	sections, err := check(agg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) != 1 || !strings.HasPrefix(logs[0], "warning: --claims: 15 of 15 runs did not run under the semantics of preset thesis") {
+		t.Errorf("logs %q", logs)
+	}
+	claims := 0
+	for _, s := range sections {
+		claims += len(s.Rows)
+	}
+	if claims < 5 {
+		t.Errorf("%d claims in %d sections, want at least fig 4.7's five", claims, len(sections))
+	}
 }

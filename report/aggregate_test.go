@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -225,4 +227,43 @@ func lambdaRows(lambdas ...float64) []RunRow {
 		}
 	}
 	return rows
+}
+
+// TestAggregateFolders splits the hand-made runs over two run folders: the aggregate of the
+// folders is that of all the rows, e.g. MM at level a has robustness mean (1+2+3+4)/4 = 2.5
+// from the first folder's four trials, and PAM at b its one run (50) from the second.
+func TestAggregateFolders(t *testing.T) {
+	rows := handRuns()
+	var dirs []string
+	for _, part := range [][]RunRow{rows[:6], rows[6:]} {
+		dir := t.TempDir()
+		f, err := os.Create(filepath.Join(dir, RunsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteRuns(f, part); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		dirs = append(dirs, dir)
+	}
+	a, err := AggregateFolders(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Groups) != 4 {
+		t.Fatalf("%d groups, want 4 (mm-a, mmp-a, pam-a, pam-b)", len(a.Groups))
+	}
+	if g := groupOf(t, a, "mm-a"); len(g.Runs) != 4 || !near(g.Stats["robustness"].Mean, 2.5, 1e-12) {
+		t.Errorf("mm-a: %d runs, mean robustness %v; want 4 and 2.5", len(g.Runs), g.Stats["robustness"].Mean)
+	}
+	if g := groupOf(t, a, "mmp-a"); len(g.Runs) != 4 { // trials 1-2 in the first folder, 3-4 in the second
+		t.Errorf("mmp-a: %d runs, want 4 across the two folders", len(g.Runs))
+	}
+	if g := groupOf(t, a, "pam-b"); !near(g.Stats["robustness"].Mean, 50, 1e-12) {
+		t.Errorf("pam-b: mean robustness %v, want 50", g.Stats["robustness"].Mean)
+	}
+	if _, err := AggregateFolders([]string{t.TempDir()}); err == nil {
+		t.Error("a folder without runs.parquet aggregated")
+	}
 }

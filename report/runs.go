@@ -1,9 +1,13 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -167,4 +171,59 @@ func ReadRunsMeta(path string) (FileMeta, error) {
 	unit, _ := pf.Lookup("time_unit")
 	version, _ := pf.Lookup("tool_version")
 	return FileMeta{TimeUnit: unit, Version: version}, nil
+}
+
+// AggregateFolders reads the runs file of each folder and aggregates them all, with no baseline.
+func AggregateFolders(dirs []string) (*Aggregate, error) {
+	var rows []RunRow
+	for _, d := range dirs {
+		r, err := ReadRuns(filepath.Join(d, RunsFile))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return AggregateRuns(rows, "")
+}
+
+// RunsFiles resolves each of args to a runs file, once: a folder stands for its runs.parquet.
+// A folder without one is an error that says which command writes one, and names hcreplay
+// replay's output when it looks like that instead.
+func RunsFiles(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("runs %s: no such file or folder", a)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("runs %s: %w", a, err)
+		}
+		p := a
+		if st.IsDir() {
+			p = filepath.Join(a, RunsFile)
+			if _, err := os.Stat(p); err != nil {
+				hint := "hcreplay sweep writes one"
+				if IsReplayOutput(a) {
+					hint = "it looks like the output of hcreplay replay, which writes summary.json per run; hcreplay sweep --trace NAME=SPEC runs the same replays and writes runs.parquet"
+				}
+				return nil, fmt.Errorf("runs %s: the folder has no runs.parquet (%s)", a, hint)
+			}
+		}
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// IsReplayOutput reports whether dir holds a summary.json of hcreplay replay --out, or holds
+// one in a subfolder or the subfolder of a subfolder (one per mapper, then per trial).
+func IsReplayOutput(dir string) bool {
+	for _, pattern := range []string{"summary.json", "*/summary.json", "*/*/summary.json"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -356,3 +356,14 @@ func MissingRuns(files []string, held map[string]int) []string {
 	}
 	return out
 }
+
+// WriteLevels writes a grid file that holds only levels (as JSON, which is YAML, with Level's
+// json tags as the grid's keys): what a command that builds levels hands to a sweep whose
+// other keys it sets as flags.
+func WriteLevels(path string, levels []Level) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string][]Level{"levels": levels})
+	})
+}

@@ -3,12 +3,14 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
@@ -374,4 +376,24 @@ func keysOf(fields []field, skip string) string {
 		}
 	}
 	return strings.Join(keys, ", ")
+}
+
+// ReadGrid reads the grid file path, or starts an empty grid when path is "", and returns it
+// with base, the folder its relative paths are relative to: the file's, made absolute ("" with
+// no file).
+func ReadGrid(path string) (g *Grid, base string, err error) {
+	if path == "" {
+		return NewGrid(), "", nil
+	}
+	b, err := smallfile.Read(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("read grid %s: %w", path, err)
+	}
+	if g, err = ParseGrid(b, path); err != nil {
+		return nil, "", err
+	}
+	if base, err = filepath.Abs(filepath.Dir(path)); err != nil {
+		return nil, "", err
+	}
+	return g, base, nil
 }

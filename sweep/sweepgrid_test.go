@@ -245,3 +245,28 @@ func TestParseShard(t *testing.T) {
 		t.Errorf("shard 2/3 of 0..6 = %v, want [1 4]", got)
 	}
 }
+
+// TestReadGrid: no file is an empty grid with no base; a file's relative paths are relative
+// to its folder, made absolute; a missing file and a bad key are errors naming the file.
+func TestReadGrid(t *testing.T) {
+	if g, base, err := ReadGrid(""); err != nil || base != "" || g == nil || len(g.Levels) != 0 {
+		t.Errorf(`ReadGrid("") = %v, %q, %v; want an empty grid, no base`, g, base, err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.yaml")
+	if err := os.WriteFile(path, []byte("pet: pet.json\nheuristics: MM\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, base, err := ReadGrid(path); err != nil || base != dir || g.PET != "pet.json" {
+		t.Errorf("ReadGrid(%s) = %+v, %q, %v; want pet.json relative to %s", path, g, base, err, dir)
+	}
+	if _, _, err := ReadGrid(filepath.Join(dir, "none.yaml")); err == nil || !strings.HasPrefix(err.Error(), "read grid "+filepath.Join(dir, "none.yaml")+": ") {
+		t.Errorf("missing file: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("pett: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadGrid(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("unknown key: %v, want an error naming %s", err, path)
+	}
+}

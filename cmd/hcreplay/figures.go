@@ -9,13 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
-	"github.com/hcreplay/hcreplay/sweep"
 )
 
 // FiguresCmd reruns a paper's experiment set end to end (SPEC §6): for each experiment of the
@@ -72,7 +70,7 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	if c.Out == "" {
 		return badInput(errors.New("missing flags: --out=DIR"))
 	}
-	p, err := loadPreset(c.Preset)
+	p, err := presets.Open(c.Preset)
 	if err != nil {
 		return badInput(err)
 	}
@@ -87,31 +85,14 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
 	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: src}
-	p.WriteHeader(&b, head)
-	figures := 0
-	var checked []presets.Checked
-	for i, e := range p.Experiments {
-		con.Logf("figures: experiment %d of %d, %s: %s", i+1, len(p.Experiments), e.Name, e.Summary)
-		began := time.Now()
-		ch, err := c.runExperiment(ctx, con, &b, p, i, src)
-		if err != nil {
-			return fmt.Errorf("experiment %s: %w", e.Name, err)
-		}
-		checked = append(checked, ch...)
-		con.Logf("figures: %s done in %.0f s", e.Name, time.Since(began).Seconds())
-		figures += len(e.Figures)
-	}
-	notes := filepath.Join(c.Out, "notes.md")
-	err = atomicfile.Write(notes, func(w io.Writer) error {
-		_, err := io.WriteString(w, b.String())
-		return err
-	})
+	run := experimentRunner{con: &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}, pet: src.PET, jobs: c.Jobs}
+	text, checked, figures, err := p.RunExperiments(ctx, run, head, c.Out, con.Logf)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(c.Out, presets.VerdictsFile), p.NewVerdicts(head, checked).Write); err != nil {
+	notes, err := p.WriteResults(c.Out, text, head, checked)
+	if err != nil {
 		return err
 	}
 	noun := "figures"
@@ -121,24 +102,6 @@ func (c *FiguresCmd) Run(ctx context.Context, con *Console) error {
 	fmt.Fprintf(con.Stdout, "Done in %.0f s: %d %s of the %s in %s; read %s.\n",
 		time.Since(start).Seconds(), figures, noun, p.Title, c.Out, notes)
 	return nil
-}
-
-// loadPreset loads an embedded preset by name, or the user's experiment file when name is a
-// path (ends in .yaml or .yml, or names a file).
-func loadPreset(name string) (*presets.Preset, error) {
-	ext := strings.ToLower(filepath.Ext(name))
-	if ext != ".yaml" && ext != ".yml" && !strings.ContainsRune(name, filepath.Separator) {
-		p, err := presets.Load(name)
-		if err != nil {
-			return nil, fmt.Errorf("--preset %q: %w, or the path of an experiment file (FILE.yaml)", name, err)
-		}
-		return p, nil
-	}
-	b, err := readSmallFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("--preset %s: %w", name, err)
-	}
-	return presets.Parse(b, name)
 }
 
 // source checks --trials, or synthesizes the PET into DIR/data when it is not given.
@@ -151,7 +114,11 @@ func (c *FiguresCmd) source(p *presets.Preset, con *Console) (presets.Source, er
 		src.Trials = 3
 	}
 	if c.Trials != "" {
-		return hcw19Source(c.Trials, src)
+		src, err := presets.HCW19Source(c.Trials, src)
+		if err != nil {
+			return src, badInput(fmt.Errorf("--trials %w", err))
+		}
+		return src, nil
 	}
 	src.PET = filepath.Join(c.Out, "data", "pet.json")
 	if err := os.MkdirAll(filepath.Dir(src.PET), 0o755); err != nil {
@@ -161,198 +128,28 @@ func (c *FiguresCmd) source(p *presets.Preset, con *Console) (presets.Source, er
 	return src, synth.Run(con)
 }
 
-// hcw19Source finds constant.zip, spiky.zip and classes_2.etc from the folder that holds them
-// or from the path of constant.zip. Trials of the HCW19 files are the first N files of a level
-// in --quick, else all 30.
-func hcw19Source(path string, src presets.Source) (presets.Source, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return src, badInput(fmt.Errorf("--trials %s: %w", path, errors.Unwrap(err)))
-	}
-	// The levels go into a grid file, whose relative paths are relative to its own folder.
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return src, err
-	}
-	dir, constant := abs, filepath.Join(abs, "constant.zip")
-	if !st.IsDir() {
-		if !strings.EqualFold(filepath.Ext(path), ".zip") {
-			return src, badInput(fmt.Errorf("--trials %s: want the HCW19 folder or its constant.zip", path))
-		}
-		dir, constant = filepath.Dir(abs), abs
-	}
-	src.Constant, src.PET = constant, filepath.Join(dir, "classes_2.etc")
-	for _, f := range []string{src.Constant, src.PET} {
-		if _, err := os.Stat(f); err != nil {
-			return src, badInput(fmt.Errorf("--trials %s: no %s there (the HCW19 folder holds constant.zip, spiky.zip and classes_2.etc)", path, filepath.Base(f)))
-		}
-	}
-	if spiky := filepath.Join(dir, "spiky.zip"); fileExists(spiky) {
-		src.Spiky = spiky
-	}
-	if !src.Quick {
-		src.Trials = 0
-	}
-	return src, nil
+// experimentRunner runs a preset experiment's sweeps and report (presets.Runner) as SweepCmd
+// and ReportCmd, as the demo drives them, so a figure is what a user would get from the same
+// grid by hand. Their tables go nowhere: notes.md has the numbers.
+type experimentRunner struct {
+	con  *Console
+	pet  string
+	jobs int
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+func (r experimentRunner) Sweep(ctx context.Context, grid, out string, s presets.Sweep, set []string) error {
+	sw := SweepCmd{Grid: grid, Out: out, Jobs: r.jobs, Checkpoint: 5 * time.Second, PET: r.pet,
+		Heuristic: s.Heuristics, Prune: s.Prune, Set: set}
+	return sw.Run(ctx, r.con)
 }
 
-// runExperiment sweeps, reports and draws experiment i into DIR/experiments/NAME, writes its
-// section of notes.md to b, and returns its claims checked, which its report shows too. The
-// folder is cleared first: its runs are only valid for the PET and trials of this invocation.
-func (c *FiguresCmd) runExperiment(ctx context.Context, con *Console, b *strings.Builder, p *presets.Preset, i int, src presets.Source) ([]presets.Checked, error) {
-	e := p.Experiments[i]
-	dir := filepath.Join(c.Out, "experiments", e.Name)
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	levels, err := src.Levels(e)
-	if err != nil {
-		return nil, badInput(fmt.Errorf("%s: %w", p.File(), err))
-	}
-	grid := filepath.Join(dir, "levels.yaml")
-	// A grid file that holds only levels, for SweepCmd: the --generate flag cannot set a
-	// generator's pattern, CV or tasks. JSON is YAML, and Level's json tags are the grid's keys.
-	if err := writeJSON(grid, map[string][]sweep.Level{"levels": levels}); err != nil {
-		return nil, err
-	}
-	// The sweeps' and the report's tables go nowhere: notes.md has the numbers.
-	sub := &Console{Stdout: io.Discard, Stderr: con.Stderr, Quiet: con.Quiet}
-	// runSweeps runs each sweep of the experiment as Preset.Grid builds it: its heuristics, variants
-	// and keys (SweepSet, in Grid's order) as `hcreplay sweep` flags over the levels' file, with
-	// sem in place of the preset's semantics.
-	runSweeps := func(sem presets.Semantics, folder string) ([]string, error) {
-		var runs []string
-		for j, s := range e.Sweeps {
-			if _, err := p.Grid(i, j, levels); err != nil {
-				return nil, badInput(err)
-			}
-			set := append(sem.Keys(), p.SweepSet(i, j)[len(sem.Keys()):]...)
-			out := filepath.Join(dir, folder, strconv.Itoa(j+1))
-			sw := SweepCmd{Grid: grid, Out: out, Jobs: c.Jobs, Checkpoint: 5 * time.Second, PET: src.PET,
-				Heuristic: s.Heuristics, Prune: s.Prune, Set: set}
-			if err := sw.Run(ctx, sub); err != nil {
-				return nil, err
-			}
-			runs = append(runs, out)
-		}
-		return runs, nil
-	}
-	runs, err := runSweeps(p.RunSemantics(), "runs")
-	if err != nil {
-		return nil, err
-	}
-	var defaults *report.Aggregate // the same sweeps under the default semantics
-	if e.Sensitivity && p.RunSemantics() != presets.DefaultSemantics() {
-		druns, err := runSweeps(presets.DefaultSemantics(), "runs-defaults")
-		if err != nil {
-			return nil, err
-		}
-		if defaults, err = aggregateRuns(druns); err != nil {
-			return nil, err
-		}
-	}
-	// The claims are checked once, on the report's aggregate, and shown by the report, notes.md
-	// and verdicts.json alike.
-	var checked []presets.Checked
-	reportDir := filepath.Join(dir, "report")
-	rep := ReportCmd{Runs: runs, Out: reportDir, Formats: figureFormats(), Tables: []string{"md", "csv", "tex"},
-		checkClaims: func(agg *report.Aggregate) ([]report.ClaimSection, error) {
-			var err error
-			checked, err = p.EvaluateExperiment(i, agg, defaults)
-			return p.ClaimSections(checked), err
-		}}
-	agg, err := rep.write(ctx, sub)
-	if err != nil {
-		return nil, err
-	}
-	p.WriteExperiment(b, i, levels, dir, func(path string) string {
-		if r, err := filepath.Rel(c.Out, path); err == nil {
-			return r
-		}
-		return path
-	})
-	for _, f := range e.Figures {
-		keep := f.Keep()
-		shown := agg
-		if keep != nil {
-			shown = agg.Subset(keep)
-		}
-		if err := drawFigure(shown, f, keep != nil, reportDir, c.Out); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.File, err)
-		}
-		if err := f.WriteNotes(b, shown, checked); err != nil {
-			return nil, err
-		}
-		if defaults != nil {
-			shown := defaults
-			if keep != nil {
-				shown = defaults.Subset(keep)
-			}
-			if err := f.WriteSensitivity(b, shown, checked); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return checked, nil
-}
-
-func figureFormats() []string { return presets.FigureFormats() }
-
-// aggregateRuns reads and aggregates the runs.parquet of each folder, without a report.
-func aggregateRuns(dirs []string) (*report.Aggregate, error) {
-	var rows []report.RunRow
-	for _, d := range dirs {
-		r, err := report.ReadRuns(filepath.Join(d, report.RunsFile))
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, r...)
-	}
-	return report.AggregateRuns(rows, "")
-}
-
-// drawFigure writes DIR/<file>.svg and .png: the report's own figure copied when the paper's
-// shows every run of the experiment, else (subset) redrawn from the runs it shows.
-func drawFigure(a *report.Aggregate, f presets.Figure, subset bool, reportDir, out string) error {
-	switch {
-	case f.Kind != "" && !subset:
-		for _, ext := range figureFormats() {
-			if err := copyFile(os.DirFS(reportDir), f.Kind+"."+ext, filepath.Join(out, f.File+"."+ext)); err != nil {
-				return fmt.Errorf("the report has no %s figure: %w", f.Kind, err)
-			}
-		}
-		return nil
-	case f.Kind != "":
-		_, ok, err := report.WriteFigure(a, f.Kind, out, f.File, figureFormats())
-		if err == nil && !ok {
-			err = fmt.Errorf("the runs do not vary what a %s figure shows", f.Kind)
-		}
-		return err
-	}
-	_, err := report.WriteBars(a, f.Bars, f.Metric, out, f.File, figureFormats())
-	return err
+func (r experimentRunner) Report(ctx context.Context, runs []string, out string, claims func(*report.Aggregate) ([]report.ClaimSection, error)) (*report.Aggregate, error) {
+	rep := ReportCmd{Runs: runs, Out: out, Formats: presets.FigureFormats(), Tables: []string{"md", "csv", "tex"}, checkClaims: claims}
+	return rep.write(ctx, r.con)
 }
 
 // copyFile copies file from of fsys to the path to, atomically.
-func copyFile(fsys fs.FS, from, to string) error {
-	in, err := fsys.Open(from)
-	if err != nil {
-		return fmt.Errorf("copy %s to %s: %w", from, to, err)
-	}
-	defer in.Close()
-	return atomicfile.Write(to, func(w io.Writer) error {
-		_, err := io.Copy(w, in)
-		return err
-	})
-}
+func copyFile(fsys fs.FS, from, to string) error { return atomicfile.Copy(fsys, from, to) }
 
 // commandLine is the invocation, for notes.md.
 func (c *FiguresCmd) commandLine() string {

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/presets"
 )
 
@@ -33,12 +30,9 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console, p *preset
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(c.Out, "notes.md")
-	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, notes); return err }); err != nil {
-		return err
-	}
 	head := presets.Header{Command: c.commandLine(), Version: buildVersion(), Source: presets.Source{Quick: c.Quick}}
-	if err := atomicfile.Write(filepath.Join(c.Out, presets.VerdictsFile), p.NewVerdicts(head, checked).Write); err != nil {
+	path, err := p.WriteResults(c.Out, notes, head, checked)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(con.Stdout, "Done in %.0f s: 5 figures of the %s in %s; read %s.\n", time.Since(start).Seconds(), p.Title, c.Out, path)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcreplay/hcreplay/presets"
 )
 
 // TestFiguresSpeculativeQuick runs the speculative preset in its quick form and checks that
@@ -21,7 +23,7 @@ func TestFiguresSpeculativeQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, stem := range []string{"fig2-light", "fig3-sda-sigma", "fig4-ese-analysis", "fig5-single-job", "fig6-heavy"} {
-		for _, ext := range figureFormats() {
+		for _, ext := range presets.FigureFormats() {
 			name := stem + "." + ext
 			if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 1000 {
 				t.Errorf("%s: missing or empty (%v)", name, err)

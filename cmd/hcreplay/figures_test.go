@@ -34,7 +34,7 @@ func TestFiguresThesisQuick(t *testing.T) {
 	}
 	for _, e := range p.Experiments {
 		for _, f := range e.Figures {
-			for _, ext := range figureFormats() {
+			for _, ext := range presets.FigureFormats() {
 				name := f.File + "." + ext
 				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 1000 {
 					t.Errorf("%s: missing or empty (%v)", name, err)
@@ -101,28 +101,6 @@ func TestPresetTables(t *testing.T) {
 				}
 				files[f.File] = true
 			}
-		}
-	}
-}
-
-// TestHCW19Source checks that --trials finds the HCW19 files from their folder and from the path
-// of constant.zip. It runs no preset: the full HCW19 presets take minutes.
-func TestHCW19Source(t *testing.T) {
-	dir := hcw19Folder()
-	if dir == "" {
-		t.Skip("HCW19 data not available (looked in ../shared/data/hcw19 from the repository root)")
-	}
-	for _, arg := range []string{dir, filepath.Join(dir, "constant.zip")} {
-		src, err := hcw19Source(arg, presets.Source{Trials: 30})
-		if err != nil {
-			t.Fatalf("%s: %v", arg, err)
-		}
-		if filepath.Base(src.PET) != "classes_2.etc" || filepath.Base(src.Constant) != "constant.zip" || filepath.Base(src.Spiky) != "spiky.zip" || src.Trials != 0 {
-			t.Errorf("%s: %+v", arg, src)
-		}
-		lv, err := src.Level("spiky15k")
-		if err != nil || !strings.HasSuffix(lv.Trace, "spiky.zip#spk/spk15k800_*.dat") || !(lv.Rate > 0) {
-			t.Errorf("%s: spiky15k is %+v, %v", arg, lv, err)
 		}
 	}
 }

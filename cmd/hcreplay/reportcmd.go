@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -47,23 +44,13 @@ func (c *ReportCmd) write(ctx context.Context, con *Console) (*report.Aggregate,
 	}
 	checkClaims := c.checkClaims
 	if c.Claims != "" {
-		p, i, err := presets.ClaimsOf(c.Claims, loadPreset)
+		p, i, err := presets.ClaimsOf(c.Claims, presets.Open)
 		if err != nil {
 			return nil, badInput(fmt.Errorf("--claims %s: %w", c.Claims, err))
 		}
-		checkClaims = func(agg *report.Aggregate) ([]report.ClaimSection, error) {
-			var rows []report.RunRow
-			for _, g := range agg.Groups {
-				rows = append(rows, g.Runs...)
-			}
-			if n := p.OtherSemantics(rows); n > 0 {
-				con.Logf("warning: --claims: %d of %d runs did not run under the semantics of preset %s; the verdicts are labelled as if they had", n, len(rows), p.Name)
-			}
-			checked, err := p.EvaluateExperiment(i, agg, nil)
-			return p.ClaimSections(checked), err
-		}
+		checkClaims = p.ClaimsChecker(i, con.Logf)
 	}
-	paths, err := runsFiles(c.Runs)
+	paths, err := report.RunsFiles(c.Runs)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -140,42 +127,5 @@ func checkList(flag string, values []string, allowed ...string) ([]string, error
 	return out, nil
 }
 
-// runsFiles resolves each argument to a runs file: a folder stands for its runs.parquet.
-func runsFiles(args []string) ([]string, error) {
-	var paths []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("runs %s: no such file or folder", a)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("runs %s: %w", a, err)
-		}
-		p := a
-		if st.IsDir() {
-			p = filepath.Join(a, "runs.parquet")
-			if _, err := os.Stat(p); err != nil {
-				hint := "hcreplay sweep writes one"
-				if replayOut(a) {
-					hint = "it looks like the output of hcreplay replay, which writes summary.json per run; hcreplay sweep --trace NAME=SPEC runs the same replays and writes runs.parquet"
-				}
-				return nil, fmt.Errorf("runs %s: the folder has no runs.parquet (%s)", a, hint)
-			}
-		}
-		if !slices.Contains(paths, p) {
-			paths = append(paths, p)
-		}
-	}
-	return paths, nil
-}
-
-// replayOut reports whether dir holds a summary.json of hcreplay replay --out, or holds one in
-// a subfolder or the subfolder of a subfolder (one per mapper, then per trial).
-func replayOut(dir string) bool {
-	for _, pattern := range []string{"summary.json", "*/summary.json", "*/*/summary.json"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
-}
+// replayOut is report.IsReplayOutput, under the name outputs.go calls it by.
+func replayOut(dir string) bool { return report.IsReplayOutput(dir) }

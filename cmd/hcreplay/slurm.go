@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 
-	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/slurm"
 )
 
@@ -91,92 +88,29 @@ func (c *SweepCmd) slurmSubmit(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	copied, err := slurm.AbsoluteGrid(grid, base)
+	prep, err := slurm.Prepare(grid, base, inputs, c.SlurmShards, opts)
 	if err != nil {
 		return err
 	}
-	runs, err := slurm.CopiedRuns(grid, copied, inputs)
+	exe, err := slurm.Executable(c.SlurmExe)
 	if err != nil {
 		return err
 	}
-	shards := c.SlurmShards
-	if shards == 0 {
-		shards = slurm.EstimateShards(runs, inputs, slurm.CPUsPerTask(opts))
-	}
-	if shards > len(runs) {
-		return badInput(fmt.Errorf("--slurm-shards %d: the grid has only %d runs; give at most %d", shards, len(runs), len(runs)))
-	}
-	exe, err := c.exe()
-	if err != nil {
-		return err
-	}
-	plan := slurm.NewPlan(dir, exe, shards, opts, c.Jobs, c.Checkpoint.String(), readLimits(con))
+	plan := slurm.NewPlan(dir, exe, prep.Shards, opts, c.Jobs, c.Checkpoint.String(),
+		slurm.LimitArgs(con.Inflate.MaxBytes, con.Inflate.MaxRatio, con.MaxBatch))
 	if c.DryRun {
-		slurm.PrintDryRun(con.Stdout, copied, plan)
-		con.Logf("sweep --slurm --dry-run: %d runs in %d shards; nothing written or submitted", len(runs), shards)
+		slurm.PrintDryRun(con.Stdout, prep.Grid, plan)
+		con.Logf("sweep --slurm --dry-run: %d runs in %d shards; nothing written or submitted", len(prep.Runs), prep.Shards)
 		return nil
 	}
 	if _, err := exec.LookPath("sbatch"); err != nil {
 		return badInput(slurm.ErrNoSlurm) // before DIR is written, so that the same command works on the cluster
 	}
-	if err := slurm.WriteDir(dir, copied, plan); err != nil {
+	if err := slurm.WriteDir(dir, prep.Grid, plan); err != nil {
 		return err
 	}
-	con.Logf("sweep --slurm: %d runs in %d shards, in %s", len(runs), shards, dir)
-	return submit(ctx, con, dir, &slurm.State{Shards: shards}, slurm.ShardNumbers(shards))
-}
-
-// submit submits the given shards of the sweep in dir and a merge job after them, records the
-// submission in state (slurm.SubmitRecorded) and prints how to watch them.
-func submit(ctx context.Context, con *Console, dir string, state *slurm.State, shards []int) error {
-	sub, err := slurm.SubmitRecorded(ctx, dir, state, shards)
-	if errors.Is(err, slurm.ErrNoSlurm) {
-		return badInput(err)
-	}
-	if err != nil {
-		return err
-	}
-	slurm.PrintSubmitted(con.Stdout, dir, sub)
-	return nil
-}
-
-// readLimits are the global flags of the limits on what an input may hold, as this command
-// got them: the shards read the same files under the same limits, or a trace this command
-// checked could be refused in every array task.
-func readLimits(con *Console) []string {
-	bytes, ratio, batch := strconv.FormatInt(con.Inflate.MaxBytes, 10), strconv.FormatFloat(con.Inflate.MaxRatio, 'g', -1, 64), strconv.Itoa(con.MaxBatch)
-	if con.Inflate.MaxBytes < 0 {
-		bytes = "0" // no limit
-	}
-	if con.Inflate.MaxRatio < 0 {
-		ratio = "0"
-	}
-	if con.MaxBatch < 0 {
-		batch = "0"
-	}
-	return []string{"--max-inflate", bytes, "--max-inflate-ratio", ratio, "--max-batch", batch}
-}
-
-// exe is the hcreplay the jobs run: --slurm-exe, or this one.
-func (c *SweepCmd) exe() (string, error) {
-	exe := c.SlurmExe
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return "", fmt.Errorf("the path of this hcreplay: %w; give it with --slurm-exe", err)
-		}
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-	}
-	abs, err := filepath.Abs(exe)
-	if err != nil {
-		return "", badInput(fmt.Errorf("--slurm-exe %s: %w", exe, err))
-	}
-	if st, err := os.Stat(abs); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-		return "", badInput(fmt.Errorf("--slurm-exe %s: not an executable file", abs))
-	}
-	return abs, nil
+	con.Logf("sweep --slurm: %d runs in %d shards, in %s", len(prep.Runs), prep.Shards, dir)
+	return slurm.SubmitShards(ctx, con.Stdout, dir, &slurm.State{Shards: prep.Shards}, slurm.ShardNumbers(prep.Shards))
 }
 
 // slurmResume resubmits the shards that are not complete and the merge job.
@@ -185,25 +119,7 @@ func (c *SweepCmd) slurmResume(ctx context.Context, con *Console) error {
 	if err != nil {
 		return badInput(err)
 	}
-	st, err := slurm.ReadStatus(ctx, dir)
-	if err != nil {
-		return badInput(err)
-	}
-	r, err := slurm.Resubmit(st)
-	if err != nil {
-		return err
-	}
-	if r.Nothing {
-		fmt.Fprintf(con.Stdout, "nothing to resume: every shard is complete and %s is written\n", filepath.Join(dir, report.RunsFile))
-		return nil
-	}
-	if r.CancelMerge {
-		if err := slurm.Scancel(ctx, st.MergeJob); err != nil {
-			return err
-		}
-		con.Logf("cancelled the merge job %s, which waited for the failed shards", st.MergeJob)
-	}
-	return submit(ctx, con, dir, st.State, r.Shards)
+	return slurm.Resume(ctx, con.Stdout, dir, con.Logf)
 }
 
 // slurmMerge merges the complete shards of the sweep in dir into dir/runs.parquet: the merge

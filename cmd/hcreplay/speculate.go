@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/replay/speculate"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
@@ -88,34 +85,30 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var all []report.SpeculateRun
 	for _, wl := range workloads {
-		if wl.w == nil {
-			// One synthetic workload at a time: the seeds' workloads together could take
-			// --seeds times the memory of one.
-			if wl.w, err = speculate.Synthetic(wl.synthetic); err != nil {
-				return badInput(err)
-			}
+		if err := wl.Generate(); err != nil { // one at a time (Replication.Synthetic)
+			return badInput(err)
 		}
 		for _, st := range strategies {
 			o := opt
-			o.Strategy, o.Seed, o.TimeUnitSeconds, o.Horizon = st, wl.seed, wl.unitSeconds, wl.horizon
-			con.Logf("speculate: %s, %s (%d jobs on %d machines)", wl.name, st, len(wl.w.Jobs), len(wl.machines))
-			res, err := speculate.Run(ctx, wl.w, wl.machines, o)
+			o.Strategy, o.Seed, o.TimeUnitSeconds, o.Horizon = st, wl.Seed, wl.UnitSeconds, wl.Horizon
+			con.Logf("speculate: %s, %s (%d jobs on %d machines)", wl.Name, st, len(wl.Workload.Jobs), len(wl.Machines))
+			res, err := speculate.Run(ctx, wl.Workload, wl.Machines, o)
 			if errors.As(err, new(*speculate.RangeError)) {
-				return badInput(fmt.Errorf("%s, %s: %w", wl.name, st, err))
+				return badInput(fmt.Errorf("%s, %s: %w", wl.Name, st, err))
 			}
 			if err != nil {
 				return err
 			}
-			run := report.SpeculateRun{Workload: wl.name, Summary: res.Summary, Timing: res.Timing,
-				TimeUnit: wl.timeUnit, Tool: report.Tool, ToolVersion: buildVersion()}
+			run := report.SpeculateRun{Workload: wl.Name, Summary: res.Summary, Timing: res.Timing,
+				TimeUnit: wl.TimeUnit, Tool: report.Tool, ToolVersion: buildVersion()}
 			if c.JSON {
 				if err := json.NewEncoder(con.Stdout).Encode(run); err != nil {
 					return err
 				}
 			}
 			if c.Out != "" {
-				meta := report.FileMeta{TimeUnit: wl.timeUnit, Version: buildVersion()}
-				if err := report.WriteJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.label, st, wl.seed)), res.Jobs, meta); err != nil {
+				meta := report.FileMeta{TimeUnit: wl.TimeUnit, Version: buildVersion()}
+				if err := report.WriteJobs(filepath.Join(c.Out, fmt.Sprintf("jobs-%s-%s-%d.csv", wl.Label, st, wl.Seed)), res.Jobs, meta); err != nil {
 					return err
 				}
 			}
@@ -154,74 +147,23 @@ func (c *SpeculateCmd) options() ([]speculate.Strategy, speculate.Options, error
 	}
 	opt.Gamma, opt.MaxCopies, opt.Sigma, opt.Detect, opt.RetryDetection = c.Gamma, c.MaxCopies, c.Sigma, c.Detect, c.RetryDetection
 	opt.Delta, opt.Eta, opt.Xi, opt.Slot, opt.Window, opt.Light = c.Delta, c.Eta, c.Xi, c.Slot, c.Window, light
-	if c.Seeds < 1 || c.Seeds > maxSeeds {
-		return nil, opt, fmt.Errorf("--seeds %d: want 1..%d", c.Seeds, maxSeeds)
+	if c.Seeds < 1 || c.Seeds > speculate.MaxSeeds {
+		return nil, opt, fmt.Errorf("--seeds %d: want 1..%d", c.Seeds, speculate.MaxSeeds)
 	}
 	return strategies, opt, opt.Validate()
 }
 
-// Limits of the command's own flags.
-const (
-	// maxSeeds caps --seeds: every seed reruns every strategy, and 1000 replications already
-	// put a confidence interval far below any difference between strategies worth reporting.
-	maxSeeds = 1000
-	// maxSpecMachines caps the cluster: the simulator keeps about 100 bytes per machine and
-	// P2 a knapsack row per idle machine, and the paper's largest cluster has 3000.
-	maxSpecMachines = 1_000_000
-)
-
-// specWorkload is one workload with the machines it runs on.
-type specWorkload struct {
-	name, label string
-	w           *speculate.Workload // nil: generate it from synthetic when its turn comes
-	synthetic   speculate.SyntheticOptions
-	machines    []replay.Machine
-	seed        uint64
-	unitSeconds float64
-	timeUnit    string // unitSeconds by name, as the outputs record it
-	horizon     float64
-}
-
-func (c *SpeculateCmd) workloads(con *Console) ([]specWorkload, error) {
+func (c *SpeculateCmd) workloads(con *Console) ([]speculate.Replication, error) {
 	if err := c.misplaced(); err != nil {
 		return nil, badInput(err)
 	}
 	if c.Trace != "" {
 		return c.traceWorkloads(con)
 	}
-	minT, maxT, err := rangeFlag("--tasks", c.Tasks)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	minM, maxM, err := rangeFlag("--mean", c.Mean)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	if minT < 1 || maxT > speculate.MaxTasksPerJob {
-		return nil, badInput(fmt.Errorf("--tasks %s: want 1 ≤ MIN ≤ MAX ≤ %d", c.Tasks, speculate.MaxTasksPerJob))
-	}
-	if minT != float64(int(minT)) || maxT != float64(int(maxT)) {
-		return nil, badInput(fmt.Errorf("--tasks %s: want whole numbers", c.Tasks))
-	}
-	if c.Machines < 1 || c.Machines > maxSpecMachines {
-		return nil, badInput(fmt.Errorf("--machines %d: want 1..%d", c.Machines, maxSpecMachines))
-	}
-	if !(c.Unit >= speculate.MinTimeUnitSeconds && c.Unit <= speculate.MaxTimeUnitSeconds) {
-		return nil, badInput(fmt.Errorf("--unit %g: want %g..%g seconds per time unit", c.Unit, speculate.MinTimeUnitSeconds, speculate.MaxTimeUnitSeconds))
-	}
-	machines := speculate.IdenticalMachines(c.Machines)
-	var out []specWorkload
-	for k := range c.Seeds {
-		seed := c.Seed + uint64(k)
-		syn := speculate.SyntheticOptions{Rate: c.Rate, Horizon: c.Horizon, MinTasks: int(minT), MaxTasks: int(maxT),
-			MinMean: minM, MaxMean: maxM, Alpha: c.Alpha, Seed: seed}
-		if err := syn.Check(); err != nil {
-			return nil, badInput(err)
-		}
-		name := fmt.Sprintf("λ=%g M=%d α=%g seed %d", c.Rate, c.Machines, c.Alpha, seed)
-		out = append(out, specWorkload{name: name, label: "synthetic", synthetic: syn, machines: machines, seed: seed, unitSeconds: c.Unit, timeUnit: speculate.TimeUnitName(c.Unit), horizon: c.Horizon})
-	}
-	return out, nil
+	set := speculate.SyntheticSet{Rate: c.Rate, Horizon: c.Horizon, Alpha: c.Alpha, Machines: c.Machines,
+		Tasks: c.Tasks, Mean: c.Mean, UnitSeconds: c.Unit, Seed: c.Seed, Seeds: c.Seeds}
+	reps, err := set.Replications()
+	return reps, badInput(err)
 }
 
 // misplaced reports the flags of the other workload set away from their defaults: those of a
@@ -255,7 +197,7 @@ func (c *SpeculateCmd) misplaced() error {
 	return nil
 }
 
-func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
+func (c *SpeculateCmd) traceWorkloads(con *Console) ([]speculate.Replication, error) {
 	if c.PET == "" {
 		return nil, badInput(errors.New("--trace needs --pet: the task times come from its cells"))
 	}
@@ -273,21 +215,16 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 	if c.Catalog == "" && c.PerType > 1 {
 		machines = speculate.Replicate(machines, c.PerType)
 	}
-	if len(machines) > maxSpecMachines {
-		return nil, badInput(fmt.Errorf("%d machines (--per-type %d or --catalog): want at most %d", len(machines), c.PerType, maxSpecMachines))
-	}
-	weights := speculate.TypeWeights(machines, pet.NumMachineTypes())
-	sec, err := pet.UnitSeconds()
-	if err != nil {
-		return nil, badInput(err)
-	}
-	fileUnit, err := trace.ParseUnit(c.TimeUnit)
-	if err != nil {
-		return nil, badInput(err)
+	if len(machines) > speculate.MaxMachines {
+		return nil, badInput(fmt.Errorf("%d machines (--per-type %d or --catalog): want at most %d", len(machines), c.PerType, speculate.MaxMachines))
 	}
 	petUnit, err := trace.ParseUnit(pet.TimeUnit())
 	if err != nil {
 		return nil, badInput(fmt.Errorf("PET time unit: %w", err))
+	}
+	fileUnit, err := trace.ParseUnit(c.TimeUnit)
+	if err != nil {
+		return nil, badInput(err)
 	}
 	traces, err := trace.ReadTraces(c.Trace, trace.ReadOptions{FileUnit: fileUnit, Unit: petUnit,
 		KnownTaskTypes: pet.TaskTypes(), KnownMachineTypes: pet.MachineTypes(),
@@ -295,33 +232,6 @@ func (c *SpeculateCmd) traceWorkloads(con *Console) ([]specWorkload, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
-	var out []specWorkload
-	for _, tr := range traces {
-		w, err := speculate.FromTrace(tr, pet, speculate.TraceOptions{Mode: speculate.DistMode(c.Dist), TypeWeights: weights})
-		if err != nil {
-			return nil, badInput(err)
-		}
-		con.Logf("speculate: %s: %d jobs; %s", tr.Name, len(w.Jobs), w.Describe())
-		label := strings.TrimSuffix(filepath.Base(tr.Name), filepath.Ext(tr.Name))
-		for k := range c.Seeds {
-			out = append(out, specWorkload{name: filepath.Base(tr.Name), label: label, w: w, machines: machines,
-				seed: c.Seed + uint64(k), unitSeconds: sec, timeUnit: pet.TimeUnit()})
-		}
-	}
-	return out, nil
-}
-
-// rangeFlag parses MIN:MAX (or one number for both).
-func rangeFlag(flag, s string) (lo, hi float64, err error) {
-	a, b, found := strings.Cut(s, ":")
-	if !found {
-		b = a
-	}
-	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-	if err1 != nil || err2 != nil || !finite(lo) || !finite(hi) || lo > hi {
-		return 0, 0, fmt.Errorf("%s %q: want MIN:MAX, finite numbers with MIN ≤ MAX", flag, s)
-	}
-	return lo, hi, nil
+	reps, err := speculate.TraceReplications(traces, pet, machines, speculate.DistMode(c.Dist), c.Seed, c.Seeds, con.Logf)
+	return reps, badInput(err)
 }

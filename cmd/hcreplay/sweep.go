@@ -8,9 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/smallfile"
-	"github.com/hcreplay/hcreplay/petbuild"
-	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -130,19 +127,10 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 
 // grid reads the grid file, if any, and applies the flags. base is the folder the grid's
 // relative paths are relative to (the grid file's); paths from flags are made absolute.
-func (c *SweepCmd) grid() (g *sweep.Grid, base string, err error) {
-	g = sweep.NewGrid()
-	if c.Grid != "" {
-		b, err := smallfile.Read(c.Grid)
-		if err != nil {
-			return nil, "", fmt.Errorf("read grid %s: %w", c.Grid, err)
-		}
-		if g, err = sweep.ParseGrid(b, c.Grid); err != nil {
-			return nil, "", err
-		}
-		if base, err = filepath.Abs(filepath.Dir(c.Grid)); err != nil {
-			return nil, "", err
-		}
+func (c *SweepCmd) grid() (*sweep.Grid, string, error) {
+	g, base, err := sweep.ReadGrid(c.Grid)
+	if err != nil {
+		return nil, "", err
 	}
 	if err := c.applyFlags(g); err != nil {
 		return nil, "", err
@@ -184,107 +172,19 @@ func (c *SweepCmd) applyFlags(g *sweep.Grid) error {
 			return err
 		}
 	}
-	return c.flagLevels(g)
+	return sweep.FlagLevels{Traces: c.Trace, Generate: c.Generate, Trials: c.Trials, Deadline: c.Deadline}.Set(g)
 }
 
-// flagLevels replaces the grid's levels with those of --trace and --generate.
-func (c *SweepCmd) flagLevels(g *sweep.Grid) error {
-	if len(c.Trace) == 0 && len(c.Generate) == 0 {
-		if c.Trials != 0 || c.Deadline != "" {
-			return errors.New("--trials and --deadline apply to levels given by --trace or --generate; set them in the grid file's levels")
-		}
-		return nil
-	}
-	var levels []sweep.Level
-	var flags []string
-	for _, t := range c.Trace {
-		name, spec, ok := strings.Cut(t, "=")
-		if !ok || name == "" || spec == "" {
-			return fmt.Errorf("--trace %s: want NAME=SPEC, e.g. 19k=constant.zip#arr/arr19k_*.dat", t)
-		}
-		abs, err := filepath.Abs(spec)
-		if err != nil {
-			return err
-		}
-		levels = append(levels, sweep.Level{Name: name, Trace: abs, Trials: c.Trials, Deadline: c.Deadline, Seed: 1})
-		flags = append(flags, "--trace "+t)
-	}
-	for _, label := range c.Generate {
-		gen := sweep.DefaultGenerate()
-		gen.Level = label
-		if c.Deadline != "" {
-			gen.Deadline = c.Deadline
-		}
-		trials := c.Trials
-		if trials == 0 {
-			trials = 30
-		}
-		levels = append(levels, sweep.Level{Name: label, Generate: gen, Trials: trials, Seed: 1})
-		flags = append(flags, "--generate "+label)
-	}
-	g.SetLevels(levels, flags)
-	return nil
-}
-
-// loadSweepInputs reads the PET, the catalog and every level's trials once, for all runs to
-// share. Errors name the grid key that points at the bad file.
+// loadSweepInputs reads the grid's PET and catalog and every level's trials once, for all runs
+// to share (trialset.LoadInputs). Errors name the grid key that points at the bad file.
 func loadSweepInputs(g *sweep.Grid, base string, con *Console) (sweep.SweepInputs, error) {
-	path := func(p string) string { return sweep.GridPath(base, p) }
-	var in sweep.SweepInputs
-	pet, err := loadPET(path(g.PET))
+	pet, err := loadPET(sweep.GridPath(base, g.PET))
 	if err != nil {
-		return in, fmt.Errorf("%s: %w", g.Where("pet"), err)
+		return sweep.SweepInputs{}, fmt.Errorf("%s: %w", g.Where("pet"), err)
 	}
-	machines, err := loadMachines(path(g.Catalog), pet)
+	machines, err := loadMachines(sweep.GridPath(base, g.Catalog), pet)
 	if err != nil {
-		return in, fmt.Errorf("%s: %w", g.Where("catalog"), err)
+		return sweep.SweepInputs{}, fmt.Errorf("%s: %w", g.Where("catalog"), err)
 	}
-	sec, err := pet.UnitSeconds()
-	if err != nil {
-		return in, badInput(err)
-	}
-	in = sweep.SweepInputs{PET: pet, Machines: machines, TimeUnitSeconds: sec, TimeUnit: pet.TimeUnit(), Levels: map[string]sweep.LevelTrials{}}
-	for i, lv := range g.Levels {
-		at := func(key string) string { return g.Where(fmt.Sprintf("levels[%d]%s", i, key)) }
-		var lt sweep.LevelTrials
-		if lv.Generate != nil {
-			lt, err = sweep.GenerateLevel(lv, pet, at)
-			if mean, merr := pet.MeanExec(replay.MachineTypes(machines), nil); err == nil && merr == nil {
-				if w := petbuild.LoadWarning(lt.Rate * mean / float64(len(machines))); w != "" {
-					con.Logf("warning: %s: %s (a generated level takes generate: {rate: R})", at(".generate"), w)
-				}
-			}
-		} else {
-			w := &warnings{con: con, level: lv.Name}
-			lt, err = trialset.LoadLevel(lv, trialset.Input{Spec: path(lv.Trace), Unit: g.TimeUnit, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet, at, w.add)
-			w.flush()
-		}
-		if err != nil {
-			return in, err
-		}
-		in.Levels[lv.Name] = lt
-	}
-	return in, nil
-}
-
-// warnings prints the first few warnings about a level's files and counts the others: a level
-// of 30 trials from one generator tends to repeat one warning 30 times.
-type warnings struct {
-	con   *Console
-	level string
-	n     int
-}
-
-const shownWarnings = 3
-
-func (w *warnings) add(msg string) {
-	if w.n++; w.n <= shownWarnings {
-		w.con.Logf("warning: %s", msg)
-	}
-}
-
-func (w *warnings) flush() {
-	if w.n > shownWarnings {
-		w.con.Logf("warning: and %d more warnings about the files of level %s", w.n-shownWarnings, w.level)
-	}
+	return trialset.LoadInputs(g, base, pet, machines, trialset.Reading{Inflate: con.Inflate, MaxBatch: con.MaxBatch, Logf: con.Logf})
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
@@ -56,7 +54,9 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	if err != nil {
 		return badInput(fmt.Errorf("--catalog: %w", err))
 	}
-	cfg, prefix, err := c.config(pet, mean/float64(len(machines)))
+	spec := petbuild.TrialsSpec{Tasks: c.Tasks, Trials: c.Trials, CV: c.CV, Pattern: c.Pattern, Deadline: c.Deadline, Seed: c.Seed,
+		Prefix: c.Prefix, Arrivals: trace.RateSpec{Level: c.Level, Period: c.Period, Rate: c.Rate, Load: c.Load}}
+	cfg, prefix, err := spec.Config(pet, mean/float64(len(machines)))
 	if err != nil {
 		return badInput(err)
 	}
@@ -144,72 +144,6 @@ func (c *TraceGenCmd) oneFile() (bool, error) {
 	return true, nil
 }
 
-// maxGenTotalTasks bounds --trials × --tasks: a billion tasks are about 40 GB
-// of files and a quarter of an hour of generation, far beyond any study
-// (the papers replay 30 trials of 800), so a larger product is a typo.
-const maxGenTotalTasks = 1_000_000_000
-
-// config checks the flags and returns the generator's settings and the
-// file-name prefix; perRate is the offered load of a rate of one task per
-// time unit, which turns --load into a rate.
-func (c *TraceGenCmd) config(pet *petbuild.PET, perRate float64) (trace.GenConfig, string, error) {
-	if c.Tasks < 1 || c.Tasks > trace.MaxGenTasks {
-		return trace.GenConfig{}, "", fmt.Errorf("--tasks %d: want 1 to %d", c.Tasks, trace.MaxGenTasks)
-	}
-	if c.Trials < 1 || c.Trials > trace.MaxGenTrials || c.Trials > maxGenTotalTasks/c.Tasks {
-		return trace.GenConfig{}, "", fmt.Errorf("--trials %d: want 1 to %d, and at most %d tasks in all (--trials × --tasks)",
-			c.Trials, trace.MaxGenTrials, maxGenTotalTasks)
-	}
-	rate, prefix, err := c.rate(perRate)
-	if err != nil {
-		return trace.GenConfig{}, "", err
-	}
-	if c.Prefix != "" {
-		prefix = c.Prefix
-	}
-	if err := trace.CheckTrialPrefix(prefix); err != nil {
-		return trace.GenConfig{}, "", fmt.Errorf("--prefix: %w", err)
-	}
-	rule, means, err := petbuild.DeadlineRule(c.Deadline, pet)
-	if err != nil {
-		return trace.GenConfig{}, "", fmt.Errorf("--deadline: %w", err)
-	}
-	cfg := trace.GenConfig{Types: pet.TaskTypes(), Rate: rate, Tasks: c.Tasks, CV: c.CV, Pattern: trace.Pattern(c.Pattern),
-		Spiky: trace.DefaultSpiky(), Seed: c.Seed, Unit: trace.Unit(pet.TimeUnit()), Deadline: &rule, Means: means}
-	return cfg, prefix, nil
-}
-
-// rate returns the arrival rate from --rate, --load or else --level and
-// --period, and the default file-name prefix that names it.
-func (c *TraceGenCmd) rate(perRate float64) (float64, string, error) {
-	// --period defaults to 88200, so 0 can only be given on purpose, and
-	// LevelRate would read it as "the default".
-	if !(c.Period > 0) || math.IsInf(c.Period, 0) {
-		return 0, "", fmt.Errorf("--period %v: want a positive number of time units", c.Period)
-	}
-	if c.Load != nil {
-		if c.Rate != nil {
-			return 0, "", fmt.Errorf("--load %v and --rate %v both set the arrival rate: give one", *c.Load, *c.Rate)
-		}
-		if !(*c.Load > 0) || math.IsInf(*c.Load, 0) {
-			return 0, "", fmt.Errorf("--load %v: want a positive utilisation (1 keeps the machines just busy)", *c.Load)
-		}
-		if !(perRate > 0) {
-			return 0, "", fmt.Errorf("--load %v: the PET's mean execution time is 0, so no rate gives a load", *c.Load)
-		}
-		return *c.Load / perRate, fmt.Sprintf("load%g", *c.Load), nil
-	}
-	if c.Rate != nil {
-		if !(*c.Rate > 0) || math.IsInf(*c.Rate, 0) {
-			return 0, "", fmt.Errorf("--rate %v: want a positive number of tasks per time unit", *c.Rate)
-		}
-		return *c.Rate, fmt.Sprintf("rate%g", *c.Rate), nil
-	}
-	level := cmp.Or(c.Level, "19k")
-	rate, err := trace.LevelRate(level, c.Period)
-	return rate, "arr" + strings.ToLower(level), err
-}
-
 // writeLoad prints the traces' offered load on the PET and catalog, and warns when it is far
 // from any study's.
 func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trace.Unit, pet *petbuild.PET) error {
@@ -217,21 +151,11 @@ func (c *TraceStatsCmd) writeLoad(con *Console, traces []*trace.Trace, unit trac
 	if err != nil {
 		return err
 	}
-	rho, rate, mean, err := pet.TraceLoad(traces, unit, replay.MachineTypes(machines))
+	w, err := pet.WriteTraceLoad(con.Stdout, traces, unit, replay.MachineTypes(machines))
 	if err != nil {
 		return badInput(err)
 	}
-	if math.IsNaN(rho) {
-		fmt.Fprintln(con.Stdout, "offered load: no trace has two arrivals apart, so no rate")
-		return nil
-	}
-	what := ""
-	if len(traces) > 1 {
-		what = fmt.Sprintf(", mean of %d traces", len(traces))
-	}
-	fmt.Fprintf(con.Stdout, "%s; rate = (tasks − 1) / (last − first arrival), the mean over the trace's task types%s\n",
-		petbuild.LoadLine(rho, rate, mean, len(machines), string(unit)), what)
-	if w := petbuild.LoadWarning(rho); w != "" {
+	if w != "" {
 		con.Logf("warning: %s", w)
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hcreplay/hcreplay/trace"
 	"github.com/hcreplay/hcreplay/trace/importers"
@@ -33,7 +32,8 @@ type TraceImportCmd struct {
 func (c *TraceImportCmd) Help() string { return importers.Help }
 
 func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
-	opt, err := c.options()
+	opt, err := importers.Settings{From: c.From, Sample: c.Sample, Seed: c.Seed, TaskType: c.TaskType, MachineType: c.MachineType,
+		SourceUnit: c.SourceUnit, TimeUnit: c.TimeUnit, TimeWindow: c.TimeWindow, Deadline: c.Deadline, Samples: c.Samples}.Options()
 	if err != nil {
 		return badInput(err)
 	}
@@ -70,53 +70,4 @@ func (c *TraceImportCmd) Run(ctx context.Context, con *Console) error {
 	}
 	con.Logf("wrote %s (%d records), %s (%d tasks) and %s", logPath, res.LogRecords, tracePath, res.Tasks, filepath.Join(c.Out, "bad-rows.csv"))
 	return nil
-}
-
-func (c *TraceImportCmd) options() (importers.Options, error) {
-	opt := importers.Options{Format: importers.Format(c.From), Sample: c.Sample, Seed: c.Seed,
-		TaskTypeField: c.TaskType, MachineTypeField: c.MachineType}
-	var err error
-	if opt.SamplesPerRow, err = c.samplesPerRow(); err != nil {
-		return opt, err
-	}
-	if opt.Unit, err = trace.ParseUnit(c.TimeUnit); err != nil {
-		return opt, err
-	}
-	if c.SourceUnit != "" {
-		if opt.SourceUnit, err = trace.ParseUnit(c.SourceUnit); err != nil {
-			return opt, err
-		}
-	}
-	if c.Sample <= 0 || c.Sample > 1 {
-		return opt, fmt.Errorf("--sample %v: want a fraction in (0, 1]", c.Sample)
-	}
-	if c.TimeWindow != "" {
-		if opt.WindowFrom, opt.WindowTo, err = importers.ParseTimeWindow(c.TimeWindow); err != nil {
-			return opt, fmt.Errorf("--time-window: %w", err)
-		}
-	}
-	if !strings.EqualFold(c.Deadline, "none") && c.Deadline != "" {
-		rule, err := trace.ParseDeadlineRule(c.Deadline)
-		if err != nil {
-			return opt, fmt.Errorf("--deadline: %w", err)
-		}
-		opt.Deadline = &rule
-	}
-	return opt, nil
-}
-
-// samplesPerRow checks --samples. Only azure-functions has duration rows to
-// sample; given with another format it would change nothing, which a user
-// who typed it would not expect, so it is refused rather than ignored.
-func (c *TraceImportCmd) samplesPerRow() (int, error) {
-	if c.Samples == nil {
-		return 0, nil
-	}
-	if importers.Format(c.From) != importers.AzureFunctions {
-		return 0, fmt.Errorf("--samples applies only to --from %s, not %s", importers.AzureFunctions, c.From)
-	}
-	if n := *c.Samples; n < 1 || n > importers.MaxSamplesPerRow {
-		return 0, fmt.Errorf("--samples %d: want 1 to %d execution-time samples per duration row", n, importers.MaxSamplesPerRow)
-	}
-	return *c.Samples, nil
 }

@@ -50,6 +50,19 @@ type File struct {
 	path string
 }
 
+// Copy copies the file from of fsys to the path to, atomically (Write).
+func Copy(fsys fs.FS, from, to string) error {
+	in, err := fsys.Open(from)
+	if err != nil {
+		return fmt.Errorf("copy %s to %s: %w", from, to, err)
+	}
+	defer in.Close()
+	return Write(to, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
+}
+
 // Create starts writing path.
 func Create(path string) (*File, error) {
 	dir, base := filepath.Split(path)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 )
 
 func TestWrite(t *testing.T) {
@@ -33,5 +34,28 @@ func TestWrite(t *testing.T) {
 	err = Write(missing, func(io.Writer) error { return nil })
 	if !errors.Is(err, fs.ErrNotExist) || err.Error() != "create "+missing+": no such file or directory" {
 		t.Fatalf("writing into a missing directory: error %v, want one that names %s alone and is fs.ErrNotExist", err, missing)
+	}
+}
+
+func TestCopy(t *testing.T) {
+	src := fstest.MapFS{"a/fig.svg": {Data: []byte("<svg/>")}}
+	to := filepath.Join(t.TempDir(), "fig1.svg")
+	if err := Copy(src, "a/fig.svg", to); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(to); err != nil || string(got) != "<svg/>" {
+		t.Fatalf("copied %q, %v; want the source's bytes", got, err)
+	}
+	if st, _ := os.Stat(to); st.Mode().Perm() != Mode {
+		t.Errorf("mode %v, want %v", st.Mode().Perm(), Mode)
+	}
+	// A missing source names both files and leaves nothing at to.
+	missing := filepath.Join(t.TempDir(), "x.png")
+	err := Copy(src, "a/fig.png", missing)
+	if !errors.Is(err, fs.ErrNotExist) || err.Error() != "copy a/fig.png to "+missing+": open a/fig.png: file does not exist" {
+		t.Errorf("error %v", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s exists after a failed copy", missing)
 	}
 }

@@ -2,7 +2,8 @@
 // absolute (checking that the copy expands to the same runs), estimates the number of shards,
 // writes the sbatch scripts (a job array of shards and a merge job that depends on it), submits
 // them with sbatch, reads back what squeue and sacct say about them (Status), and merges the
-// complete shards into runs.parquet (Merge). It owns the layout of a Slurm sweep's folder and
+// complete shards into runs.parquet (Merge); Prepare, SubmitShards and Resume are the steps of
+// sweep --slurm's submission and --resume. It owns the layout of a Slurm sweep's folder and
 // the scripts' text; the runs themselves are package sweep's, and the commands the scripts run
 // come from its caller (cmd/hcreplay).
 package slurm

@@ -4,7 +4,7 @@
 // It fills in deadlines by a rule, repairs the HCW19 first-arrival defect, and tells the
 // warnings a set tells once (an implausible time unit, the repair) through a callback, once per
 // set, in trial order even when the trials replay at once (Deferred); and it loads a sweep
-// level's trials (LoadLevel). It owns no replay: package trialrun runs a replay command's trials
+// level's trials (LoadLevel) and a whole grid's (LoadInputs). It owns no replay: package trialrun runs a replay command's trials
 // through the engine and writes their outputs, package sweep a grid's.
 package trialset
 
