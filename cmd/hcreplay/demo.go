@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/traces"
 )
 
@@ -63,6 +64,6 @@ func unpack(fsys fs.FS, dir string) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		return copyFile(fsys, path, filepath.Join(dir, path))
+		return atomicfile.Copy(fsys, path, filepath.Join(dir, path))
 	})
 }

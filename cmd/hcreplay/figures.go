@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/hcreplay/hcreplay/internal/atomicfile"
 	"github.com/hcreplay/hcreplay/presets"
 	"github.com/hcreplay/hcreplay/report"
 )
@@ -147,9 +145,6 @@ func (r experimentRunner) Report(ctx context.Context, runs []string, out string,
 	rep := ReportCmd{Runs: runs, Out: out, Formats: presets.FigureFormats(), Tables: []string{"md", "csv", "tex"}, checkClaims: claims}
 	return rep.write(ctx, r.con)
 }
-
-// copyFile copies file from of fsys to the path to, atomically.
-func copyFile(fsys fs.FS, from, to string) error { return atomicfile.Copy(fsys, from, to) }
 
 // commandLine is the invocation, for notes.md.
 func (c *FiguresCmd) commandLine() string {

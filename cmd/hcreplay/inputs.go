@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/hcreplay/hcreplay/internal/smallfile"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 )
@@ -23,6 +22,3 @@ func loadMachines(path string, pet *petbuild.PET) ([]replay.Machine, error) {
 	ms, err := replay.ReadCatalog(path, pet.MachineTypes())
 	return ms, badInput(err)
 }
-
-// readSmallFile is smallfile.Read, under the name figures.go calls it by.
-func readSmallFile(path string) ([]byte, error) { return smallfile.Read(path) }

@@ -5,22 +5,17 @@ import (
 	"path/filepath"
 
 	"github.com/hcreplay/hcreplay/internal/outdir"
+	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
 )
 
 // Every command that writes results follows internal/outdir's rule: no overwriting earlier
 // results without --force. sweep follows its own form of the rule: --resume continues an earlier
-// sweep of the same grid. These are the names the commands call it by.
-
-func claimFile(flag, path string, force bool) error { return outdir.ClaimFile(flag, path, force) }
+// sweep of the same grid. claimDir is outdir.ClaimDir writing its notes to the console.
 
 func claimDir(con *Console, flag, dir string, force bool, results outdir.Results) error {
 	return outdir.ClaimDir(flag, dir, force, results, con.Logf)
 }
-
-func checkOutputFolder(path string) error { return outdir.CheckFolder(path) }
-
-func writeJSON(path string, v any) error { return outdir.WriteJSON(path, v) }
 
 // The results of each command that writes a folder, for claimDir.
 var (
@@ -28,7 +23,9 @@ var (
 	// PET or a log kept beside them.
 	traceGenResults = outdir.NamesLike(func(_ string, e fs.DirEntry) bool { return !e.IsDir() && trace.IsTrialFile(e.Name()) })
 	// replay --out: a run's files, and the subfolders that hold runs (one per mapper, per trial).
-	replayResults = outdir.NamesLike(func(dir string, e fs.DirEntry) bool { return e.IsDir() && replayOut(filepath.Join(dir, e.Name())) },
+	replayResults = outdir.NamesLike(func(dir string, e fs.DirEntry) bool {
+		return e.IsDir() && report.IsReplayOutput(filepath.Join(dir, e.Name()))
+	},
 		"summary.json", "timing.json", "tasks.parquet", "tasks.csv")
 	// speculate --out: the summaries and the jobs of each run.
 	speculateResults = outdir.NamesLike(nil, "summaries.json", "jobs-*.csv")

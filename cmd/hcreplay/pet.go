@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -202,8 +203,8 @@ func checkOutPath(flag, path string, force bool) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return badInput(fmt.Errorf("output %s is a folder; want a PET file", path))
 	}
-	if err := checkOutputFolder(path); err != nil {
+	if err := outdir.CheckFolder(path); err != nil {
 		return badInput(err)
 	}
-	return claimFile(flag, path, force)
+	return outdir.ClaimFile(flag, path, force)
 }

@@ -126,6 +126,3 @@ func checkList(flag string, values []string, allowed ...string) ([]string, error
 	}
 	return out, nil
 }
-
-// replayOut is report.IsReplayOutput, under the name outputs.go calls it by.
-func replayOut(dir string) bool { return report.IsReplayOutput(dir) }

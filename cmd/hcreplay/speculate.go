@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/replay/speculate"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/trace"
@@ -116,7 +117,7 @@ func (c *SpeculateCmd) Run(ctx context.Context, con *Console) error {
 		}
 	}
 	if c.Out != "" {
-		if err := writeJSON(filepath.Join(c.Out, "summaries.json"), all); err != nil {
+		if err := outdir.WriteJSON(filepath.Join(c.Out, "summaries.json"), all); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hcreplay/hcreplay/internal/outdir"
 	"github.com/hcreplay/hcreplay/petbuild"
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/report"
@@ -75,7 +76,7 @@ func (c *TraceGenCmd) Run(con *Console) error {
 	}
 	opt := trace.WriteOptions{TypeIndex: pet.TaskTypes()}
 	if file {
-		err = claimFile("--out", c.Out, c.Force)
+		err = outdir.ClaimFile("--out", c.Out, c.Force)
 	} else {
 		err = claimDir(con, "--out", c.Out, c.Force, traceGenResults)
 	}
@@ -192,10 +193,10 @@ func (c *TraceConvertCmd) Run(con *Console) error {
 	if len(traces) != 1 {
 		return badInput(fmt.Errorf("%s names %d traces; convert one at a time", c.In, len(traces)))
 	}
-	if err := checkOutputFolder(c.Out); err != nil {
+	if err := outdir.CheckFolder(c.Out); err != nil {
 		return badInput(err)
 	}
-	if err := claimFile("OUT", c.Out, c.Force); err != nil {
+	if err := outdir.ClaimFile("OUT", c.Out, c.Force); err != nil {
 		return err
 	}
 	if f, _ := trace.NameFormat(c.Out); f == trace.Dat {
@@ -258,7 +259,7 @@ func (c *TraceStatsCmd) Run(con *Console) error {
 		return badInput(fmt.Errorf("--bins %d: want 1 to %d", c.Bins, maxStatsBins))
 	}
 	if c.Plot != "" {
-		if err := checkOutputFolder(c.Plot); err != nil {
+		if err := outdir.CheckFolder(c.Plot); err != nil {
 			return badInput(fmt.Errorf("--plot: %w", err))
 		}
 	}
