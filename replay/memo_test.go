@@ -31,7 +31,7 @@ func TestMemoForgetsReleasedHandle(t *testing.T) {
 			}
 		}}
 		cfg := Config{PET: pet, Machines: machinesOf(0, 1), Options: DefaultOptions(), Tasks: []Task{
-			{ID: 0, Type: 0, Arrival: 0, Deadline: 1000}, // C
+			{ID: 0, Type: 0, Arrival: 0, Deadline: 1000},  // C
 			{ID: 1, Type: 1, Arrival: 0.5, Deadline: 100}, // A
 			{ID: 2, Type: 1, Arrival: 3, Deadline: 5},     // B
 		}}
