@@ -43,3 +43,45 @@ func TestMemoForgetsReleasedHandle(t *testing.T) {
 		}
 	}
 }
+
+// TestFastChainStaleAtNextAfter: the fast engine's cached chain of a running machine is rebuilt
+// at the very time conditioning on the elapsed time changes (pmf.PMF.NextAfter), not one event
+// later. One machine; R takes 2 or 4 (1/2 each) and truly 4, from 0. X takes exactly 1, deadline
+// 3.5, and stays in the batch. At 1, R ends at 2 or 4: X would end at 3 or 5, chance 1/2. At
+// u = NextAfter(1), the time within the grid tolerance of 2 that conditioning counts as 2, R is
+// known to run past 2: it ends at 4, X at 5, chance 0. An arrival at u makes the event.
+func TestFastChainStaleAtNextAfter(t *testing.T) {
+	r, err := pmf.New(2, 1, []float64{0.5, 0, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := r.NextAfter(1)
+	if !(u < 2) {
+		t.Fatalf("NextAfter(1) = %v, want just below 2 (the grid tolerance)", u)
+	}
+	pet := gridPET{{r}, {impulse(1)}}
+	for _, engine := range []string{"reference", "fast"} {
+		got := map[float64]float64{}
+		mapper := mapperFunc{"R, then ask about X", Immediate, func(ev Event) {
+			for _, h := range ev.Batch() {
+				switch ev.Task(h).ID {
+				case 0:
+					ev.Assign(h, 0)
+				case 1:
+					got[ev.Now()] = ev.Success(h, 0)
+				}
+			}
+		}}
+		cfg := Config{PET: pet, Machines: machinesOf(0), Options: DefaultOptions(), Tasks: []Task{
+			{ID: 0, Type: 0, Arrival: 0, Deadline: 100, Observed: []float64{4}}, // R
+			{ID: 1, Type: 1, Arrival: 1, Deadline: 3.5},                         // X
+			{ID: 2, Type: 1, Arrival: u, Deadline: 100},                         // makes the event at u
+		}}
+		cfg.Options.Engine = engine
+		cfg.Options.ConditionElapsed = true
+		run(t, cfg, mapper)
+		if got[1] != 0.5 || got[u] != 0 {
+			t.Errorf("engine %q: X's chance %v at 1, %v at NextAfter(1); want 0.5 and 0", engine, got[1], got[u])
+		}
+	}
+}
