@@ -13,7 +13,9 @@ import (
 // boundsSpy checks the fast engine's bounds at every mapping event, before the mapper it wraps
 // runs: first every bound is read (SuccessBound and CompletionBound of each batch task on each
 // machine, QueueFloors of each machine), then the exact chances and completions, which must lie
-// on the right side of them. Reading the bounds first matters: an exact chance brings the
+// on the right side of them: an upper bound on a chance to the bit, as both are rounded to 12
+// decimals and the bound is rounded up near a rounding boundary (a bound a unit of the 12th
+// decimal low, rounded down there, once passed unseen). Reading the bounds first matters: an exact chance brings the
 // machine's cache up to date, after which its bounds are exact too. The exact chance of a batch
 // task is asked at every other event only, so that some bounds come from tables older than the
 // last one (successBound's older epoch). loose counts bounds that differ from the exact chance,
@@ -56,7 +58,7 @@ func (s *boundsSpy) Map(ev replay.Event) {
 				continue
 			}
 			exact := ev.Success(h, m)
-			if upper[m][i] < exact-1e-12 {
+			if upper[m][i] < exact {
 				s.t.Fatalf("%s at %g: task %d on machine %d: SuccessBound %v below its chance %v", s.label, ev.Now(), ev.Task(h).ID, m, upper[m][i], exact)
 			}
 			s.upper++
