@@ -58,6 +58,9 @@ func (s *boundsSpy) Map(ev replay.Event) {
 				continue
 			}
 			exact := ev.Success(h, m)
+			if upper[m][i] > 1 { // Event.SuccessBound: an earlier chance, or 1
+				s.t.Fatalf("%s at %g: task %d on machine %d: SuccessBound %v above 1", s.label, ev.Now(), ev.Task(h).ID, m, upper[m][i])
+			}
 			if upper[m][i] < exact {
 				s.t.Fatalf("%s at %g: task %d on machine %d: SuccessBound %v below its chance %v", s.label, ev.Now(), ev.Task(h).ID, m, upper[m][i], exact)
 			}
