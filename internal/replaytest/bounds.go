@@ -12,19 +12,19 @@ import (
 
 // boundsSpy checks the fast engine's bounds at every mapping event, before the mapper it wraps
 // runs: first every bound is read (SuccessBound and CompletionBound of each batch task on each
-// machine, QueueFloors of each machine), then the exact chances and completions, which must lie
-// on the right side of them: an upper bound on a chance to the bit, as both are rounded to 12
-// decimals and the bound is rounded up near a rounding boundary (a bound a unit of the 12th
-// decimal low, rounded down there, once passed unseen). Reading the bounds first matters: an exact chance brings the
-// machine's cache up to date, after which its bounds are exact too. The exact chance of a batch
-// task is asked at every other event only, so that some bounds come from tables older than the
-// last one (successBound's older epoch). loose counts bounds that differ from the exact chance,
-// so that the test knows the stale paths ran. The completions' lower bounds are counted as done
-// (checked) and early (strictly below, from a stale table; -Inf, no bound, is not counted).
-// Then, with each machine's chain brought up to date (Tail), the completion bounds of a quarter
-// of the tasks not asked come from its current table: counted as current and below (strictly
-// below, which only evict allows: under none and pending they are the completion itself). Both
-// times, CompletionBounds must give every bound CompletionBound gave (batched).
+// machine, QueueFloors of each machine), then the exact chances and completions, which must lie on
+// the right side of them: an upper bound on a chance to the bit, as both are rounded to 12 decimals
+// and the bound is rounded up near a rounding boundary (a bound a unit of the 12th decimal low,
+// rounded down there, once passed unseen). Reading the bounds first matters: an exact chance brings
+// the machine's cache up to date, after which its bounds are exact too. The exact chance of a batch
+// task is asked at every other event only, so that some bounds come from tables older than the last
+// one (successBound's older epoch). loose counts bounds that differ from the exact chance, so that
+// the test knows the stale paths ran. The completions' lower bounds are counted as done (checked)
+// and early (strictly below, from a stale table; -Inf, no bound, is not counted). Then, with each
+// machine's chain brought up to date (Tail), the completion bounds of a quarter of the tasks not
+// asked come from its current table: counted as current and below (strictly below, which only evict
+// allows: under none and pending they are the completion itself). Both times, CompletionBounds must
+// give every bound CompletionBound gave (batched).
 type boundsSpy struct {
 	replay.Mapper
 	t                  testing.TB
