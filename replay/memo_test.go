@@ -85,3 +85,28 @@ func TestFastChainStaleAtNextAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionBoundNearRounding: a completion bound taken from the memo, for a completion that
+// lies near a rounding boundary of its 1e-9 grid, is rounded down, never up past the completion
+// (Event.CompletionBound may exceed it by half a unit of its last digit, 5e-10, no more). One idle
+// machine at 0; X takes exactly t = 1 + (0.5 − 10⁻⁷)·10⁻⁹, a ten-millionth of a unit below the
+// rounding boundary 1.0000000005, well within the engines' window there (timeWindow(1)·10⁹ ≈
+// 1.4·10⁻⁵ units): its completion t rounds to 1 (1000000000.4999999 units). Its bound, asked after
+// it (from the memo), must not be 1.000000001.
+func TestCompletionBoundNearRounding(t *testing.T) {
+	x := pmf.Impulse(1+(0.5-1e-7)*1e-9, 1)
+	var bound, done float64
+	mapper := mapperFunc{"ask about X", Immediate, func(ev Event) {
+		for _, h := range ev.Batch() {
+			done = ev.Completion(h, 0)
+			bound = ev.CompletionBound(h, 0)
+		}
+	}}
+	cfg := Config{PET: gridPET{{x}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Arrival: 0, Deadline: 100}}}
+	cfg.Options.DropModel = pmf.None
+	run(t, cfg, mapper)
+	if done != 1 || bound > done+5e-10 {
+		t.Errorf("X's completion %v (want 1), its bound %v (want at most 1 + 5e-10)", done, bound)
+	}
+}
