@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -108,5 +109,48 @@ func TestCompletionBoundNearRounding(t *testing.T) {
 	run(t, cfg, mapper)
 	if done != 1 || bound > done+5e-10 {
 		t.Errorf("X's completion %v (want 1), its bound %v (want at most 1 + 5e-10)", done, bound)
+	}
+}
+
+// TestDriftFloorsByHand: QueueFloors from the mixture argument (driftFloors), worked by hand. One
+// machine, drop model none, conditioning on elapsed time. R takes 1 or 3 (1/2 each; truly 3) from
+// 0, deadline 100; Q, assigned at 0.5 behind it, takes exactly 1, deadline 4.5. At 0.5 the chain
+// gives R chance 1 and Q chance 1 (Q ends at 2 or 4). At 1.5, when Z's arrival makes an event, R
+// is known to run past 1: conditioning keeps mass K₁ = 1/2 (normaliser N₁ = 1/2) of the K₀ = 1
+// (N₀ = 1) it kept at 0.5, both for R's execution time and for its completion. The floors are
+// (S₀·N₀ − (K₀ − K₁))/N₁ = (1 − 1/2)/(1/2) = 1 for each, and the chances are indeed 1 and 1.
+func TestDriftFloorsByHand(t *testing.T) {
+	r, err := pmf.New(1, 1, []float64{0.5, 0, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var floors []float64
+	var chances []QueueChance
+	mapper := mapperFunc{"R, Q, then floors", Immediate, func(ev Event) {
+		if ev.Now() == 1.5 {
+			floors = append([]float64(nil), ev.QueueFloors(0)...)
+			chances = append([]QueueChance(nil), ev.QueueChances(0)...)
+		}
+		for _, h := range ev.Batch() {
+			if ev.Task(h).ID < 2 {
+				ev.Assign(h, 0)
+			}
+		}
+	}}
+	cfg := Config{PET: gridPET{{r}, {impulse(1)}}, Machines: machinesOf(0), Options: DefaultOptions(), Tasks: []Task{
+		{ID: 0, Type: 0, Arrival: 0, Deadline: 100, Observed: []float64{3}}, // R
+		{ID: 1, Type: 1, Arrival: 0.5, Deadline: 4.5},                       // Q
+		{ID: 2, Type: 1, Arrival: 1.5, Deadline: 100},                       // Z
+	}}
+	cfg.Options.DropModel = pmf.None
+	cfg.Options.ConditionElapsed = true
+	run(t, cfg, mapper)
+	if len(floors) != 2 || len(chances) != 2 {
+		t.Fatalf("at 1.5: floors %v, chances %v; want two of each (R and Q)", floors, chances)
+	}
+	for i, name := range []string{"R", "Q"} {
+		if math.Abs(floors[i]-1) > 1e-12 || chances[i].Success != 1 {
+			t.Errorf("%s: floor %v, chance %v; want 1 and 1", name, floors[i], chances[i].Success)
+		}
 	}
 }
