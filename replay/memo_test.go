@@ -113,44 +113,61 @@ func TestCompletionBoundNearRounding(t *testing.T) {
 }
 
 // TestDriftFloorsByHand: QueueFloors from the mixture argument (driftFloors), worked by hand. One
-// machine, drop model none, conditioning on elapsed time. R takes 1 or 3 (1/2 each; truly 3) from
-// 0, deadline 100; Q, assigned at 0.5 behind it, takes exactly 1, deadline 4.5. At 0.5 the chain
-// gives R chance 1 and Q chance 1 (Q ends at 2 or 4). At 1.5, when Z's arrival makes an event, R
-// is known to run past 1: conditioning keeps mass K₁ = 1/2 (normaliser N₁ = 1/2) of the K₀ = 1
-// (N₀ = 1) it kept at 0.5, both for R's execution time and for its completion. The floors are
-// (S₀·N₀ − (K₀ − K₁))/N₁ = (1 − 1/2)/(1/2) = 1 for each, and the chances are indeed 1 and 1.
+// machine, conditioning on elapsed time. R takes 1 or 3 (1/2 each; truly 3) from 0; Q, assigned
+// at 0.5 behind it, takes exactly 1. At 1.5, when Z's arrival makes an event, R is known to run
+// past 1. Conditioning at 0.5 kept mass K₀ = 1 (normaliser N₀ = 1) of R's execution time and of
+// its completion; at 1.5 it keeps K₁ (N₁ = K₁) of each, and a floor is (S₀·N₀ − (K₀ − K₁))/N₁,
+// at least 0, with S₀ the chance at 0.5: R's from its execution time, Q's from R's completion.
+//
+// Under none, R's deadline 100 and Q's 4.5: S₀ = 1 for both (Q ends at 2 or 4), K₁ = 1/2 for
+// both, floors (1 − 1/2)/(1/2) = 1, and the chances at 1.5 are 1. Under evict, R's deadline 1.8
+// and Q's 2.5: R's completion is 1 (1/2) or killed at 1.8, split between the grid points 1 and 2
+// as 0.2 and 0.8 of the other 1/2: 1 with 0.6, 2 with 0.4. Q ends at 2 (0.6) or 3: S₀ = 0.6. R's
+// S₀ = 1/2. At 1.5 the execution time keeps K₁ = 1/2, the completion 0.4: R's floor
+// (1/2 − 1/2)/(1/2) = 0 and Q's (0.6 − 0.6)/0.4 = 0, and so are the chances (R runs to 3, past
+// 1.8; Q then ends at 3, past 2.5). R's execution time and completion weigh apart there, so
+// swapping the two formulas gives Q (0.6 − 1/2)/(1/2) = 0.2, above its chance.
 func TestDriftFloorsByHand(t *testing.T) {
 	r, err := pmf.New(1, 1, []float64{0.5, 0, 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var floors []float64
-	var chances []QueueChance
-	mapper := mapperFunc{"R, Q, then floors", Immediate, func(ev Event) {
-		if ev.Now() == 1.5 {
-			floors = append([]float64(nil), ev.QueueFloors(0)...)
-			chances = append([]QueueChance(nil), ev.QueueChances(0)...)
-		}
-		for _, h := range ev.Batch() {
-			if ev.Task(h).ID < 2 {
-				ev.Assign(h, 0)
+	for _, c := range []struct {
+		model      pmf.Model
+		rDue, qDue float64
+		want       float64 // floors and chances of R and Q
+	}{
+		{pmf.None, 100, 4.5, 1},
+		{pmf.Evict, 1.8, 2.5, 0},
+	} {
+		var floors []float64
+		var chances []QueueChance
+		mapper := mapperFunc{"R, Q, then floors", Immediate, func(ev Event) {
+			if ev.Now() == 1.5 {
+				floors = append([]float64(nil), ev.QueueFloors(0)...)
+				chances = append([]QueueChance(nil), ev.QueueChances(0)...)
 			}
+			for _, h := range ev.Batch() {
+				if ev.Task(h).ID < 2 {
+					ev.Assign(h, 0)
+				}
+			}
+		}}
+		cfg := Config{PET: gridPET{{r}, {impulse(1)}}, Machines: machinesOf(0), Options: DefaultOptions(), Tasks: []Task{
+			{ID: 0, Type: 0, Arrival: 0, Deadline: c.rDue, Observed: []float64{3}}, // R
+			{ID: 1, Type: 1, Arrival: 0.5, Deadline: c.qDue},                       // Q
+			{ID: 2, Type: 1, Arrival: 1.5, Deadline: 100},                          // Z
+		}}
+		cfg.Options.DropModel = c.model
+		cfg.Options.ConditionElapsed = true
+		run(t, cfg, mapper)
+		if len(floors) != 2 || len(chances) != 2 {
+			t.Fatalf("%v at 1.5: floors %v, chances %v; want two of each (R and Q)", c.model, floors, chances)
 		}
-	}}
-	cfg := Config{PET: gridPET{{r}, {impulse(1)}}, Machines: machinesOf(0), Options: DefaultOptions(), Tasks: []Task{
-		{ID: 0, Type: 0, Arrival: 0, Deadline: 100, Observed: []float64{3}}, // R
-		{ID: 1, Type: 1, Arrival: 0.5, Deadline: 4.5},                       // Q
-		{ID: 2, Type: 1, Arrival: 1.5, Deadline: 100},                       // Z
-	}}
-	cfg.Options.DropModel = pmf.None
-	cfg.Options.ConditionElapsed = true
-	run(t, cfg, mapper)
-	if len(floors) != 2 || len(chances) != 2 {
-		t.Fatalf("at 1.5: floors %v, chances %v; want two of each (R and Q)", floors, chances)
-	}
-	for i, name := range []string{"R", "Q"} {
-		if math.Abs(floors[i]-1) > 1e-12 || chances[i].Success != 1 {
-			t.Errorf("%s: floor %v, chance %v; want 1 and 1", name, floors[i], chances[i].Success)
+		for i, name := range []string{"R", "Q"} {
+			if math.Abs(floors[i]-c.want) > 1e-12 || chances[i].Success != c.want {
+				t.Errorf("%v: %s's floor %v, chance %v; want %v and %v", c.model, name, floors[i], chances[i].Success, c.want, c.want)
+			}
 		}
 	}
 }
