@@ -171,3 +171,39 @@ func TestDriftFloorsByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCompletionByHand: Event.RunCompletion is the machine's expected free time plus the
+// task's expected execution time, rounded to 1e-9. One idle machine; X arrives at 1, when the
+// machine is free at 1. X taking 1 or 3 (1/2 each) ends at 1 + 2 = 3. X taking exactly
+// t = 1 + (0.5 − 10⁻⁶)·10⁻⁹ ends at 1 + t, a millionth of a unit below the rounding boundary
+// 2.0000000005 (within the engines' window there, where the fast engine sums the reference's
+// tail instead): 2.
+func TestRunCompletionByHand(t *testing.T) {
+	x, err := pmf.New(1, 1, []float64{0.5, 0, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		exec pmf.PMF
+		want float64
+	}{
+		{x, 3},
+		{pmf.Impulse(1+(0.5-1e-6)*1e-9, 1), 2},
+	} {
+		for _, engine := range []string{"reference", "fast"} {
+			got := math.NaN()
+			mapper := mapperFunc{"ask", Immediate, func(ev Event) {
+				for _, h := range ev.Batch() {
+					got = ev.RunCompletion(h, 0)
+				}
+			}}
+			cfg := Config{PET: gridPET{{c.exec}}, Machines: machinesOf(0), Options: DefaultOptions(),
+				Tasks: []Task{{ID: 0, Arrival: 1, Deadline: 100}}}
+			cfg.Options.Engine = engine
+			run(t, cfg, mapper)
+			if got != c.want {
+				t.Errorf("engine %q, execution time of mean %v: run completion %v, want %v", engine, c.exec.Mean(), got, c.want)
+			}
+		}
+	}
+}
