@@ -1,7 +1,8 @@
 // Package replaytest holds what the tests of the heuristics and the pruner share: random
-// workloads and the replay invariants of SPEC §9, checked on a run's outcomes, and a long trace
-// file (LongTrace) for the tests of streamed replays. The engine's own tests (package replay)
-// cannot import it and keep their own checker.
+// workloads and the replay invariants of SPEC §9, checked on a run's outcomes, the fast engine's
+// bounds checked at every event (CheckBounds), and a long trace file (LongTrace) for the tests of
+// streamed replays. The engine's internal tests (package replay) cannot import it and keep their
+// own checker; its external ones (package replay_test) run CheckBounds.
 package replaytest
 
 import (
