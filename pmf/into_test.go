@@ -141,12 +141,15 @@ func TestIntoReusesStorage(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	prev := randomPMF(r, 10, 1, 40)
 	exec := randomPMF(r, 2, 1, 30)
-	var a, b, small Buffer
+	var a, b, small, tiny, plain Buffer
 	var table, smallTable CDFTable
+	start, one := Impulse(0, 1), Impulse(1, 1)
 	run := func() {
 		// Below four impulses n + n/4 is n: storage grown to exactly the size asked is reused.
 		_ = ImpulseInto(&small, 7, 1)
 		Impulse(2, 1).CDFTableInto(&smallTable)
+		_, _, _ = AppendPlainInto(&tiny, Pending, start, one, 5, false) // a convolution of 1 impulse
+		_, _, _ = AppendPlainInto(&plain, Evict, prev, exec, 45, false)
 		head := ImpulseInto(&a, 3, 1)
 		free, _, _ := AppendInto(&b, Evict, head, exec, 30, false)
 		free = free.ConditionInto(&a, 5)
