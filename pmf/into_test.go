@@ -433,3 +433,34 @@ func TestAppendIntoFarNegativeExecOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestConvolveIntoScratchOfExactSize: a buffer's scratch is shared by AppendPlainInto, which grows
+// it to n + n/4 for a convolution of n impulses, and the gather kernel, which needs lb − 1 + 32
+// per block of output + 32 more for a part-block. A link of 54 impulses leaves 54 + 13 = 67, all
+// that 32 outputs of a 4-impulse b need (3 + 32 + 32): the kernel must work within it and give the
+// textbook loop's impulses.
+func TestConvolveIntoScratchOfExactSize(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	var buf Buffer
+	exec := randomPMF(r, 1, 1, 54)
+	if _, _, err := AppendPlainInto(&buf, Pending, Impulse(0, 1), exec, 100, false); err != nil {
+		t.Fatal(err)
+	}
+	if cap(buf.pad) != 67 {
+		t.Fatalf("premise: AppendPlainInto left a scratch of %d, want 67", cap(buf.pad))
+	}
+	a, b := randomPMF(r, 0, 1, 29), randomPMF(r, 0, 1, 4)
+	got, err := ConvolveInto(&buf, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := convolveSlices(a.p, b.p)
+	if got.Len() != len(want) {
+		t.Fatalf("%d impulses, want %d", got.Len(), len(want))
+	}
+	for k := range want {
+		if got.Prob(k) != want[k] {
+			t.Fatalf("impulse %d is %v, textbook %v", k, got.Prob(k), want[k])
+		}
+	}
+}
