@@ -74,3 +74,19 @@ func TestConvolveStepTolerance(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeStepsTolerance: a time counts as a whole number of steps when it is within 10⁻⁶ of a
+// step of one, that bound included. 10⁻⁶ on step 1 is x = 10⁻⁶ to the bit, 0 steps off by
+// exactly 10⁻⁶; 2·10⁻⁶ is off by more. 3.0000005 on step 1 is 3 steps, 2.5 none.
+func TestWholeStepsTolerance(t *testing.T) {
+	for _, c := range []struct {
+		t, step float64
+		n       int
+		ok      bool
+	}{{1e-6, 1, 0, true}, {-1e-6, 1, 0, true}, {2e-6, 1, 0, false}, {3.0000005, 1, 3, true}, {1.5, 0.5, 3, true}, {2.5, 1, 3, false}} {
+		n, ok := wholeSteps(c.t, c.step)
+		if ok != c.ok || ok && n != c.n {
+			t.Errorf("wholeSteps(%v, %v) = %d, %v; want %d, %v", c.t, c.step, n, ok, c.n, c.ok)
+		}
+	}
+}
