@@ -63,6 +63,21 @@ func TestConstructionErrors(t *testing.T) {
 			}
 		})
 	}
+	// FromWeights normalises, so a mass below 1 is fine, but no mass at all cannot be normalised.
+	if _, _, err := FromWeights(0, 1, []float64{0, 0}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("FromWeights of all-zero weights: error %v, want ErrInvalid", err)
+	}
+	// Impulse has no error to return: a bad time or step is a programming error, and panics.
+	for _, c := range []struct{ at, step float64 }{{0, 0}, {0, -1}, {0, inf}, {nan, 1}, {inf, 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Impulse(%v, %v) did not panic", c.at, c.step)
+				}
+			}()
+			Impulse(c.at, c.step)
+		}()
+	}
 	a := mustNew(t, 0, 1, []float64{1})
 	b := mustNew(t, 0, 0.7, []float64{1})
 	if _, err := Convolve(a, b); err == nil || !errors.Is(err, ErrInvalid) {
@@ -70,6 +85,29 @@ func TestConstructionErrors(t *testing.T) {
 	}
 	if _, _, err := Append(Evict, a, mustNew(t, 0.5, 1, []float64{1}), 3, false); err == nil {
 		t.Fatal("Append with an execution PMF off the lattice: no error")
+	}
+}
+
+// TestTrimmed: zeros at both ends go and the origin moves past those in front, by hand:
+// 0, 0, .25, 0, .75, 0 from 10 on step .5 is .25, 0, .75 from 11. trimmedFrom skips the scan
+// below its start. With nothing left (only internal underflow gets there) the result is an
+// impulse of mass 1 at the origin, a valid PMF.
+func TestTrimmed(t *testing.T) {
+	p := []float64{0, 0, 0.25, 0, 0.75, 0}
+	want := PMF{origin: 11, step: 0.5, p: []float64{0.25, 0, 0.75}}
+	for _, from := range []int{0, 1, 2} {
+		if got := trimmedFrom(10, 0.5, append([]float64(nil), p...), from); !same(got, want) {
+			t.Errorf("trimmedFrom(10, .5, %v, %d) = %v %v, want %v %v", p, from, got, got.p, want, want.p)
+		}
+	}
+	impulse := PMF{origin: 10, step: 0.5, p: []float64{1}}
+	for _, c := range []struct {
+		p    []float64
+		from int
+	}{{[]float64{0, 0}, 0}, {[]float64{0.5, 0.5}, 2}, {[]float64{0.5, 0.5}, 3}} {
+		if got := trimmedFrom(10, 0.5, c.p, c.from); !same(got, impulse) {
+			t.Errorf("trimmedFrom(10, .5, %v, %d) = %v %v, want an impulse at 10", c.p, c.from, got, got.p)
+		}
 	}
 }
 
