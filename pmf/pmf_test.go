@@ -111,6 +111,28 @@ func TestTrimmed(t *testing.T) {
 	}
 }
 
+// TestCheck: Check passes a valid PMF and reports each broken invariant, built by hand past the
+// constructors: a mass off 1 by more than MassTolerance, a negative or NaN impulse, a zero at
+// either end, a step that is not positive.
+func TestCheck(t *testing.T) {
+	if err := (PMF{origin: 1, step: 0.5, p: []float64{0.25, 0, 0.75}}).Check(); err != nil {
+		t.Errorf("a valid PMF: %v", err)
+	}
+	for _, d := range []PMF{
+		{origin: 1, step: 0.5, p: []float64{0.5}},
+		{origin: 1, step: 0.5, p: []float64{0.5, 0.5 + 1e-8}},
+		{origin: 1, step: 0.5, p: []float64{1.5, -0.5}},
+		{origin: 1, step: 0.5, p: []float64{math.NaN(), 1}},
+		{origin: 1, step: 0.5, p: []float64{0, 1}},
+		{origin: 1, step: 0.5, p: []float64{1, 0}},
+		{origin: 1, step: 0, p: []float64{1}},
+	} {
+		if err := d.Check(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("origin %v step %v impulses %v: Check says %v, want ErrInvalid", d.origin, d.step, d.p, err)
+		}
+	}
+}
+
 func TestNormaliseTrimAndDeficit(t *testing.T) {
 	d, deficit, err := FromWeights(10, 2, []float64{0, 0, 0.2, 0, 0.6, 0.196, 0})
 	if err != nil {
