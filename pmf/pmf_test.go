@@ -419,6 +419,17 @@ func TestCropFoldsTails(t *testing.T) {
 	}
 }
 
+// TestSamplerBeyondTheMass: impulses that sum to a little under 1 (.5 and .5 − 10⁻¹², which New
+// accepts) leave draws u between their total and 1 that no cumulative probability reaches; those
+// draw the last impulse, as Quantile gives it, never a time past the support.
+func TestSamplerBeyondTheMass(t *testing.T) {
+	d := mustNew(t, 0, 1, []float64{0.5, 0.5 - 1e-12})
+	u := math.Nextafter(1, 0) // above .5 + .5 − 10⁻¹²
+	if got := NewSampler(d).At(u); got != 1 || d.Quantile(u) != 1 {
+		t.Errorf("At(%v) = %v, Quantile %v; want the last impulse's time, 1", u, got, d.Quantile(u))
+	}
+}
+
 func TestSamplingMatchesProbabilities(t *testing.T) {
 	d := mustNew(t, 5, 2, []float64{0.1, 0, 0.25, 0.4, 0.25})
 	s := NewSampler(d)
