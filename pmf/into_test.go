@@ -367,13 +367,7 @@ func TestAppendIntoTableNegativeExecOrigin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", model, err)
 		}
-		got := map[float64]float64{}
-		for k := range next.Len() {
-			if next.Prob(k) != 0 {
-				got[next.Time(k)] = next.Prob(k)
-			}
-		}
-		if s != 0.5 || !maps.Equal(got, want) {
+		if got := masses(next); s != 0.5 || !maps.Equal(got, want) {
 			t.Errorf("%v: next %v, success %v; want %v, .5", model, got, s, want)
 		}
 	}
@@ -415,23 +409,7 @@ func TestAppendIntoFarNegativeExecOrigin(t *testing.T) {
 		Pending: {-3: 0.25, 1: 0.5, 2: 0.25},
 		Evict:   {-3: 0.25, 0: 0.125, 1: 0.625},
 	}
-	for name, f := range appends {
-		for model, want := range wants {
-			next, s, err := f(model)
-			if err != nil {
-				t.Fatalf("%s %v: %v", name, model, err)
-			}
-			got := map[float64]float64{}
-			for k := range next.Len() {
-				if next.Prob(k) != 0 {
-					got[next.Time(k)] = next.Prob(k)
-				}
-			}
-			if s != 0.25 || !maps.Equal(got, want) {
-				t.Errorf("%s %v: next %v, success %v; want %v, .25", name, model, got, s, want)
-			}
-		}
-	}
+	checkLinks(t, appends, wants, 0.25)
 }
 
 // TestConvolveIntoScratchOfExactSize: a buffer's scratch is shared by AppendPlainInto, which grows

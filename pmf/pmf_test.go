@@ -288,23 +288,35 @@ func TestAppendNegativeExecOrigin(t *testing.T) {
 		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 1.25, false) },
 		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 1.25, false) },
 	}
+	checkLinks(t, appends, wants, 0.25)
+}
+
+// checkLinks checks each chain link builder of appends under each model of wants: next's non-zero
+// impulses (time to mass, masses()) and the success chance, both to the bit.
+func checkLinks(t *testing.T, appends map[string]func(Model) (PMF, float64, error), wants map[Model]map[float64]float64, success float64) {
+	t.Helper()
 	for name, f := range appends {
 		for model, want := range wants {
 			next, s, err := f(model)
 			if err != nil {
 				t.Fatalf("%s %v: %v", name, model, err)
 			}
-			got := map[float64]float64{}
-			for k := range next.Len() {
-				if next.Prob(k) != 0 {
-					got[next.Time(k)] = next.Prob(k)
-				}
-			}
-			if s != 0.25 || !maps.Equal(got, want) {
-				t.Errorf("%s %v: next %v, success %v; want %v, .25", name, model, got, s, want)
+			if got := masses(next); s != success || !maps.Equal(got, want) {
+				t.Errorf("%s %v: next %v, success %v; want %v, %v", name, model, got, s, want, success)
 			}
 		}
 	}
+}
+
+// masses maps the times of d's non-zero impulses to their probabilities.
+func masses(d PMF) map[float64]float64 {
+	m := map[float64]float64{}
+	for k := range d.Len() {
+		if d.Prob(k) != 0 {
+			m[d.Time(k)] = d.Prob(k)
+		}
+	}
+	return m
 }
 
 func TestSuccessFormsAgree(t *testing.T) {
