@@ -149,6 +149,7 @@ func TestIntoReusesStorage(t *testing.T) {
 		_ = ImpulseInto(&small, 7, 1)
 		Impulse(2, 1).CDFTableInto(&smallTable)
 		_, _, _ = AppendPlainInto(&tiny, Pending, start, one, 5, false) // a convolution of 1 impulse
+		// The reference engine's link promises the same (AppendPlainInto's doc).
 		_, _, _ = AppendPlainInto(&plain, Evict, prev, exec, 45, false)
 		head := ImpulseInto(&a, 3, 1)
 		free, _, _ := AppendInto(&b, Evict, head, exec, 30, false)

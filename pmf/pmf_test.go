@@ -90,8 +90,9 @@ func TestConstructionErrors(t *testing.T) {
 
 // TestTrimmed: zeros at both ends go and the origin moves past those in front, by hand:
 // 0, 0, .25, 0, .75, 0 from 10 on step .5 is .25, 0, .75 from 11. trimmedFrom skips the scan
-// below its start. With nothing left (only internal underflow gets there) the result is an
-// impulse of mass 1 at the origin, a valid PMF.
+// below its start. With nothing non-zero from its start on (all zeros, which only internal
+// underflow makes, or a start past the end) the result is an impulse of mass 1 at the origin, a
+// valid PMF.
 func TestTrimmed(t *testing.T) {
 	p := []float64{0, 0, 0.25, 0, 0.75, 0}
 	want := PMF{origin: 11, step: 0.5, p: []float64{0.25, 0, 0.75}}
