@@ -1,6 +1,8 @@
 package pmf
 
 import (
+	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -134,14 +136,21 @@ func TestIntoMatchesAllocating(t *testing.T) {
 }
 
 // TestIntoReusesStorage: once a buffer has grown, writing a result of the same size into it
-// allocates nothing.
+// allocates nothing, also when it grew to exactly that size.
 func TestIntoReusesStorage(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	prev := randomPMF(r, 10, 1, 40)
 	exec := randomPMF(r, 2, 1, 30)
-	var a, b Buffer
-	var table CDFTable
+	var a, b, small, tiny, plain Buffer
+	var table, smallTable CDFTable
+	start, one := Impulse(0, 1), Impulse(1, 1)
 	run := func() {
+		// Below four impulses n + n/4 is n: storage grown to exactly the size asked is reused.
+		_ = ImpulseInto(&small, 7, 1)
+		Impulse(2, 1).CDFTableInto(&smallTable)
+		_, _, _ = AppendPlainInto(&tiny, Pending, start, one, 5, false) // a convolution of 1 impulse
+		// The reference engine's link promises the same (AppendPlainInto's doc).
+		_, _, _ = AppendPlainInto(&plain, Evict, prev, exec, 45, false)
 		head := ImpulseInto(&a, 3, 1)
 		free, _, _ := AppendInto(&b, Evict, head, exec, 30, false)
 		free = free.ConditionInto(&a, 5)
@@ -337,6 +346,100 @@ func TestAppendLinksMatchesAppendIntoTable(t *testing.T) {
 			if !same(got, next) || mults != wantMults {
 				t.Fatalf("trial %d %v: AppendLinks %v (%d multiplications), AppendIntoTable %v (%d)", trial, model, got, mults, next, wantMults)
 			}
+		}
+	}
+}
+
+// TestAppendIntoTableNegativeExecOrigin: behind a single impulse, the copy of exec lands where
+// its origin puts it, also before prev's grid origin (shift < 0, as TestAppendNegativeExecOrigin
+// has for the convolving path). By hand, on step 0.5: prev = 1 for sure, exec = −0.5 or 1.5
+// with 1/2 each, so the task completes at 0.5 or 2.5 with 1/2 each; deadline 1.25. Pending keeps
+// both (success 1/2). Evict kills the run that would end at 2.5 at 1.25, halfway between the grid
+// points 1 and 1.5: its 1/2 splits 1/4 and 1/4 (success 1/2).
+func TestAppendIntoTableNegativeExecOrigin(t *testing.T) {
+	prev := Impulse(1, 0.5)
+	exec := mustNew(t, -0.5, 0.5, []float64{0.5, 0, 0, 0, 0.5})
+	table := exec.CDFTable()
+	for model, want := range map[Model]map[float64]float64{
+		Pending: {0.5: 0.5, 2.5: 0.5},
+		Evict:   {0.5: 0.5, 1: 0.25, 1.5: 0.25},
+	} {
+		next, s, err := AppendIntoTable(new(Buffer), model, prev, exec, &table, 1.25, false)
+		if err != nil {
+			t.Fatalf("%v: %v", model, err)
+		}
+		if got := masses(next); s != 0.5 || !maps.Equal(got, want) {
+			t.Errorf("%v: next %v, success %v; want %v, .5", model, got, s, want)
+		}
+	}
+}
+
+// TestAppendLinksRejectsWrongTable: a link whose table is not its PMF's (another length) is
+// refused, as AppendIntoTable refuses it, whichever path AppendLinks would take for it.
+func TestAppendLinksRejectsWrongTable(t *testing.T) {
+	exec := mustNew(t, 1, 1, []float64{0.5, 0.5})
+	other := mustNew(t, 1, 1, []float64{0.25, 0.25, 0.5}).CDFTable()
+	links := []Link{{Exec: &exec, Table: &other, Deadline: 3}}
+	for _, model := range []Model{Pending, Evict} {
+		var bufs [2]Buffer
+		if _, _, _, err := AppendLinks(&bufs, model, Impulse(0, 1), links, false, nil); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%v: a table of 3 impulses for a PMF of 2: error %v, want ErrInvalid", model, err)
+		}
+	}
+}
+
+// TestAppendIntoFarNegativeExecOrigin: an exec origin several steps before zero puts the
+// convolution below prev's whole support, so next's storage starts there (lo = shift) and the
+// pass-through and killed mass lie well above its start. By hand, on step 1: prev = 0 or 1 with
+// 1/2 each, exec = −3 or 2 with 1/2 each, deadline 0.5: only the start at 0 is before it, giving
+// −3 and 2 with 1/4 each; the 1/2 at 1 passes through (success 1/4). Pending keeps the run ending
+// at 2; Evict kills it at 0.5, halfway between 0 and 1: 1/8 to each.
+func TestAppendIntoFarNegativeExecOrigin(t *testing.T) {
+	prev := mustNew(t, 0, 1, []float64{0.5, 0.5})
+	exec := mustNew(t, -3, 1, []float64{0.5, 0, 0, 0, 0, 0.5})
+	table := exec.CDFTable()
+	appends := map[string]func(Model) (PMF, float64, error){
+		"AppendInto": func(m Model) (PMF, float64, error) {
+			return AppendInto(new(Buffer), m, prev, exec, 0.5, false)
+		},
+		"AppendIntoTable": func(m Model) (PMF, float64, error) {
+			return AppendIntoTable(new(Buffer), m, prev, exec, &table, 0.5, false)
+		},
+	}
+	wants := map[Model]map[float64]float64{
+		Pending: {-3: 0.25, 1: 0.5, 2: 0.25},
+		Evict:   {-3: 0.25, 0: 0.125, 1: 0.625},
+	}
+	checkLinks(t, appends, wants, 0.25)
+}
+
+// TestConvolveIntoScratchOfExactSize: a buffer's scratch is shared by AppendPlainInto, which grows
+// it to n + n/4 for a convolution of n impulses, and the gather kernel, which needs lb − 1 + 32
+// per block of output + 32 more for a part-block. A link of 54 impulses leaves 54 + 13 = 67, all
+// that 32 outputs of a 4-impulse b need (3 + 32 + 32): the kernel must work within it and give the
+// textbook loop's impulses.
+func TestConvolveIntoScratchOfExactSize(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	var buf Buffer
+	exec := randomPMF(r, 1, 1, 54)
+	if _, _, err := AppendPlainInto(&buf, Pending, Impulse(0, 1), exec, 100, false); err != nil {
+		t.Fatal(err)
+	}
+	if cap(buf.pad) != 67 {
+		t.Fatalf("premise: AppendPlainInto left a scratch of %d, want 67", cap(buf.pad))
+	}
+	a, b := randomPMF(r, 0, 1, 29), randomPMF(r, 0, 1, 4)
+	got, err := ConvolveInto(&buf, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := convolveSlices(a.p, b.p)
+	if got.Len() != len(want) {
+		t.Fatalf("%d impulses, want %d", got.Len(), len(want))
+	}
+	for k := range want {
+		if got.Prob(k) != want[k] {
+			t.Fatalf("impulse %d is %v, textbook %v", k, got.Prob(k), want[k])
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package pmf
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestSameStep: steps equal up to rounding (10⁻⁹ of the larger) are one step; others are not.
 // At 1000, 1000 + 10⁻⁷ is within 10⁻⁶ and 1000 + 10⁻⁵ is not; at 1, 1 + 10⁻¹² is within 10⁻⁹
@@ -33,5 +36,57 @@ func TestConvolveMergesSteps(t *testing.T) {
 	}
 	if _, err := Convolve(Impulse(2, 2), Impulse(3, 3)); err == nil {
 		t.Error("steps 2 and 3 convolved; want an error")
+	}
+}
+
+// TestSameStepAtTheTolerance: steps exactly 10⁻⁹ of the larger apart are still one step (the
+// rule is "within", ≤). b = 10⁹·2⁻³⁰ rounds so that 10⁻⁹·b is 2⁻³⁰ exactly, and a = b − 2⁻³⁰ is
+// exact (Sterbenz): |a − b| equals 10⁻⁹·max(a, b) to the bit, which the test checks first.
+func TestSameStepAtTheTolerance(t *testing.T) {
+	b := 0.9313225746154785
+	d := math.Ldexp(1, -30)
+	a := b - d
+	if 1e-9*b != d || b-a != d {
+		t.Fatalf("premise: 1e-9·b = %v, b − a = %v, want both 2⁻³⁰ = %v", 1e-9*b, b-a, d)
+	}
+	if !sameStep(a, b) || !sameStep(b, a) {
+		t.Errorf("sameStep(%v, %v): steps 10⁻⁹ of the larger apart are not one step", a, b)
+	}
+}
+
+// TestConvolveStepTolerance: a coarse step that is a whole multiple of the fine one up to
+// 10⁻⁹ of the ratio is merged onto, and one off by more is refused. Steps 1 and 4 + 2·10⁻⁹: the
+// ratio is 4 off by 2·10⁻⁹, within 10⁻⁹·4 = 4·10⁻⁹ (and beyond 10⁻⁹/4, a tolerance that shrinks as
+// the ratio grows). Steps 1 and 4 + 10⁻⁸: off by 10⁻⁸, beyond 4·10⁻⁹.
+func TestConvolveStepTolerance(t *testing.T) {
+	fine := Impulse(0, 1)
+	for _, c := range []struct {
+		coarse float64
+		ok     bool
+	}{{4 + 2e-9, true}, {4 + 1e-8, false}} {
+		got, err := Convolve(fine, Impulse(0, c.coarse))
+		if (err == nil) != c.ok {
+			t.Errorf("steps 1 and %v: error %v, want merged %v", c.coarse, err, c.ok)
+			continue
+		}
+		if c.ok && math.Abs(got.Step()-4) > 1e-8 {
+			t.Errorf("steps 1 and %v: convolved on step %v, want 4 (the fine merged onto the coarse)", c.coarse, got.Step())
+		}
+	}
+}
+
+// TestWholeStepsTolerance: a time counts as a whole number of steps when it is within 10⁻⁶ of a
+// step of one, that bound included. 10⁻⁶ on step 1 is x = 10⁻⁶ to the bit, 0 steps off by
+// exactly 10⁻⁶; 2·10⁻⁶ is off by more. 3.0000005 on step 1 is 3 steps, 2.5 none.
+func TestWholeStepsTolerance(t *testing.T) {
+	for _, c := range []struct {
+		t, step float64
+		n       int
+		ok      bool
+	}{{1e-6, 1, 0, true}, {-1e-6, 1, 0, true}, {2e-6, 1, 0, false}, {3.0000005, 1, 3, true}, {1.5, 0.5, 3, true}, {2.5, 1, 3, false}} {
+		n, ok := wholeSteps(c.t, c.step)
+		if ok != c.ok || ok && n != c.n {
+			t.Errorf("wholeSteps(%v, %v) = %d, %v; want %d, %v", c.t, c.step, n, ok, c.n, c.ok)
+		}
 	}
 }

@@ -63,6 +63,21 @@ func TestConstructionErrors(t *testing.T) {
 			}
 		})
 	}
+	// FromWeights normalises, so a mass below 1 is fine, but no mass at all cannot be normalised.
+	if _, _, err := FromWeights(0, 1, []float64{0, 0}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("FromWeights of all-zero weights: error %v, want ErrInvalid", err)
+	}
+	// Impulse has no error to return: a bad time or step is a programming error, and panics.
+	for _, c := range []struct{ at, step float64 }{{0, 0}, {0, -1}, {0, inf}, {nan, 1}, {inf, 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Impulse(%v, %v) did not panic", c.at, c.step)
+				}
+			}()
+			Impulse(c.at, c.step)
+		}()
+	}
 	a := mustNew(t, 0, 1, []float64{1})
 	b := mustNew(t, 0, 0.7, []float64{1})
 	if _, err := Convolve(a, b); err == nil || !errors.Is(err, ErrInvalid) {
@@ -70,6 +85,52 @@ func TestConstructionErrors(t *testing.T) {
 	}
 	if _, _, err := Append(Evict, a, mustNew(t, 0.5, 1, []float64{1}), 3, false); err == nil {
 		t.Fatal("Append with an execution PMF off the lattice: no error")
+	}
+}
+
+// TestTrimmed: zeros at both ends go and the origin moves past those in front, by hand:
+// 0, 0, .25, 0, .75, 0 from 10 on step .5 is .25, 0, .75 from 11. trimmedFrom skips the scan
+// below its start. With nothing non-zero from its start on (all zeros, which only internal
+// underflow makes, or a start past the end) the result is an impulse of mass 1 at the origin, a
+// valid PMF.
+func TestTrimmed(t *testing.T) {
+	p := []float64{0, 0, 0.25, 0, 0.75, 0}
+	want := PMF{origin: 11, step: 0.5, p: []float64{0.25, 0, 0.75}}
+	for _, from := range []int{0, 1, 2} {
+		if got := trimmedFrom(10, 0.5, append([]float64(nil), p...), from); !same(got, want) {
+			t.Errorf("trimmedFrom(10, .5, %v, %d) = %v %v, want %v %v", p, from, got, got.p, want, want.p)
+		}
+	}
+	impulse := PMF{origin: 10, step: 0.5, p: []float64{1}}
+	for _, c := range []struct {
+		p    []float64
+		from int
+	}{{[]float64{0, 0}, 0}, {[]float64{0.5, 0.5}, 2}, {[]float64{0.5, 0.5}, 3}} {
+		if got := trimmedFrom(10, 0.5, c.p, c.from); !same(got, impulse) {
+			t.Errorf("trimmedFrom(10, .5, %v, %d) = %v %v, want an impulse at 10", c.p, c.from, got, got.p)
+		}
+	}
+}
+
+// TestCheck: Check passes a valid PMF and reports each broken invariant, built by hand past the
+// constructors: a mass off 1 by more than MassTolerance, a negative or NaN impulse, a zero at
+// either end, a step that is not positive.
+func TestCheck(t *testing.T) {
+	if err := (PMF{origin: 1, step: 0.5, p: []float64{0.25, 0, 0.75}}).Check(); err != nil {
+		t.Errorf("a valid PMF: %v", err)
+	}
+	for _, d := range []PMF{
+		{origin: 1, step: 0.5, p: []float64{0.5}},
+		{origin: 1, step: 0.5, p: []float64{0.5, 0.5 + 1e-8}},
+		{origin: 1, step: 0.5, p: []float64{1.5, -0.5}},
+		{origin: 1, step: 0.5, p: []float64{math.NaN(), 1}},
+		{origin: 1, step: 0.5, p: []float64{0, 1}},
+		{origin: 1, step: 0.5, p: []float64{1, 0}},
+		{origin: 1, step: 0, p: []float64{1}},
+	} {
+		if err := d.Check(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("origin %v step %v impulses %v: Check says %v, want ErrInvalid", d.origin, d.step, d.p, err)
+		}
 	}
 }
 
@@ -228,23 +289,35 @@ func TestAppendNegativeExecOrigin(t *testing.T) {
 		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 1.25, false) },
 		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 1.25, false) },
 	}
+	checkLinks(t, appends, wants, 0.25)
+}
+
+// checkLinks checks each chain link builder of appends under each model of wants: next's non-zero
+// impulses (time to mass, masses()) and the success chance, both to the bit.
+func checkLinks(t *testing.T, appends map[string]func(Model) (PMF, float64, error), wants map[Model]map[float64]float64, success float64) {
+	t.Helper()
 	for name, f := range appends {
 		for model, want := range wants {
 			next, s, err := f(model)
 			if err != nil {
 				t.Fatalf("%s %v: %v", name, model, err)
 			}
-			got := map[float64]float64{}
-			for k := range next.Len() {
-				if next.Prob(k) != 0 {
-					got[next.Time(k)] = next.Prob(k)
-				}
-			}
-			if s != 0.25 || !maps.Equal(got, want) {
-				t.Errorf("%s %v: next %v, success %v; want %v, .25", name, model, got, s, want)
+			if got := masses(next); s != success || !maps.Equal(got, want) {
+				t.Errorf("%s %v: next %v, success %v; want %v, %v", name, model, got, s, want, success)
 			}
 		}
 	}
+}
+
+// masses maps the times of d's non-zero impulses to their probabilities.
+func masses(d PMF) map[float64]float64 {
+	m := map[float64]float64{}
+	for k := range d.Len() {
+		if d.Prob(k) != 0 {
+			m[d.Time(k)] = d.Prob(k)
+		}
+	}
+	return m
 }
 
 func TestSuccessFormsAgree(t *testing.T) {
@@ -356,6 +429,17 @@ func TestCropFoldsTails(t *testing.T) {
 	}
 	if _, err := d.Crop(52.2, 52.8); err == nil {
 		t.Error("Crop with no grid point in range: no error")
+	}
+}
+
+// TestSamplerBeyondTheMass: impulses that sum to a little under 1 (.5 and .5 − 10⁻¹², which New
+// accepts) leave draws u between their total and 1 that no cumulative probability reaches; those
+// draw the last impulse, as Quantile gives it, never a time past the support.
+func TestSamplerBeyondTheMass(t *testing.T) {
+	d := mustNew(t, 0, 1, []float64{0.5, 0.5 - 1e-12})
+	u := math.Nextafter(1, 0) // above .5 + .5 − 10⁻¹²
+	if got := NewSampler(d).At(u); got != 1 || d.Quantile(u) != 1 {
+		t.Errorf("At(%v) = %v, Quantile %v; want the last impulse's time, 1", u, got, d.Quantile(u))
 	}
 }
 
