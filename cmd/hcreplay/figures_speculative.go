@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/progressbar"
 	"github.com/hcreplay/hcreplay/presets"
 )
 
@@ -23,10 +24,10 @@ func (c *FiguresCmd) runSpeculative(ctx context.Context, con *Console, p *preset
 		return err
 	}
 	start := time.Now()
-	bar := newProgress(con)
+	bar := progressbar.New(con.Stderr, con.Quiet)
 	notes, checked, err := p.RunSpeculative(ctx, presets.SpecRun{Out: c.Out, Jobs: c.Jobs, Quick: c.Quick, Command: c.commandLine(), Version: buildVersion(),
-		Log: con.Logf, Started: func(n int) { bar.startRuns(n, "speculative") }, Done: bar.inc})
-	bar.stop()
+		Log: con.Logf, Started: func(n int) { bar.StartRuns(n, "speculative") }, Done: bar.Inc})
+	bar.Stop()
 	if err != nil {
 		return err
 	}

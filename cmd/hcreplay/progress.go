@@ -5,16 +5,6 @@ import (
 	"github.com/hcreplay/hcreplay/sweep/trialrun"
 )
 
-// progress is a command's bar (progressbar.Bar) under the names the sweep and the figures call.
-type progress struct{ *progressbar.Bar }
-
-func newProgress(con *Console) progress { return progress{progressbar.New(con.Stderr, con.Quiet)} }
-
-func (p progress) start(total int)                   { p.StartRuns(total, "sweep") }
-func (p progress) startRuns(total int, label string) { p.StartRuns(total, label) }
-func (p progress) inc()                              { p.Inc() }
-func (p progress) stop()                             { p.Stop() }
-
 // runsBar is the one bar of a replay of several runs (trials × mappers), counting runs, or nil
 // for a single run, whose bar counts its tasks (trialBar).
 func runsBar(con *Console, runs int) *progressbar.Bar {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hcreplay/hcreplay/internal/progressbar"
 	"github.com/hcreplay/hcreplay/report"
 	"github.com/hcreplay/hcreplay/sweep"
 	"github.com/hcreplay/hcreplay/sweep/trialset"
@@ -93,19 +94,19 @@ func (c *SweepCmd) Run(ctx context.Context, con *Console) error {
 	if err != nil {
 		return err
 	}
-	bar := newProgress(con)
+	bar := progressbar.New(con.Stderr, con.Quiet)
 	sw := &sweep.Sweep{
 		Grid: grid, Inputs: inputs, Dir: c.Out, Jobs: c.Jobs, Shard: shard, Resume: c.Resume,
 		Version: buildVersion(), GridFile: c.Grid, Checkpoint: c.Checkpoint, Log: con.Logf, Saving: con.Saving,
 		InputsDigest: sweep.InputsDigest(sweep.GridPath(base, grid.PET), sweep.GridPath(base, grid.Catalog)),
 		Started: func(todo int) {
 			con.Logf("sweep: %d runs to do in %s", todo, c.Out)
-			bar.start(todo)
+			bar.StartRuns(todo, "sweep")
 		},
-		Done: func(report.RunRow) { bar.inc() },
+		Done: func(report.RunRow) { bar.Inc() },
 	}
 	st, err := sw.Run(ctx)
-	bar.stop()
+	bar.Stop()
 	switch {
 	case errors.Is(err, sweep.ErrSweepExists), errors.Is(err, sweep.ErrBadRunsFile):
 		return badInput(err)

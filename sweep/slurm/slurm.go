@@ -254,6 +254,8 @@ func Ranges(ids []int) string {
 }
 
 // ErrNoSlurm says sbatch is not on PATH.
+//
+//lint:ignore ST1005 Slurm is a proper noun, and the message starts with it.
 var ErrNoSlurm = errors.New("Slurm was not found (no sbatch on PATH): run on a machine of the cluster, or add --dry-run to print the scripts without submitting them")
 
 // Sbatch submits script with extra command-line options and returns the job id
