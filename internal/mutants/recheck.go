@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hcreplay/hcreplay/internal/atomicfile"
 )
 
 // result is gremlins v0.6.0's JSON result (internal/report/internal/structure.go), and the note
@@ -431,29 +433,14 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	return nil
 }
 
-// writeJSON writes v to name through a temporary file renamed over it, so that name is never
-// left half written.
+// writeJSON writes v to name, atomically.
 func writeJSON(name string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp*")
-	if err != nil {
+	return atomicfile.Write(name, func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
+	})
 }
