@@ -69,24 +69,22 @@ func readResultFile(name string) (*result, error) {
 	return &res, nil
 }
 
+// statuses counts res's mutants by status.
+func (res *result) statuses() map[string]int {
+	n := map[string]int{}
+	for _, f := range res.Files {
+		for _, m := range f.Mutations {
+			n[m.Status]++
+		}
+	}
+	return n
+}
+
 // summarise sets res's totals from its mutants' statuses with gremlins's formulas
 // (internal/report/report.go): timed-out mutants count in none of them.
 func (res *result) summarise() {
-	var killed, lived, notViable, notCovered int
-	for _, f := range res.Files {
-		for _, m := range f.Mutations {
-			switch m.Status {
-			case "KILLED":
-				killed++
-			case "LIVED":
-				lived++
-			case "NOT VIABLE":
-				notViable++
-			case "NOT COVERED":
-				notCovered++
-			}
-		}
-	}
+	n := res.statuses()
+	killed, lived, notViable, notCovered := n["KILLED"], n["LIVED"], n["NOT VIABLE"], n["NOT COVERED"]
 	res.MutantsKilled, res.MutantsLived, res.MutantsNotViable, res.MutantsNotCovered = killed, lived, notViable, notCovered
 	res.MutantsTotal = lived + killed + notViable
 	res.TestEfficacy, res.MutationsCoverage = 0, 0
@@ -348,72 +346,32 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 		return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
 			strings.Join(changed, ", "), resultName, rec.Rev, spec)
 	}
+	if res.statuses()["LIVED"] == 0 && !o.notCovered {
+		fmt.Fprintf(log, "mutants: no mutant of %s lived\n", dir)
+		return nil
+	}
 	start := time.Now()
 	base, blocks, err := baseline(ctx, dir, res.GoModule)
 	if err != nil {
 		return err
 	}
 	timeout := time.Duration(o.coefficient) * base
-	type job struct {
-		m    *resultMutation
-		file string
-		src  []byte
-	}
-	var jobs []job
-	for i := range res.Files {
-		file := files[i]
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return err
-		}
-		for j := range res.Files[i].Mutations {
-			m := &res.Files[i].Mutations[j]
-			if m.Status == "LIVED" || o.notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column) {
-				mutated, err := mutate(file, src, m.Line, m.Column, m.Type)
-				if err != nil {
-					return err
-				}
-				jobs = append(jobs, job{m, file, mutated})
-			}
-		}
-	}
-	fmt.Fprintf(log, "mutants: rechecking %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(jobs), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
-	tmp, err := os.MkdirTemp("", "mutants-recheck")
+	todo, err := survivors(res, files, blocks, o.notCovered)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	statuses := make([]string, len(jobs))
-	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for range max(o.workers, 1) {
-		wg.Go(func() {
-			for i := range next {
-				j := jobs[i]
-				statuses[i], errs[i] = testMutant(ctx, dir, j.file, j.src, timeout, tmp)
-				mu.Lock()
-				fmt.Fprintf(log, "%12s %s at %s:%d:%d (was %s)\n", statuses[i], j.m.Type, j.file, j.m.Line, j.m.Column, j.m.Status)
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	fmt.Fprintf(log, "mutants: rechecking %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(todo), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
+	statuses, err := testAll(ctx, todo, dir, timeout, max(o.workers, 1), log)
+	if err != nil {
 		return err
 	}
 	counts := map[string]int{}
-	for i, j := range jobs {
-		j.m.Status = statuses[i]
+	for i, s := range todo {
+		s.m.Status = statuses[i]
 		counts[statuses[i]]++
 	}
 	fmt.Fprintf(log, "mutants: rechecked %d mutants of %s in %s: %d killed, %d lived, %d timed out, %d not viable\n",
-		len(jobs), dir, time.Since(start).Round(time.Second), counts["KILLED"], counts["LIVED"], counts["TIMED OUT"], counts["NOT VIABLE"])
+		len(todo), dir, time.Since(start).Round(time.Second), counts["KILLED"], counts["LIVED"], counts["TIMED OUT"], counts["NOT VIABLE"])
 	head, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return err
@@ -431,6 +389,72 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 		return writeJSON(recordName(resultName), rec)
 	}
 	return nil
+}
+
+// survivor is a mutant to recheck, with the source of its file mutated.
+type survivor struct {
+	m    *resultMutation
+	file string
+	src  []byte
+}
+
+// survivors are the LIVED mutants of res, and with notCovered the NOT COVERED ones blocks now
+// cover; files are the paths of res's files.
+func survivors(res *result, files []string, blocks map[string][]block, notCovered bool) ([]survivor, error) {
+	var todo []survivor
+	for i := range res.Files {
+		file := files[i]
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		for j := range res.Files[i].Mutations {
+			m := &res.Files[i].Mutations[j]
+			if m.Status == "LIVED" || notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column) {
+				mutated, err := mutate(file, src, m.Line, m.Column, m.Type)
+				if err != nil {
+					return nil, err
+				}
+				todo = append(todo, survivor{m, file, mutated})
+			}
+		}
+	}
+	return todo, nil
+}
+
+// testAll tests each of todo, workers at a time, and returns their new statuses, each logged
+// as it comes.
+func testAll(ctx context.Context, todo []survivor, dir string, timeout time.Duration, workers int, log io.Writer) ([]string, error) {
+	tmp, err := os.MkdirTemp("", "mutants-recheck")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	statuses := make([]string, len(todo))
+	errs := make([]error, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				s := todo[i]
+				statuses[i], errs[i] = testMutant(ctx, dir, s.file, s.src, timeout, tmp)
+				if errs[i] != nil {
+					continue
+				}
+				mu.Lock()
+				fmt.Fprintf(log, "%12s %s at %s:%d:%d (was %s)\n", statuses[i], s.m.Type, s.file, s.m.Line, s.m.Column, s.m.Status)
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return statuses, errors.Join(errs...)
 }
 
 // writeJSON writes v to name, atomically.
