@@ -13,7 +13,7 @@ PETCOUNT    ?= 3
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/... ./sweep/...
 
-.PHONY: all build install test test-slurm test-quick test-exact test-exact-all bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff demo fidelity-verdicts clean
+.PHONY: all build install test test-slurm test-quick test-exact test-exact-all bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff mutate-recheck demo fidelity-verdicts clean
 
 all: build
 
@@ -144,6 +144,10 @@ mutate: $(GREMLINS)
 mutate-diff: BASE = main
 mutate-diff: $(GREMLINS)
 	$(MUTATE) -base $(BASE) $(MUTATE_PKGS)
+
+# The last make mutate's survivors against today's tests, in minutes (REV: the run's commit, for results without bin/mutate/PKG.run.json).
+mutate-recheck:
+	$(MUTATE) -recheck $(if $(REV),-rev $(REV)) $(MUTATE_PKGS)
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -3,10 +3,14 @@
 // that lives must be either killed by a new test or listed, with a one-line reason, as
 // equivalent (no test could tell it from the original) in the equivalents file; mutants exits 1
 // when a survivor is neither, so the list cannot grow silently. With -base it mutates only the
-// source files changed since the merge base with that revision (make mutate-diff).
+// source files changed since the merge base with that revision (make mutate-diff). With
+// -recheck it runs no gremlins but tests the mutants the last run left alive against today's
+// tests (make mutate-recheck): a full run takes hours, a recheck of its survivors minutes.
 //
-// It owns the choice of files per package, the score and the equivalents file's format. It does
-// not mutate code or run tests itself: gremlins does, with its JSON output read back here.
+// It owns the choice of files per package, the score, the equivalents file's format and the
+// recheck. It leaves finding mutants and testing them in a full run to gremlins, whose JSON
+// output it reads back; a recheck applies the run's survivors itself, exactly as gremlins
+// does, and runs the package's tests on each through go test -overlay.
 //
 // A package is given as DIR (its non-test files, not those of its subdirectories) or
 // DIR:FILE,FILE (only those files: report's aggregation is report:aggregate.go).
@@ -19,13 +23,14 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -42,8 +47,13 @@ func main() {
 	flag.IntVar(&o.workers, "workers", 2, "gremlins workers (the tests of one mutant each)")
 	flag.IntVar(&o.coefficient, "coefficient", 10, "gremlins timeout coefficient: a mutant's test run may take this many times the coverage run")
 	flag.BoolVar(&o.reuse, "reuse", false, "read the results of the last run instead of running gremlins")
+	flag.BoolVar(&o.recheck, "recheck", false, "test the mutants the last run left alive against the tests as they are now, and write the result back")
+	flag.BoolVar(&o.notCovered, "not-covered", false, "with -recheck, also test the mutants the last run found no test reaching, when tests now reach them")
+	flag.StringVar(&o.rev, "rev", "", "with -recheck, the commit the last run was made on, for a result without its run record (runs made before mutants wrote one)")
 	flag.Parse()
-	ok, err := run(o, flag.Args(), os.Stdout)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ok, err := run(ctx, o, flag.Args(), os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
@@ -54,16 +64,19 @@ func main() {
 }
 
 type options struct {
-	gremlins, equivalents, out, base string
-	workers, coefficient             int
-	reuse                            bool
+	gremlins, equivalents, out, base, rev string
+	workers, coefficient                  int
+	reuse, recheck, notCovered            bool
 }
 
 // run mutates each package of specs in turn and reports; ok is false when a survivor is not
 // listed as equivalent.
-func run(o options, specs []string, w io.Writer) (ok bool, err error) {
+func run(ctx context.Context, o options, specs []string, w io.Writer) (ok bool, err error) {
 	if len(specs) == 0 {
 		return false, errors.New("no package given")
+	}
+	if o.recheck && (o.reuse || o.base != "") {
+		return false, errors.New("-recheck rechecks the whole last run of each package: not with -reuse or -base")
 	}
 	eq, err := readEquivalents(o.equivalents)
 	if err != nil {
@@ -90,7 +103,12 @@ func run(o options, specs []string, w io.Writer) (ok bool, err error) {
 			continue
 		}
 		result := filepath.Join(o.out, strings.ReplaceAll(dir, "/", "_")+".json")
-		if !o.reuse {
+		switch {
+		case o.recheck:
+			if err := recheck(ctx, o, spec, dir, result, os.Stderr); err != nil {
+				return false, fmt.Errorf("recheck of %s: %w", spec, err)
+			}
+		case !o.reuse:
 			if err := unleash(o, dir, files, result); err != nil {
 				return false, err
 			}
@@ -195,6 +213,14 @@ func unleash(o options, dir string, files []string, result string) error {
 			args = append(args, "-E", "^"+regexp.QuoteMeta(n)+"$")
 		}
 	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, path.Join(dir, f))
+	}
+	rec, err := newRunRecord(paths)
+	if err != nil {
+		return err
+	}
 	log, err := os.Create(strings.TrimSuffix(result, ".json") + ".log")
 	if err != nil {
 		return err
@@ -203,15 +229,13 @@ func unleash(o options, dir string, files []string, result string) error {
 	fmt.Fprintf(os.Stderr, "mutants: %s %s (log %s)\n", o.gremlins, strings.Join(args, " "), log.Name())
 	cmd := exec.Command(o.gremlins, args...)
 	cmd.Stdout, cmd.Stderr = log, log
-	// The tests on the HCW19 data skip, as without the data: they take minutes per run, and
-	// gremlins's copies of the module, under the system's temporary folder, do not see the data
-	// beside the module anyway, while its coverage run, in the module, would, and would set
-	// every mutant's timeout from their minutes.
-	cmd.Env = append(os.Environ(), "HCW19_DIR="+filepath.Join(os.TempDir(), "hcreplay-mutants-no-hcw19"))
+	// gremlins's copies of the module, under the system's temporary folder, do not see the
+	// HCW19 data beside the module anyway, while its coverage run, in the module, would.
+	cmd.Env = testEnv()
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gremlins over %s: %w (see %s)", dir, err, log.Name())
 	}
-	return nil
+	return writeJSON(recordName(result), rec)
 }
 
 // mutant is one mutation gremlins tried; file is relative to the module root.
@@ -224,21 +248,9 @@ type mutant struct {
 
 // readResult reads gremlins's JSON result for package dir, with each mutant's source line.
 func readResult(name, dir string) ([]mutant, error) {
-	b, err := os.ReadFile(name)
+	res, err := readResultFile(name)
 	if err != nil {
 		return nil, err
-	}
-	var res struct {
-		Files []struct {
-			Name      string `json:"file_name"`
-			Mutations []struct {
-				Type, Status string
-				Line, Column int
-			} `json:"mutations"`
-		} `json:"files"`
-	}
-	if err := json.Unmarshal(b, &res); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var muts []mutant
 	for _, f := range res.Files {

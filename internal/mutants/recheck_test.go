@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// calcSrc is the package a recheck is tried on. Columns count bytes from 1, a tab being one:
+//
+//	line 5  "\treturn a + b"  + at 11
+//	line 10 "\treturn a > 0"  > at 11
+//	line 15 "\treturn -a"     - at 9
+const calcSrc = `package calc
+
+// Add is a + b.
+func Add(a, b int) int {
+	return a + b
+}
+
+// Positive tells whether a is above zero.
+func Positive(a int) bool {
+	return a > 0
+}
+
+// Neg is -a.
+func Neg(a int) int {
+	return -a
+}
+`
+
+// calcTest kills a - b (2 - 3 is not 5) and a <= 0 (Positive(5) fails), misses a >= 0 (0 is
+// never asked) and never calls Neg.
+const calcTest = `package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Error("Add(2, 3) != 5")
+	}
+}
+
+func TestPositive(t *testing.T) {
+	if !Positive(5) || Positive(-5) {
+		t.Error("Positive")
+	}
+}
+`
+
+// calcResult is a result shaped like gremlins's for calc, as a run made before calcTest's
+// tests existed could have left it. Neg's ARITHMETIC_BASE is marked KILLED though no test
+// kills it, to tell whether a recheck leaves killed mutants alone.
+const calcResult = `{"go_module":"tiny","files":[{"file_name":"calc.go","mutations":[
+{"type":"ARITHMETIC_BASE","status":"LIVED","line":5,"column":11},
+{"type":"CONDITIONALS_BOUNDARY","status":"LIVED","line":10,"column":11},
+{"type":"CONDITIONALS_NEGATION","status":"NOT COVERED","line":10,"column":11},
+{"type":"INVERT_NEGATIVES","status":"NOT COVERED","line":15,"column":9},
+{"type":"ARITHMETIC_BASE","status":"KILLED","line":15,"column":9}]}],
+"test_efficacy":33.3,"mutations_coverage":60,"mutants_total":3,"mutants_killed":1,"mutants_lived":2,
+"mutants_not_viable":0,"mutants_not_covered":2,"elapsed_time":12.5,"mutator_statistics":{"arithmetic_base":2}}`
+
+// tinyModule makes the module of calc in a temporary folder, committed to a new git
+// repository, with calcResult as the last run's result in out/, and makes it the working
+// directory.
+func tinyModule(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":            "module tiny\n\ngo 1.22\n",
+		"calc/calc.go":      calcSrc,
+		"calc/calc_test.go": calcTest,
+		"out/calc.json":     calcResult,
+		"eq.txt":            "",
+	})
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", "go.mod", "calc"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "calc"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+func recheckOptions() options {
+	return options{equivalents: "eq.txt", out: "out", workers: 2, coefficient: 20, recheck: true, rev: "HEAD"}
+}
+
+// TestRecheck: a recheck with -not-covered of calcResult against calcTest, statuses worked by
+// hand from calcTest's comment:
+//
+//	Add's +      LIVED        → KILLED (TestAdd)
+//	Positive's > BOUNDARY  LIVED        → LIVED  (a >= 0 passes both tests)
+//	Positive's > NEGATION  NOT COVERED  → KILLED (now reached: Positive(5) is false under a <= 0)
+//	Neg's -      INVERT    NOT COVERED  → NOT COVERED (no test calls Neg)
+//	Neg's -      ARITH     KILLED       → KILLED (kept, never rerun)
+//
+// gremlins's totals: killed 3, lived 1, not covered 1, total 3+1 = 4, efficacy 3/4 = 75%,
+// coverage 4/5 = 80%; make mutate's score 3/(3+1) = 75.0%.
+func TestRecheck(t *testing.T) {
+	tinyModule(t)
+	o := recheckOptions()
+	o.notCovered = true
+	var w bytes.Buffer
+	ok, err := run(context.Background(), o, []string{"calc"}, &w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		t.Errorf("ok with a survivor not listed as equivalent:\n%s", w.String())
+	}
+	res, err := readResultFile("out/calc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range res.Files[0].Mutations {
+		got = append(got, m.Status)
+	}
+	want := []string{"KILLED", "LIVED", "KILLED", "NOT COVERED", "KILLED"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("statuses %q, want %q", got, want)
+	}
+	if res.MutantsKilled != 3 || res.MutantsLived != 1 || res.MutantsNotCovered != 1 || res.MutantsTotal != 4 ||
+		res.TestEfficacy != 75 || res.MutationsCoverage != 80 {
+		t.Errorf("totals %+v", res)
+	}
+	if res.ElapsedTime != 12.5 || res.MutatorStatistics["arithmetic_base"] != 2 {
+		t.Errorf("the run's elapsed time and statistics not kept: %v, %v", res.ElapsedTime, res.MutatorStatistics)
+	}
+	head, _ := git("rev-parse", "HEAD")
+	if res.Recheck == nil || res.Recheck.Rev != strings.TrimSpace(head) || res.Recheck.Uncommitted {
+		t.Errorf("recheck note %+v, want the commit %s", res.Recheck, head)
+	}
+	// The run record made from -rev, which the next recheck reads instead.
+	b, err := os.ReadFile("out/calc.run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec runRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Rev != strings.TrimSpace(head) || rec.SHA256["calc/calc.go"] != digest([]byte(calcSrc)) {
+		t.Errorf("run record %+v", rec)
+	}
+	if !strings.Contains(w.String(), "score  75.0%  killed 3, timed out 0, lived 1 (0 equivalent), not covered 1") {
+		t.Errorf("report:\n%s", w.String())
+	}
+}
+
+// TestRecheckRefusesStale: no recheck when the mutated file differs from the run's, by the run
+// record or, without one, by the file at -rev; none either without a record or -rev. The
+// result is left as it was.
+func TestRecheckRefusesStale(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		record bool   // write the run record of the committed files
+		rev    string // -rev
+		edit   bool   // add a line to calc.go after the commit
+		want   string // in the error
+	}{
+		{"by -rev", false, "HEAD", true, "calc/calc.go changed since the run of out/calc.json"},
+		{"by record", true, "", true, "calc/calc.go changed since the run of out/calc.json"},
+		{"record over -rev", true, "HEAD~0", true, "rerun make mutate MUTATE_PKGS=calc"},
+		{"no record, no -rev", false, "", false, "give that commit with -rev REV"},
+		{"-rev unknown", false, "nosuchrev", false, "nosuchrev"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tinyModule(t)
+			if c.record {
+				rec, err := newRunRecord([]string{"calc/calc.go"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := writeJSON("out/calc.run.json", rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.edit {
+				writeFiles(t, ".", map[string]string{"calc/calc.go": "// Package calc adds.\n" + calcSrc})
+			}
+			o := recheckOptions()
+			o.rev = c.rev
+			_, err := run(context.Background(), o, []string{"calc"}, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+			if b, _ := os.ReadFile("out/calc.json"); string(b) != calcResult {
+				t.Errorf("result rewritten:\n%s", b)
+			}
+		})
+	}
+}
+
+// TestCovered: gremlins's reading of coverage blocks, by hand. Block 3.5–3.20 on one line;
+// block 5.10–8.2 over four: its first line from column 10 on, its inner lines whole, its last
+// line up to column 2.
+func TestCovered(t *testing.T) {
+	blocks := []block{{3, 5, 3, 20}, {5, 10, 8, 2}}
+	for _, c := range []struct {
+		line, column int
+		want         bool
+	}{
+		{3, 4, false}, {3, 5, true}, {3, 20, true}, {3, 21, false},
+		{4, 1, false},
+		{5, 9, false}, {5, 10, true}, {6, 1, true}, {7, 99, true}, {8, 2, true}, {8, 3, false},
+		{9, 1, false},
+	} {
+		if got := covered(blocks, c.line, c.column); got != c.want {
+			t.Errorf("%d:%d covered %v, want %v", c.line, c.column, got, c.want)
+		}
+	}
+}
+
+// TestParseProfile: a go test -coverprofile profile by hand: blocks run at least once, by
+// path in the module.
+func TestParseProfile(t *testing.T) {
+	const profile = `mode: set
+tiny/calc/calc.go:4.24,6.2 1 1
+tiny/calc/calc.go:14.21,16.2 1 0
+tiny/calc/other.go:1.2,1.9 2 3
+`
+	got, err := parseProfile(strings.NewReader(profile), "tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got["calc/calc.go"]) != 1 || got["calc/calc.go"][0] != (block{4, 24, 6, 2}) ||
+		len(got["calc/other.go"]) != 1 || got["calc/other.go"][0] != (block{1, 2, 1, 9}) {
+		t.Errorf("blocks %+v", got)
+	}
+}
