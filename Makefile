@@ -145,9 +145,11 @@ mutate-diff: BASE = main
 mutate-diff: $(GREMLINS)
 	$(MUTATE) -base $(BASE) $(MUTATE_PKGS)
 
-# The last make mutate's survivors against today's tests, in minutes (REV: the run's commit, for results without bin/mutate/PKG.run.json).
+# The last make mutate's survivors against today's tests, in minutes (REV: the run's commit, for results without bin/mutate/PKG.run.json;
+# RECHECK=-timed-out tests the mutants it timed out again too, RECHECK=-not-covered those it found no test reaching).
+RECHECK ?=
 mutate-recheck:
-	$(MUTATE) -recheck $(if $(REV),-rev $(REV)) $(MUTATE_PKGS)
+	$(MUTATE) -recheck $(if $(REV),-rev $(REV)) $(RECHECK) $(MUTATE_PKGS)
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -49,6 +49,7 @@ func main() {
 	flag.BoolVar(&o.reuse, "reuse", false, "read the results of the last run instead of running gremlins")
 	flag.BoolVar(&o.recheck, "recheck", false, "test the mutants the last run left alive against the tests as they are now, and write the result back")
 	flag.BoolVar(&o.notCovered, "not-covered", false, "with -recheck, also test the mutants the last run found no test reaching, when tests now reach them")
+	flag.BoolVar(&o.timedOut, "timed-out", false, "with -recheck, also test again the mutants the last run timed out (a timeout set from a cached or idle coverage run on a busy machine is no detection)")
 	flag.StringVar(&o.rev, "rev", "", "with -recheck, the commit the last run was made on, for a result without its run record (runs made before mutants wrote one)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -66,7 +67,7 @@ func main() {
 type options struct {
 	gremlins, equivalents, out, base, rev string
 	workers, coefficient                  int
-	reuse, recheck, notCovered            bool
+	reuse, recheck, notCovered, timedOut  bool
 }
 
 // run mutates each package of specs in turn and reports; ok is false when a survivor is not

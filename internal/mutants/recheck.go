@@ -231,7 +231,11 @@ func parseProfile(r io.Reader, mod string) (map[string][]block, error) {
 // testEnv is the environment of the tests of a mutant. The tests on the HCW19 data skip, as
 // without the data: they take minutes per run, and would set every mutant's timeout from them.
 func testEnv() []string {
-	return append(os.Environ(), "HCW19_DIR="+filepath.Join(os.TempDir(), "hcreplay-mutants-no-hcw19"))
+	// -count=1: gremlins's coverage run sets every mutant's timeout, and a run the test cache
+	// answers takes a fraction of a second (2.7 s logged for replay/heuristic, whose tests run
+	// 25 s), so a mutant whose tests ran on a busy machine timed out and counted as detected.
+	flags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -count=1")
+	return append(os.Environ(), "HCW19_DIR="+filepath.Join(os.TempDir(), "hcreplay-mutants-no-hcw19"), "GOFLAGS="+flags)
 }
 
 // baseline runs the tests of package dir on the unmutated code, as gremlins's coverage run
@@ -346,7 +350,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 		return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
 			strings.Join(changed, ", "), resultName, rec.Rev, spec)
 	}
-	if res.statuses()["LIVED"] == 0 && !o.notCovered {
+	if st := res.statuses(); st["LIVED"] == 0 && !o.notCovered && (st["TIMED OUT"] == 0 || !o.timedOut) {
 		fmt.Fprintf(log, "mutants: no mutant of %s lived\n", dir)
 		return nil
 	}
@@ -356,7 +360,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 		return err
 	}
 	timeout := time.Duration(o.coefficient) * base
-	todo, err := survivors(res, files, blocks, o.notCovered)
+	todo, err := survivors(res, files, blocks, o)
 	if err != nil {
 		return err
 	}
@@ -398,9 +402,9 @@ type survivor struct {
 	src  []byte
 }
 
-// survivors are the LIVED mutants of res, and with notCovered the NOT COVERED ones blocks now
-// cover; files are the paths of res's files.
-func survivors(res *result, files []string, blocks map[string][]block, notCovered bool) ([]survivor, error) {
+// survivors are the LIVED mutants of res, with o.timedOut the TIMED OUT ones, and with
+// o.notCovered the NOT COVERED ones blocks now cover; files are the paths of res's files.
+func survivors(res *result, files []string, blocks map[string][]block, o options) ([]survivor, error) {
 	var todo []survivor
 	for i := range res.Files {
 		file := files[i]
@@ -410,7 +414,8 @@ func survivors(res *result, files []string, blocks map[string][]block, notCovere
 		}
 		for j := range res.Files[i].Mutations {
 			m := &res.Files[i].Mutations[j]
-			if m.Status == "LIVED" || notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column) {
+			if m.Status == "LIVED" || o.timedOut && m.Status == "TIMED OUT" ||
+				o.notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column) {
 				mutated, err := mutate(file, src, m.Line, m.Column, m.Type)
 				if err != nil {
 					return nil, err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -156,6 +158,40 @@ func TestRecheck(t *testing.T) {
 	}
 	if !strings.Contains(w.String(), "score  75.0%  killed 3, timed out 0, lived 1 (0 equivalent), not covered 1") {
 		t.Errorf("report:\n%s", w.String())
+	}
+}
+
+// TestRecheckTimedOut: a mutant the last run timed out (Add's +, killed by TestAdd in a second)
+// is tested again only with -timed-out; Positive's > BOUNDARY, timed out too, then lives, as
+// a >= 0 passes both tests. Without the flag both keep their TIMED OUT.
+func TestRecheckTimedOut(t *testing.T) {
+	for _, c := range []struct {
+		timedOut bool
+		want     string
+	}{
+		{false, "TIMED OUT,TIMED OUT"},
+		{true, "KILLED,LIVED"},
+	} {
+		t.Run(fmt.Sprint(c.timedOut), func(t *testing.T) {
+			tinyModule(t)
+			timedOut := strings.Replace(calcResult, `"status":"LIVED"`, `"status":"TIMED OUT"`, 2)
+			if err := os.WriteFile("out/calc.json", []byte(timedOut), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := recheckOptions()
+			o.timedOut = c.timedOut
+			if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			res, err := readResultFile("out/calc.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := res.Files[0].Mutations
+			if got := ms[0].Status + "," + ms[1].Status; got != c.want {
+				t.Errorf("statuses %s, want %s", got, c.want)
+			}
+		})
 	}
 }
 
