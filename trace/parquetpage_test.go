@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,8 +19,9 @@ import (
 // path, sharing none of its decoding): the same records, bit for bit, in the same order, or
 // the same error.
 
-// pqLogRead reads data as a Parquet log, through the value path when valuesOnly.
-func pqLogRead(data []byte, valuesOnly bool, opt ReadOptions) ([]LogRecord, string) {
+// pqLogRead reads data as a Parquet log, through the value path when valuesOnly; workers 1
+// reads serially, more reads ahead of fn (eachAhead).
+func pqLogRead(data []byte, valuesOnly bool, workers int, opt ReadOptions) ([]LogRecord, string) {
 	tab, err := newParquetTable("log.parquet", bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, err.Error()
@@ -35,7 +37,7 @@ func pqLogRead(data []byte, valuesOnly bool, opt ReadOptions) ([]LogRecord, stri
 	err = lr.each(func(r LogRecord) error {
 		recs = append(recs, r)
 		return nil
-	}, 1)
+	}, workers)
 	if err != nil {
 		return recs, err.Error()
 	}
@@ -46,11 +48,13 @@ func pqLogRead(data []byte, valuesOnly bool, opt ReadOptions) ([]LogRecord, stri
 // number of records and the error, for a test to check it saw what it meant to test.
 func checkColumnPath(t *testing.T, name string, data []byte, opt ReadOptions) (int, string) {
 	t.Helper()
-	want, wantErr := pqLogRead(data, true, opt)
-	got, gotErr := pqLogRead(data, false, opt)
-	if i := firstDiff(got, want); gotErr != wantErr || i >= 0 {
-		t.Fatalf("%s:\ngot  %d records, error %q\nwant %d records, error %q\nrecord %d: got %s, want %s",
-			name, len(got), gotErr, len(want), wantErr, i, recordAt(got, i), recordAt(want, i))
+	want, wantErr := pqLogRead(data, true, 1, opt)
+	for _, workers := range []int{1, 2} {
+		got, gotErr := pqLogRead(data, false, workers, opt)
+		if i := firstDiff(got, want); gotErr != wantErr || i >= 0 {
+			t.Fatalf("%s, %d workers:\ngot  %d records, error %q\nwant %d records, error %q\nrecord %d: got %s, want %s",
+				name, workers, len(got), gotErr, len(want), wantErr, i, recordAt(got, i), recordAt(want, i))
+		}
 	}
 	return len(want), wantErr
 }
@@ -213,6 +217,44 @@ func TestParquetColumnPathRandom(t *testing.T) {
 	// Both outcomes must be common, or the test does not test what it says.
 	if clean < runs/10 || failed < runs/10 {
 		t.Fatalf("%d clean reads, %d failed: the generator is off", clean, failed)
+	}
+}
+
+// TestEachAheadStops: when fn fails, eachAhead returns fn's error after exactly the records
+// before it, on a log of several batches, at every point from the first record to past
+// the end of the first batch (the reading goroutine must stop, not block: a leak hangs
+// the test).
+func TestEachAheadStops(t *testing.T) {
+	rows := 3*aheadBatch + 17
+	recs := make([]LogRecord, rows)
+	for i := range recs {
+		recs[i] = LogRecord{TaskType: "a", MachineType: "m", ExecTime: float64(i + 1), Start: math.NaN(), End: math.NaN()}
+	}
+	p := filepath.Join(t.TempDir(), "a.parquet")
+	if err := WriteLogs(p, recs, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	for _, at := range []int{1, 2, aheadBatch, aheadBatch + 1, rows} {
+		lr, err := OpenLogs(Source{Name: p, Path: p}, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		err = lr.each(func(r LogRecord) error {
+			n++
+			if r.ExecTime != float64(n) {
+				t.Fatalf("record %d has exec time %g", n, r.ExecTime)
+			}
+			if n == at {
+				return stop
+			}
+			return nil
+		}, 2)
+		lr.Close()
+		if err != stop || n != at {
+			t.Fatalf("stop at %d: %d records, error %v", at, n, err)
+		}
 	}
 }
 
