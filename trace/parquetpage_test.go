@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -340,5 +341,64 @@ func TestParquetColumnPathFiles(t *testing.T) {
 	}
 	if n, e := checkColumnPath(t, p, b, ReadOptions{}); n != 2 || e != "" {
 		t.Fatalf("%s: %d records, error %q; want the 2 written", p, n, e)
+	}
+}
+
+// TestQuickAgreesWithCheck: on every record of random Parquet and CSV logs full of bad cells,
+// quick accepts exactly the records check accepts, and gives check's record bit for bit.
+func TestQuickAgreesWithCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(50, 3))
+	cells := []string{"a", " b", "", " ", "7", "x", "-1", "0", "12.5", " 3.25", "1e400", "nan", "inf", "4e13", "2e15", "1e3", "0x10"}
+	known := ReadOptions{KnownTaskTypes: []string{"a", "b", "7", "12.5"}, KnownMachineTypes: []string{"a", "b", "x", "0"}}
+	accepted, refused := 0, 0
+	for run := range 200 {
+		var tab table
+		var err error
+		if run%2 == 0 {
+			data := randomPQLog(t, rng, 1+rng.IntN(200))
+			tab, err = newParquetTable("log.parquet", bytes.NewReader(data), int64(len(data)))
+		} else {
+			var b bytes.Buffer
+			header := []string{"task_type,machine_type,exec_time", "task_type,machine_type,start,end",
+				"task_type,machine_type,exec_time,start,end,task_id"}[run%6/2]
+			b.WriteString(header + "\n")
+			for range 1 + rng.IntN(200) {
+				for c := range strings.Count(header, ",") + 1 {
+					if c > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(cells[rng.IntN(len(cells))])
+				}
+				b.WriteByte('\n')
+			}
+			tab, err = newCSVTable("log.csv", bytes.NewReader(b.Bytes()), InflateLimit{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := ReadOptions{}
+		if run%4 >= 2 {
+			opt = known
+		}
+		lr, err := newLogReader(tab, nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lr.r.advance() == nil {
+			q, ok := lr.quick()
+			c, err := lr.check()
+			if ok != (err == nil) || (ok && firstDiff([]LogRecord{q}, []LogRecord{c}) >= 0) {
+				t.Fatalf("run %d: quick gives %+v, %v; check gives %+v, %v", run, q, ok, c, err)
+			}
+			if ok {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+		lr.Close()
+	}
+	if accepted < 1000 || refused < 1000 {
+		t.Fatalf("%d records accepted, %d refused: the generator is off", accepted, refused)
 	}
 }

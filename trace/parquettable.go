@@ -14,9 +14,10 @@ import (
 
 // parquetTable reads the flat top-level columns of a Parquet file, only the
 // ones the reader asks for. Each projected column has its own cursor that
-// buffers values from one page at a time (values may point into the page's
-// memory, so a buffer never outlives its page), and the cursors advance in
-// lockstep, one row at a time. It never uses parquet-go's struct readers:
+// holds one page at a time, as typed slices (parquetpage.go) or, for pages of
+// other shapes, as parquet.Values read in batches (values may point into the
+// page's memory, so a buffer never outlives its page), and the cursors advance
+// in lockstep, one row at a time. It never uses parquet-go's struct readers:
 // those zero-fill columns that are missing or misnamed, and the
 // io.ReaderAt constructors panic on files that are not Parquet. Anything the
 // library still panics on is turned into an *InputError.
