@@ -28,21 +28,7 @@ func pqLogRead(data []byte, valuesOnly bool, workers int, opt ReadOptions) ([]Lo
 		return nil, err.Error()
 	}
 	tab.valuesOnly = valuesOnly
-	lr, err := newLogReader(tab, nil, opt)
-	if err != nil {
-		tab.close()
-		return nil, err.Error()
-	}
-	defer lr.Close()
-	var recs []LogRecord
-	err = lr.each(func(r LogRecord) error {
-		recs = append(recs, r)
-		return nil
-	}, workers)
-	if err != nil {
-		return recs, err.Error()
-	}
-	return recs, ""
+	return tableLogRead(tab, opt, workers)
 }
 
 // checkColumnPath compares the column path with the value path on data; it returns the
