@@ -151,6 +151,11 @@ func indexesWithin(idx []int32, size int) bool {
 	return true
 }
 
+// drop forgets the page's slices, before the page goes back to parquet-go's pool.
+func (pg *pqPage) drop() {
+	pg.f64, pg.f32, pg.i32, pg.i64, pg.data, pg.offs, pg.dict = nil, nil, nil, nil, nil, nil, nil
+}
+
 // value returns the value index of row i, or false when the row is null.
 func (pg *pqPage) value(i int) (int, bool) {
 	if len(pg.at) > 0 {

@@ -58,6 +58,7 @@ type pqCursor struct {
 	pages  parquet.Pages
 	typed  bool // the current page is read from pg, not buf
 	pg     pqPage
+	page   parquet.Page        // the typed page, released to parquet-go's pool when done
 	vr     parquet.ValueReader // value path: nil between pages
 	buf    []parquet.Value
 	pos    int
@@ -227,6 +228,7 @@ func (c *pqCursor) advance() error {
 	}
 	for stalls := 0; ; {
 		if c.vr == nil {
+			c.release()
 			p, err := c.pages.ReadPage()
 			if err == io.EOF {
 				return errShortColumn
@@ -235,6 +237,7 @@ func (c *pqCursor) advance() error {
 				return err
 			}
 			if c.typed = !c.values && c.pg.load(p, c.maxDef); c.typed {
+				c.page = p
 				if c.pg.rows > 0 {
 					c.pos, c.n = 0, c.pg.rows
 					return nil
@@ -265,9 +268,20 @@ func (c *pqCursor) advance() error {
 	}
 }
 
+// release hands the typed page back to parquet-go's buffer pool, for the next page to reuse
+// instead of allocating: nothing read from it is kept (text is copied by the interner).
+func (c *pqCursor) release() {
+	if c.page != nil {
+		c.pg.drop()
+		parquet.Release(c.page)
+		c.page, c.typed = nil, false
+	}
+}
+
 func (t *parquetTable) closePages() {
 	for _, c := range t.proj {
 		if cu := t.cur[c]; cu.pages != nil {
+			cu.release()
 			cu.pages.Close()
 			cu.pages, cu.vr, cu.typed = nil, nil, false
 			cu.pg.names, cu.pg.namesFor = cu.pg.names[:0], nil // a new chunk, a new dictionary
