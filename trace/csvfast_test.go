@@ -20,7 +20,12 @@ func csvLogRead(data []byte, size, workers int) ([]LogRecord, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	lr, err := newLogReader(tab, nil, ReadOptions{})
+	return tableLogRead(tab, ReadOptions{}, workers)
+}
+
+// tableLogRead reads every record of tab as a log with lr.each and workers, and closes it.
+func tableLogRead(tab table, opt ReadOptions, workers int) ([]LogRecord, string) {
+	lr, err := newLogReader(tab, nil, opt)
 	if err != nil {
 		tab.close()
 		return nil, err.Error()

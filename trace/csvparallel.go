@@ -14,6 +14,13 @@ func (lr *LogReader) each(fn func(LogRecord) error, workers int) error {
 			return err
 		}
 	}
+	if _, ok := lr.r.t.(*parquetTable); ok && workers > 1 {
+		return lr.eachAhead(fn)
+	}
+	return lr.eachSerial(fn)
+}
+
+func (lr *LogReader) eachSerial(fn func(LogRecord) error) error {
 	for {
 		rec, err := lr.Next()
 		if err == io.EOF {
@@ -26,6 +33,70 @@ func (lr *LogReader) each(fn func(LogRecord) error, workers int) error {
 			return err
 		}
 	}
+}
+
+// aheadBatch is how many records eachAhead reads before handing them over: enough that the
+// hand-over is small against the reading, few enough to stay in the cache.
+const aheadBatch = 4096
+
+// eachAhead is eachSerial with the reading on a goroutine of its own, batches of records
+// ahead of fn: a Parquet log is not cut into chunks that parse in parallel, but its reading
+// and what fn does with the records (pet build's fit) share the cores. fn sees the records
+// and the error eachSerial would give it; the reader is left past the records fn was given.
+func (lr *LogReader) eachAhead(fn func(LogRecord) error) error {
+	batches := make(chan chunkResult, 2)
+	free := make(chan []LogRecord, 3)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(done)
+		wg.Wait()
+	}()
+	wg.Go(func() {
+		defer close(batches)
+		for {
+			var recs []LogRecord
+			select {
+			case recs = <-free:
+			default:
+				recs = make([]LogRecord, 0, aheadBatch)
+			}
+			var err error
+			for len(recs) < aheadBatch {
+				var rec LogRecord
+				if rec, err = lr.Next(); err != nil {
+					break
+				}
+				recs = append(recs, rec)
+			}
+			select {
+			case batches <- chunkResult{recs: recs, err: err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+	for b := range batches {
+		for _, rec := range b.recs {
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+		if b.err == io.EOF {
+			return nil
+		}
+		if b.err != nil {
+			return b.err
+		}
+		select {
+		case free <- b.recs[:0]:
+		default:
+		}
+	}
+	return nil
 }
 
 // chunkResult is a worker's reading of one chunk: its records up to the first bad one, that

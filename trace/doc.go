@@ -58,7 +58,8 @@
 // are opened with parquet.OpenFile, their required columns are looked up in
 // the schema before anything is read (parquet-go silently zero-fills missing
 // columns in typed reads, which is never allowed to happen here), only the
-// needed columns are read, page by page.
+// needed columns are read, page by page, from the typed slices of each page
+// (parquetpage.go), on a goroutine of their own ahead of EachLog's callback.
 //
 // Every problem comes back as one *InputError naming the file, the line
 // (text formats, counting every physical line) or row (Parquet, from 1), the

@@ -130,6 +130,76 @@ func (lr *LogReader) Next() (LogRecord, error) {
 }
 
 func (lr *LogReader) record() (LogRecord, error) {
+	if rec, ok := lr.quick(); ok {
+		return rec, nil
+	}
+	return lr.check()
+}
+
+// quick reads the current record the way check does when every cell is plainly good: text
+// present where required and a known type, numbers present where required and within the
+// limit, a positive execution time. It reports false on anything else, for check to read the
+// record again and say what is wrong. Without check's error building and bindings passed by
+// value it is cheaper per record (issue 50: on the 10M-row Parquet bench log, 1.98 -> 1.17 CPU s
+// for the whole read, on a loaded machine).
+func (lr *LogReader) quick() (LogRecord, bool) {
+	t := lr.r.t
+	var rec LogRecord
+	var ok bool
+	if rec.TaskType, ok = quickText(t, &lr.taskType, true); !ok || !knownName(lr.knownTask, rec.TaskType) {
+		return rec, false
+	}
+	if rec.MachineType, ok = quickText(t, &lr.machineType, true); !ok || !knownName(lr.knownMachine, rec.MachineType) {
+		return rec, false
+	}
+	if rec.TaskID, ok = quickText(t, &lr.taskID, false); !ok {
+		return rec, false
+	}
+	if rec.MachineID, ok = quickText(t, &lr.machineID, false); !ok {
+		return rec, false
+	}
+	if rec.Start, ok = quickNumber(t, &lr.start, lr.derived); !ok {
+		return rec, false
+	}
+	if rec.End, ok = quickNumber(t, &lr.end, lr.derived); !ok {
+		return rec, false
+	}
+	if lr.derived {
+		rec.ExecTime = rec.End - rec.Start
+		return rec, rec.ExecTime > 0 && !math.IsInf(rec.ExecTime, 0)
+	}
+	rec.ExecTime, ok = quickNumber(t, &lr.exec, true)
+	return rec, ok && rec.ExecTime > 0
+}
+
+// quickText is reader.text when it gives no error; false when it would.
+func quickText(t table, b *binding, required bool) (string, bool) {
+	if b.col < 0 {
+		return "", true
+	}
+	s, st := t.text(b.col)
+	return s, st == cellOK || (st == cellAbsent && !required)
+}
+
+// quickNumber is reader.number when it gives no error; false when it would.
+func quickNumber(t table, b *binding, required bool) (float64, bool) {
+	if b.col < 0 {
+		return math.NaN(), true
+	}
+	v, st := t.number(b.col)
+	switch st {
+	case cellOK:
+		return v * b.scale, !(b.limit > 0 && math.Abs(v*b.scale) > b.limit)
+	case cellAbsent:
+		return math.NaN(), !required
+	}
+	return 0, false
+}
+
+func knownName(known map[string]bool, name string) bool { return known == nil || known[name] }
+
+// check reads the current record and says what is wrong with it, if anything.
+func (lr *LogReader) check() (LogRecord, error) {
 	r := lr.r
 	var rec LogRecord
 	var err error

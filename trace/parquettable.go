@@ -14,9 +14,10 @@ import (
 
 // parquetTable reads the flat top-level columns of a Parquet file, only the
 // ones the reader asks for. Each projected column has its own cursor that
-// buffers values from one page at a time (values may point into the page's
-// memory, so a buffer never outlives its page), and the cursors advance in
-// lockstep, one row at a time. It never uses parquet-go's struct readers:
+// holds one page at a time, as typed slices (parquetpage.go) or, for pages of
+// other shapes, as parquet.Values read in batches (values may point into the
+// page's memory, so a buffer never outlives its page), and the cursors advance
+// in lockstep, one row at a time. It never uses parquet-go's struct readers:
 // those zero-fill columns that are missing or misnamed, and the
 // io.ReaderAt constructors panic on files that are not Parquet. Anything the
 // library still panics on is turned into an *InputError.
@@ -42,17 +43,27 @@ type parquetTable struct {
 	hasUnit bool
 	names   interners
 	num     []byte
+	// valuesOnly reads every page through parquet.Value, as the reader did before the
+	// column path: the tests' reference.
+	valuesOnly bool
 }
 
 const parquetBatch = 2048
 
+// pqCursor reads one column's pages: typed (pqPage, parquetpage.go) when the page is of a
+// shape the column path reads, else as parquet.Values in batches (the value path).
 type pqCursor struct {
-	col   int // leaf column index in the file
-	pages parquet.Pages
-	vr    parquet.ValueReader // nil between pages
-	buf   []parquet.Value
-	pos   int
-	n     int
+	col    int  // leaf column index in the file
+	maxDef byte // the column's maximum definition level: a row below it is null
+	pages  parquet.Pages
+	typed  bool // the current page is read from pg, not buf
+	pg     pqPage
+	page   parquet.Page        // the typed page, released to parquet-go's pool when done
+	vr     parquet.ValueReader // value path: nil between pages
+	buf    []parquet.Value
+	pos    int
+	n      int
+	values bool // the value path only (the tests' reference)
 }
 
 func newParquetTable(src string, r io.ReaderAt, size int64) (t *parquetTable, err error) {
@@ -139,7 +150,7 @@ func (t *parquetTable) project(cols []int) {
 	t.proj = cols
 	t.cur = make([]*pqCursor, len(t.cols))
 	for _, c := range cols {
-		t.cur[c] = &pqCursor{col: t.leaf[c].ColumnIndex, buf: make([]parquet.Value, parquetBatch)}
+		t.cur[c] = &pqCursor{col: t.leaf[c].ColumnIndex, maxDef: byte(t.leaf[c].MaxDefinitionLevel), values: t.valuesOnly}
 		t.cursors = append(t.cursors, t.cur[c])
 	}
 }
@@ -217,12 +228,24 @@ func (c *pqCursor) advance() error {
 	}
 	for stalls := 0; ; {
 		if c.vr == nil {
+			c.release()
 			p, err := c.pages.ReadPage()
 			if err == io.EOF {
 				return errShortColumn
 			}
 			if err != nil {
 				return err
+			}
+			if c.typed = !c.values && c.pg.load(p, c.maxDef); c.typed {
+				c.page = p
+				if c.pg.rows > 0 {
+					c.pos, c.n = 0, c.pg.rows
+					return nil
+				}
+				continue // an empty page, as the value path skips it
+			}
+			if c.buf == nil {
+				c.buf = make([]parquet.Value, parquetBatch)
 			}
 			c.vr = p.Values()
 		}
@@ -245,23 +268,63 @@ func (c *pqCursor) advance() error {
 	}
 }
 
+// release hands the typed page back to parquet-go's buffer pool, for the next page to reuse
+// instead of allocating: nothing read from it is kept (text is copied by the interner).
+func (c *pqCursor) release() {
+	if c.page != nil {
+		c.pg.drop()
+		parquet.Release(c.page)
+		c.page, c.typed = nil, false
+	}
+}
+
 func (t *parquetTable) closePages() {
 	for _, c := range t.proj {
 		if cu := t.cur[c]; cu.pages != nil {
+			cu.release()
 			cu.pages.Close()
-			cu.pages, cu.vr = nil, nil
+			cu.pages, cu.vr, cu.typed = nil, nil, false
+			cu.pg.names, cu.pg.namesFor = cu.pg.names[:0], nil // a new chunk, a new dictionary
 			cu.pos, cu.n = 0, 0
 		}
 	}
 }
 
-func (t *parquetTable) value(col int) parquet.Value {
+func (t *parquetTable) number(col int) (float64, cellStatus) {
 	c := t.cur[col]
-	return c.buf[c.pos]
+	if !c.typed {
+		return t.valueNumber(col, c.buf[c.pos])
+	}
+	pg := &c.pg
+	k, ok := pg.value(c.pos)
+	if !ok {
+		return 0, cellAbsent
+	}
+	j := pg.index(k)
+	var x float64
+	switch pg.kind {
+	case parquet.Double:
+		x = pg.f64[j]
+	case parquet.Float:
+		x = float64(pg.f32[j])
+	case parquet.Int32:
+		x = float64(pg.i32[j]) * t.decimal[col]
+	case parquet.Int64:
+		x = float64(pg.i64[j]) * t.decimal[col]
+	default: // ByteArray
+		if t.decimal[col] != 1 { // a binary DECIMAL, not text
+			return 0, cellNotNumber
+		}
+		return parseNumberBytes(pg.bytes(j))
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, cellNotFinite
+	}
+	return x, cellOK
 }
 
-func (t *parquetTable) number(col int) (float64, cellStatus) {
-	v := t.value(col)
+// valueNumber is number for a cell read through parquet.Value.
+func (t *parquetTable) valueNumber(col int, v parquet.Value) (float64, cellStatus) {
 	if v.IsNull() {
 		return 0, cellAbsent
 	}
@@ -290,32 +353,103 @@ func (t *parquetTable) number(col int) (float64, cellStatus) {
 }
 
 func (t *parquetTable) text(col int) (string, cellStatus) {
-	v := t.value(col)
+	c := t.cur[col]
+	if !c.typed {
+		return t.valueText(col, c.buf[c.pos])
+	}
+	pg := &c.pg
+	k, ok := pg.value(c.pos)
+	if !ok {
+		return "", cellAbsent
+	}
+	if pg.dict == nil {
+		return t.pageText(col, pg, k)
+	}
+	j := int(pg.dict[k])
+	if j >= len(pg.names) {
+		pg.names = append(pg.names, make([]pqName, j+1-len(pg.names))...)
+	}
+	nm := &pg.names[j]
+	if !nm.done {
+		nm.s, nm.st = t.pageText(col, pg, j)
+		nm.done = true
+	}
+	return nm.s, nm.st
+}
+
+// pageText is text for value j of a typed page's slices.
+func (t *parquetTable) pageText(col int, pg *pqPage, j int) (string, cellStatus) {
+	switch pg.kind {
+	case parquet.ByteArray:
+		return t.bytesText(col, pg.bytes(j))
+	case parquet.Int32:
+		return t.intText(col, int64(pg.i32[j]))
+	case parquet.Int64:
+		return t.intText(col, pg.i64[j])
+	}
+	return "", cellNotText
+}
+
+// valueText is text for a cell read through parquet.Value.
+func (t *parquetTable) valueText(col int, v parquet.Value) (string, cellStatus) {
 	if v.IsNull() {
 		return "", cellAbsent
 	}
 	switch v.Kind() {
 	case parquet.ByteArray, parquet.FixedLenByteArray:
-		b := v.ByteArray()
-		if n := len(b); n > 0 && (b[0] <= ' ' || b[n-1] <= ' ') {
-			b = bytes.TrimSpace(b)
-		}
-		if len(b) == 0 {
-			return "", cellAbsent
-		}
-		return t.names.col(col).bytes(b), cellOK
+		return t.bytesText(col, v.ByteArray())
 	case parquet.Int32:
-		t.num = strconv.AppendInt(t.num[:0], int64(v.Int32()), 10)
-		return t.names.col(col).bytes(t.num), cellOK
+		return t.intText(col, int64(v.Int32()))
 	case parquet.Int64:
-		t.num = strconv.AppendInt(t.num[:0], v.Int64(), 10)
-		return t.names.col(col).bytes(t.num), cellOK
+		return t.intText(col, v.Int64())
 	}
 	return "", cellNotText
 }
 
+func (t *parquetTable) bytesText(col int, b []byte) (string, cellStatus) {
+	if n := len(b); n > 0 && (b[0] <= ' ' || b[n-1] <= ' ') {
+		b = bytes.TrimSpace(b)
+	}
+	if len(b) == 0 {
+		return "", cellAbsent
+	}
+	return t.names.col(col).bytes(b), cellOK
+}
+
+func (t *parquetTable) intText(col int, x int64) (string, cellStatus) {
+	t.num = strconv.AppendInt(t.num[:0], x, 10)
+	return t.names.col(col).bytes(t.num), cellOK
+}
+
 func (t *parquetTable) raw(col int) string {
-	v := t.value(col)
+	c := t.cur[col]
+	if c.typed {
+		return c.pg.raw(c.pos)
+	}
+	return valueRaw(c.buf[c.pos])
+}
+
+// raw is the text of row i as valueRaw prints the parquet.Value parquet-go reads for it.
+func (pg *pqPage) raw(i int) string {
+	k, ok := pg.value(i)
+	if !ok {
+		return "null"
+	}
+	j := pg.index(k)
+	switch pg.kind {
+	case parquet.Double:
+		return valueRaw(parquet.DoubleValue(pg.f64[j]))
+	case parquet.Float:
+		return valueRaw(parquet.FloatValue(pg.f32[j]))
+	case parquet.Int32:
+		return valueRaw(parquet.Int32Value(pg.i32[j]))
+	case parquet.Int64:
+		return valueRaw(parquet.Int64Value(pg.i64[j]))
+	}
+	return string(pg.bytes(j))
+}
+
+func valueRaw(v parquet.Value) string {
 	switch {
 	case v.IsNull():
 		return "null"

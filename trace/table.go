@@ -2,11 +2,12 @@ package trace
 
 import (
 	"bufio"
+	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // table is one input file seen as a sequence of records with named fields.
@@ -129,16 +130,23 @@ type interner struct {
 	lookups int
 	misses  int
 	off     bool
-	recent  *[64]recentName // by address of the bytes; see bytes
+	recent  *[256]string // by nameSlot of the content; see bytes
 }
 
-// recentName remembers the string made for bytes at an address. Readers of
-// dictionary-encoded Parquet columns get the same dictionary bytes for every
-// repeat of a name, so most lookups are settled by comparing an address and
-// the content, without hashing.
-type recentName struct {
-	p *byte
-	s string
+// nameSlot places a name in interner.recent by a hash of its length and its first and last
+// eight bytes: for the short names of task and machine types, a few instructions against the
+// map's hash and probe (a CSV log looks up two names per record, issue 50). A name whose
+// slot holds another name goes to the map and takes the slot.
+func nameSlot(b []byte) uint8 {
+	h := uint64(len(b))
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[len(b)-8:]), 29)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
+	}
+	return uint8((h * 0x9e3779b97f4a7c15) >> 56)
 }
 
 const (
@@ -164,13 +172,12 @@ func (in *interner) bytes(b []byte) string {
 		return string(b)
 	}
 	if in.recent == nil {
-		in.recent = new([64]recentName)
+		in.recent = new([256]string)
 	}
-	p := unsafe.SliceData(b)
-	r := &in.recent[(uintptr(unsafe.Pointer(p))>>3)&63]
-	if r.p == p && r.s == string(b) { // the content check makes address reuse harmless
+	r := &in.recent[nameSlot(b)]
+	if *r == string(b) {
 		in.lookups++
-		return r.s
+		return *r
 	}
 	v, ok := in.m[string(b)] // no allocation for the lookup
 	if ok {
@@ -179,7 +186,7 @@ func (in *interner) bytes(b []byte) string {
 		v = string(b)
 		in.add(v)
 	}
-	r.p, r.s = p, v
+	*r = v
 	return v
 }
 
