@@ -258,3 +258,19 @@ func TestFitCellLimit(t *testing.T) {
 		t.Fatalf("a sample of a cell within the limit: %v", err)
 	}
 }
+
+// TestThinCellsErrorMessage: the cells are listed after the colon, separated by commas.
+func TestThinCellsErrorMessage(t *testing.T) {
+	for _, c := range []struct {
+		cells []CellCount
+		want  string
+	}{
+		{[]CellCount{{"t", "c", 5}}, "1 cell(s) have fewer than 30 samples: task=t machine=c (5)"},
+		{[]CellCount{{"t", "c", 5}, {"u", "b", 0}, {"u", "c", 29}},
+			"3 cell(s) have fewer than 30 samples: task=t machine=c (5), task=u machine=b (0), task=u machine=c (29)"},
+	} {
+		if got := (&ThinCellsError{Min: 30, Cells: c.cells}).Error(); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}
