@@ -80,6 +80,7 @@ type Fitter struct {
 	taskSet    map[string]bool
 	machineSet map[string]bool
 	added      int
+	maxCells   int // maxCells; a field so that a test reaches the limit without a million cells
 }
 
 // NewFitter checks the options and returns an empty Fitter.
@@ -91,7 +92,7 @@ func NewFitter(opt FitOptions) (*Fitter, error) {
 	if opt.MinSamples < 0 {
 		return nil, fmt.Errorf("fit: minimum samples per cell %d is negative", opt.MinSamples)
 	}
-	f := &Fitter{opt: opt, binning: b, minSamples: opt.MinSamples, cells: map[cellKey]*cellAcc{}}
+	f := &Fitter{opt: opt, binning: b, minSamples: opt.MinSamples, cells: map[cellKey]*cellAcc{}, maxCells: maxCells}
 	if f.minSamples <= 0 {
 		f.minSamples = DefaultMinSamples
 	}
@@ -143,8 +144,8 @@ func (f *Fitter) Add(s Sample) error {
 	key := cellKey{s.TaskType, s.MachineType}
 	acc := f.cells[key]
 	if acc == nil {
-		if len(f.cells) >= maxCells {
-			return fail("more than %d cells", maxCells)
+		if len(f.cells) >= f.maxCells {
+			return fail("more than %d cells", f.maxCells)
 		}
 		acc = &cellAcc{}
 		f.cells[key] = acc
@@ -160,8 +161,10 @@ func (f *Fitter) Add(s Sample) error {
 	}
 	if err := acc.hist.addLinear(s.Time, f.binning.Width); err != nil {
 		if errors.Is(err, errSpan) {
+			// The grid points at the histogram's ends bound the earlier samples; s is beyond one.
 			lo := min(float64(acc.hist.kmin)*f.binning.Width, s.Time)
-			return fmt.Errorf("sample %d: %w", f.added, &SpanError{Cell: cellName(s.TaskType, s.MachineType), Min: lo, Max: max(s.Time, lo), Step: f.binning.Width})
+			hi := max(float64(acc.hist.kmin+len(acc.hist.counts)-1)*f.binning.Width, s.Time)
+			return fmt.Errorf("sample %d: %w", f.added, &SpanError{Cell: cellName(s.TaskType, s.MachineType), Min: lo, Max: hi, Step: f.binning.Width})
 		}
 		return fail("%v", err)
 	}

@@ -58,12 +58,18 @@ type jsonCell struct {
 
 // ReadJSON reads a native JSON PET from r; name is used in error messages.
 func ReadJSON(r io.Reader, name string, opt ReadOptions) (*PET, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxJSONBytes+1))
+	return readJSON(r, name, opt, maxJSONBytes)
+}
+
+// readJSON is ReadJSON with the size limit given, so that a test can reach it without a
+// gigabyte.
+func readJSON(r io.Reader, name string, opt ReadOptions, limit int64) (*PET, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, &ReadError{File: name, Err: err}
 	}
-	if len(data) > maxJSONBytes {
-		return nil, &ReadError{File: name, Msg: fmt.Sprintf("file is larger than %d bytes", maxJSONBytes)}
+	if int64(len(data)) > limit {
+		return nil, &ReadError{File: name, Msg: fmt.Sprintf("file is larger than %d bytes", limit)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &ReadError{File: name, Msg: "file is empty"}
@@ -125,7 +131,9 @@ func checkJSONKeys(data []byte, name string) error {
 				continue
 			}
 			k := tok.(string)
-			line := lineAt(data, off+1)
+			// off is where the decoder stood before the key: ahead of the comma and white space
+			// that precede it, possibly on an earlier line. The key starts at the next quote.
+			line := lineAt(data, off+int64(bytes.IndexByte(data[off:], '"')))
 			if stack[top].keys[k] {
 				return &ReadError{File: name, Line: line, Field: k, Msg: "appears twice in one object (which one is meant?)"}
 			}
