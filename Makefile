@@ -147,8 +147,9 @@ mutate-diff: $(GREMLINS)
 
 # The last make mutate's survivors against today's tests, in minutes (REV: the run's commit, for results without bin/mutate/PKG.run.json;
 # RECHECK=-timed-out tests the mutants it timed out again too, RECHECK=-not-covered those it found no test reaching).
+# Source files changed or added since the run are mutated again with gremlins and spliced into the result.
 RECHECK ?=
-mutate-recheck:
+mutate-recheck: $(GREMLINS)
 	$(MUTATE) -recheck $(if $(REV),-rev $(REV)) $(RECHECK) $(MUTATE_PKGS)
 
 lint:

@@ -4,8 +4,9 @@
 // equivalent (no test could tell it from the original) in the equivalents file; mutants exits 1
 // when a survivor is neither, so the list cannot grow silently. With -base it mutates only the
 // source files changed since the merge base with that revision (make mutate-diff). With
-// -recheck it runs no gremlins but tests the mutants the last run left alive against today's
-// tests (make mutate-recheck): a full run takes hours, a recheck of its survivors minutes.
+// -recheck it tests the mutants the last run left alive against today's tests (make
+// mutate-recheck), and runs gremlins only over the source files changed or added since that
+// run: a full run takes hours, a recheck of its survivors minutes.
 //
 // It owns the choice of files per package, the score, the equivalents file's format and the
 // recheck. It leaves finding mutants and testing them in a full run to gremlins, whose JSON

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -164,11 +165,15 @@ func recordOf(result, rev string, files []string) (rec runRecord, fromRev bool, 
 	return rec, true, nil
 }
 
-// changedSince are those of files whose content differs from rec's.
+// changedSince are those of files whose content differs from rec's, or which are gone.
 func changedSince(rec runRecord, files []string) ([]string, error) {
 	var changed []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)
+		if errors.Is(err, os.ErrNotExist) {
+			changed = append(changed, f)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -177,6 +182,63 @@ func changedSince(rec runRecord, files []string) ([]string, error) {
 		}
 	}
 	return changed, nil
+}
+
+// addedSince are the source files of spec, relative to the module root, that res has no
+// mutant of: files added to the package since the run (or with no mutant then).
+func addedSince(spec, dir string, res *result) ([]string, error) {
+	_, now, err := packageFiles(spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	var added []string
+	for _, n := range now {
+		if !slices.ContainsFunc(res.Files, func(f resultFile) bool { return f.Name == n }) {
+			added = append(added, path.Join(dir, n))
+		}
+	}
+	return added, nil
+}
+
+// rerunChanged mutates again, with gremlins, the files of package dir that changed (paths
+// relative to the module root) and splices their new mutants into res in place of the old:
+// line and column of a changed file's mutants no longer point at their operators, so only a
+// new run of those files can say which lived. rec takes the files' new hashes.
+func rerunChanged(o options, dir string, changed []string, res *result, rec *runRecord, resultName string, log io.Writer) (names []string, err error) {
+	for _, f := range changed {
+		names = append(names, path.Base(f))
+	}
+	fmt.Fprintf(log, "mutants: %s changed since the run of %s: mutating them again\n", strings.Join(changed, ", "), resultName)
+	part := strings.TrimSuffix(resultName, ".json") + ".changed.json"
+	if err := unleash(o, dir, names, part); err != nil {
+		return nil, err
+	}
+	fresh, err := readResultFile(part)
+	if err != nil {
+		return nil, err
+	}
+	partRec, _, err := recordOf(part, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	splice(res, fresh, names)
+	for _, f := range changed {
+		rec.SHA256[f] = partRec.SHA256[f]
+	}
+	// The part's log stays beside the result; its result and record are now in them.
+	return names, errors.Join(os.Remove(part), os.Remove(recordName(part)))
+}
+
+// splice replaces the mutants of the files names in res by those of fresh, a run over those
+// files alone; a file of names that fresh found no mutant in leaves none.
+func splice(res, fresh *result, names []string) {
+	res.Files = slices.DeleteFunc(res.Files, func(f resultFile) bool { return slices.Contains(names, f.Name) })
+	for _, f := range fresh.Files {
+		if slices.Contains(names, f.Name) {
+			res.Files = append(res.Files, f)
+		}
+	}
+	slices.SortFunc(res.Files, func(a, b resultFile) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // block is a stretch of source a coverage profile counts as run.
@@ -327,8 +389,9 @@ func testMutant(ctx context.Context, dir, file string, src []byte, timeout time.
 // against the tests as they are now, and writes the result back: each LIVED mutant, and with
 // o.notCovered each NOT COVERED one the tests now reach, is applied as gremlins applies it and
 // gets the status gremlins would give it. Other mutants keep theirs: a killed mutant stays
-// killed, as tests are never weakened. It refuses when a mutated file differs from the run's,
-// as the mutants' lines and columns would no longer point at their operators.
+// killed, as tests are never weakened. A file that differs from the run's, or was added since,
+// is mutated again with gremlins (its mutants' lines and columns would no longer point at their
+// operators); without the gremlins binary the recheck refuses.
 func recheck(ctx context.Context, o options, spec, dir, resultName string, log io.Writer) error {
 	res, err := readResultFile(resultName)
 	if err != nil {
@@ -346,36 +409,36 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	if err != nil {
 		return err
 	}
-	if len(changed) > 0 {
-		return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
-			strings.Join(changed, ", "), resultName, rec.Rev, spec)
+	added, err := addedSince(spec, dir, res)
+	if err != nil {
+		return err
 	}
-	if st := res.statuses(); st["LIVED"] == 0 && !o.notCovered && (st["TIMED OUT"] == 0 || !o.timedOut) {
+	var rerun []string // names of the files mutated again, whose statuses are today's
+	if stale := append(changed, added...); len(stale) > 0 {
+		if _, err := os.Stat(o.gremlins); o.gremlins == "" || err != nil {
+			return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
+				strings.Join(stale, ", "), resultName, rec.Rev, spec)
+		}
+		if rerun, err = rerunChanged(o, dir, stale, res, &rec, resultName, log); err != nil {
+			return err
+		}
+		fromRev = true // the record now holds the new files' hashes: write it
+		files = files[:0]
+		for _, f := range res.Files {
+			files = append(files, path.Join(dir, f.Name))
+		}
+	}
+	st := res.statuses()
+	todo := st["LIVED"] > 0 || o.notCovered || o.timedOut && st["TIMED OUT"] > 0
+	if !todo && len(rerun) == 0 {
 		fmt.Fprintf(log, "mutants: no mutant of %s lived\n", dir)
 		return nil
 	}
-	start := time.Now()
-	base, blocks, err := baseline(ctx, dir, res.GoModule)
-	if err != nil {
-		return err
+	if todo {
+		if err := retest(ctx, o, dir, res, files, rerun, log); err != nil {
+			return err
+		}
 	}
-	timeout := time.Duration(o.coefficient) * base
-	todo, err := survivors(res, files, blocks, o)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "mutants: rechecking %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(todo), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
-	statuses, err := testAll(ctx, todo, dir, timeout, max(o.workers, 1), log)
-	if err != nil {
-		return err
-	}
-	counts := map[string]int{}
-	for i, s := range todo {
-		s.m.Status = statuses[i]
-		counts[statuses[i]]++
-	}
-	fmt.Fprintf(log, "mutants: rechecked %d mutants of %s in %s: %d killed, %d lived, %d timed out, %d not viable\n",
-		len(todo), dir, time.Since(start).Round(time.Second), counts["KILLED"], counts["LIVED"], counts["TIMED OUT"], counts["NOT VIABLE"])
 	head, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return err
@@ -395,6 +458,34 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	return nil
 }
 
+// retest tests again against today's tests the mutants of res that survivors picks, outside
+// the files rerun (just mutated by gremlins), and sets their statuses.
+func retest(ctx context.Context, o options, dir string, res *result, files, rerun []string, log io.Writer) error {
+	start := time.Now()
+	base, blocks, err := baseline(ctx, dir, res.GoModule)
+	if err != nil {
+		return err
+	}
+	timeout := time.Duration(o.coefficient) * base
+	todo, err := survivors(res, files, blocks, o, rerun)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "mutants: rechecking %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(todo), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
+	statuses, err := testAll(ctx, todo, dir, timeout, max(o.workers, 1), log)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for i, s := range todo {
+		s.m.Status = statuses[i]
+		counts[statuses[i]]++
+	}
+	fmt.Fprintf(log, "mutants: rechecked %d mutants of %s in %s: %d killed, %d lived, %d timed out, %d not viable\n",
+		len(todo), dir, time.Since(start).Round(time.Second), counts["KILLED"], counts["LIVED"], counts["TIMED OUT"], counts["NOT VIABLE"])
+	return nil
+}
+
 // survivor is a mutant to recheck, with the source of its file mutated.
 type survivor struct {
 	m    *resultMutation
@@ -403,10 +494,14 @@ type survivor struct {
 }
 
 // survivors are the LIVED mutants of res, with o.timedOut the TIMED OUT ones, and with
-// o.notCovered the NOT COVERED ones blocks now cover; files are the paths of res's files.
-func survivors(res *result, files []string, blocks map[string][]block, o options) ([]survivor, error) {
+// o.notCovered the NOT COVERED ones blocks now cover, outside the files named in skip; files
+// are the paths of res's files.
+func survivors(res *result, files []string, blocks map[string][]block, o options, skip []string) ([]survivor, error) {
 	var todo []survivor
 	for i := range res.Files {
+		if slices.Contains(skip, res.Files[i].Name) {
+			continue
+		}
 		file := files[i]
 		src, err := os.ReadFile(file)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -192,6 +193,95 @@ func TestRecheckTimedOut(t *testing.T) {
 				t.Errorf("statuses %s, want %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestSplice: the files rerun take fresh's mutants (b.go), a file added since the run joins
+// (d.go), a file gone or without mutants now has none (e.go), the others keep theirs, in name
+// order as gremlins writes them.
+func TestSplice(t *testing.T) {
+	m := func(status string, line int) resultMutation {
+		return resultMutation{Type: "ARITHMETIC_BASE", Status: status, Line: line, Column: 1}
+	}
+	res := &result{Files: []resultFile{
+		{"a.go", []resultMutation{m("LIVED", 1)}},
+		{"b.go", []resultMutation{m("LIVED", 2), m("KILLED", 3)}},
+		{"c.go", []resultMutation{m("KILLED", 4)}},
+		{"e.go", []resultMutation{m("LIVED", 5)}},
+	}}
+	fresh := &result{Files: []resultFile{
+		{"d.go", []resultMutation{m("KILLED", 6)}},
+		{"b.go", []resultMutation{m("KILLED", 7)}},
+	}}
+	splice(res, fresh, []string{"b.go", "d.go", "e.go"})
+	var got []string
+	for _, f := range res.Files {
+		for _, x := range f.Mutations {
+			got = append(got, fmt.Sprintf("%s:%d %s", f.Name, x.Line, x.Status))
+		}
+	}
+	want := "a.go:1 LIVED,b.go:7 KILLED,c.go:4 KILLED,d.go:6 KILLED"
+	if strings.Join(got, ",") != want {
+		t.Errorf("spliced %q, want %q", strings.Join(got, ","), want)
+	}
+}
+
+// TestRecheckRerunsChanged: with the gremlins binary, a file changed since the run is mutated
+// again instead of refused. calc.go gets a comment line on top, so every operator moves one
+// line down; gremlins's statuses against calcTest, by hand: Add's + KILLED (TestAdd), Positive's
+// > BOUNDARY LIVED (0 is never asked) and NEGATION KILLED (Positive(5)), Neg's - under both
+// mutators NOT COVERED (no test calls Neg). The record then holds the new file's hash.
+func TestRecheckRerunsChanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a gremlins run: a build and a test run per mutant")
+	}
+	bin := os.Getenv("GREMLINS")
+	if bin == "" {
+		bin, _ = filepath.Abs("../../bin/gremlins-v0.6.0/gremlins")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("no gremlins binary (set GREMLINS, or make mutate installs it):", err)
+	}
+	tinyModule(t)
+	edited := "// Package calc computes.\n" + calcSrc
+	if err := os.WriteFile("calc/calc.go", []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := recheckOptions()
+	o.gremlins = bin
+	if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	res, err := readResultFile("out/calc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range res.Files {
+		for _, x := range f.Mutations {
+			got[fmt.Sprintf("%s:%d:%d %s", f.Name, x.Line, x.Column, x.Type)] = x.Status
+		}
+	}
+	want := map[string]string{
+		"calc.go:6:11 ARITHMETIC_BASE":        "KILLED",
+		"calc.go:11:11 CONDITIONALS_BOUNDARY": "LIVED",
+		"calc.go:11:11 CONDITIONALS_NEGATION": "KILLED",
+		"calc.go:16:9 INVERT_NEGATIVES":       "NOT COVERED",
+		"calc.go:16:9 ARITHMETIC_BASE":        "NOT COVERED",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	var rec runRecord
+	b, err := os.ReadFile("out/calc.run.json")
+	if err == nil {
+		err = json.Unmarshal(b, &rec)
+	}
+	if err != nil || rec.SHA256["calc/calc.go"] != digest([]byte(edited)) {
+		t.Errorf("run record %+v (%v), want the edited file's hash", rec, err)
+	}
+	if _, err := os.Stat("out/calc.changed.json"); !os.IsNotExist(err) {
+		t.Errorf("the part result is left behind: %v", err)
 	}
 }
 
