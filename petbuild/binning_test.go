@@ -154,7 +154,7 @@ func TestHistogramSpan(t *testing.T) {
 		times []float64
 		ok    bool
 	}{
-		{"down, m bins", []float64{m + 10, 11}, true},   // bins 11..m+10
+		{"down, m bins", []float64{m + 10, 11}, true},    // bins 11..m+10
 		{"down, m+1 bins", []float64{m + 10, 10}, false}, // bins 10..m+10
 		{"up, m bins", []float64{10, m + 9}, true},
 		{"up, m+1 bins", []float64{10, m + 10}, false},
