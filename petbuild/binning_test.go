@@ -182,3 +182,19 @@ func TestHistogramSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestNiceFloorCeil: the nearest of 1, 2, 5 × 10^k below and above, a nice number itself
+// being both.
+func TestNiceFloorCeil(t *testing.T) {
+	for _, c := range []struct{ w, floor, ceil float64 }{
+		{1, 1, 1}, {1.5, 1, 2}, {2, 2, 2}, {3, 2, 5}, {4, 2, 5}, {5, 5, 5}, {7, 5, 10},
+		{0.15, 0.1, 0.2}, {0.019, 0.01, 0.02}, {140, 100, 200},
+	} {
+		if got := niceFloor(c.w); got != c.floor {
+			t.Errorf("niceFloor(%v) = %v, want %v", c.w, got, c.floor)
+		}
+		if got := niceCeil(c.w); got != c.ceil {
+			t.Errorf("niceCeil(%v) = %v, want %v", c.w, got, c.ceil)
+		}
+	}
+}
