@@ -124,3 +124,27 @@ func TestUnitSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestImplausibleSlackBounds: on a PET whose cells all take 20 ms (GlobalMean 20), a median
+// slack of exactly 20/20 = 1 or 20 · 1000 = 20,000 is plausible (the rule is "under" and
+// "over"), just beyond either is not; a PET whose cells all take 0 has no mean to compare with.
+func TestImplausibleSlackBounds(t *testing.T) {
+	twenty := pointPET(t, [][]float64{{20, 20}, {20, 20}})
+	zero := pointPET(t, [][]float64{{0, 0}, {0, 0}})
+	for _, c := range []struct {
+		name   string
+		pet    *PET
+		slacks []float64
+		bad    bool
+	}{
+		{"mean/20", twenty, []float64{1}, false},
+		{"under mean/20", twenty, []float64{0.999}, true},
+		{"mean·1000", twenty, []float64{20000}, false},
+		{"over mean·1000", twenty, []float64{20001}, true},
+		{"mean 0", zero, []float64{5}, false},
+	} {
+		if _, _, bad := c.pet.ImplausibleSlack(c.slacks); bad != c.bad {
+			t.Errorf("%s: slacks %v implausible %v, want %v", c.name, c.slacks, bad, c.bad)
+		}
+	}
+}

@@ -44,3 +44,29 @@ func TestTrialsSpecConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialsSpecConfigBounds: the bounds themselves are allowed: one trial of one task,
+// trace.MaxGenTasks tasks, trace.MaxGenTrials trials, and trials × tasks exactly
+// MaxGenTotalTasks (10,000 × 100,000 and 100 × 10,000,000 are both 10⁹); one more is refused.
+func TestTrialsSpecConfigBounds(t *testing.T) {
+	pet := meansPET(t)
+	rate := 0.25
+	for _, c := range []struct {
+		tasks, trials int
+		ok            bool
+	}{
+		{1, 1, true},
+		{trace.MaxGenTasks, 100, true},
+		{100_000, trace.MaxGenTrials, true},
+		{trace.MaxGenTasks + 1, 1, false},
+		{1, trace.MaxGenTrials + 1, false},
+		{trace.MaxGenTasks, 101, false},
+	} {
+		s := TrialsSpec{Tasks: c.tasks, Trials: c.trials, Pattern: "constant", Deadline: "prop:1",
+			Arrivals: trace.RateSpec{Rate: &rate, Period: 88200}}
+		cfg, _, err := s.Config(pet, 1)
+		if (err == nil) != c.ok || (c.ok && cfg.Tasks != c.tasks) {
+			t.Errorf("%d trials of %d tasks: tasks %d, error %v; want ok %v", c.trials, c.tasks, cfg.Tasks, err, c.ok)
+		}
+	}
+}

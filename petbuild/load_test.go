@@ -132,3 +132,24 @@ func TestWriteTraceLoad(t *testing.T) {
 		t.Errorf("no rate: %q, %q, %v", b.String(), w, err)
 	}
 }
+
+// TestTraceLoadMeans: the means over several traces with a rate, in ms on machines cpu and gpu,
+// where type a takes (10 + 20)/2 = 15 ms and b (30 + 50)/2 = 40 ms. "a" arrives at 100 and 104:
+// rate 1/4, ρ = 0.25 · 15 ÷ 2 = 1.875; "b" at 10 and 20: rate 1/10, ρ = 0.1 · 40 ÷ 2 = 2; two
+// tasks at one time have no rate and are left out. One trace's line says nothing of a mean.
+func TestTraceLoadMeans(t *testing.T) {
+	p := pointPET(t, [][]float64{{10, 20}, {30, 50}})
+	task := func(typ string, at float64) trace.Task { return trace.Task{Type: typ, Arrival: at} }
+	a := &trace.Trace{Name: "a", Tasks: []trace.Task{task("a", 100), task("a", 104)}}
+	b := &trace.Trace{Name: "b", Tasks: []trace.Task{task("b", 10), task("b", 20)}}
+	same := &trace.Trace{Name: "same", Tasks: []trace.Task{task("a", 5), task("a", 5)}}
+	rho, rate, mean, err := p.TraceLoad([]*trace.Trace{a, b, same}, trace.Millisecond, []int{0, 1})
+	if err != nil || math.Abs(rho-1.9375) > 1e-12 || math.Abs(rate-0.175) > 1e-12 || math.Abs(mean-27.5) > 1e-12 {
+		t.Errorf("TraceLoad = %v, %v, %v, %v; want 1.9375, 0.175, 27.5", rho, rate, mean, err)
+	}
+	var out strings.Builder
+	if _, err := p.WriteTraceLoad(&out, []*trace.Trace{a}, trace.Millisecond, []int{0, 1}); err != nil ||
+		!strings.HasPrefix(out.String(), "offered load ρ = 1.875 ") || strings.Contains(out.String(), "mean of") {
+		t.Errorf("one trace: %q, %v; want ρ = 1.875 and no mean of traces", out.String(), err)
+	}
+}
