@@ -51,6 +51,10 @@ func TestWriteList(t *testing.T) {
 	if want := "flags: MOC_CULL 0.3 MOC_CANDIDATES 3 PHASE1_ALL ETC"; !strings.Contains(list, want) {
 		t.Errorf("MOC's parameters: want %q in\n%s", want, list)
 	}
+	// The two modes' sections, batch first, are apart by one blank line, with none before the first.
+	if !strings.HasPrefix(list, "Batch mode:") || !strings.Contains(list, "\n\nImmediate mode:") {
+		t.Errorf("want the batch section first, then a blank line and the immediate one:\n%s", list)
+	}
 	for i, line := range strings.Split(list, "\n") {
 		if utf8.RuneCountInString(line) > 90 {
 			t.Errorf("line %d is wider than 90: %q", i+1, line)
