@@ -51,6 +51,11 @@ func TestWriteList(t *testing.T) {
 	if want := "flags: MOC_CULL 0.3 MOC_CANDIDATES 3 PHASE1_ALL ETC"; !strings.Contains(list, want) {
 		t.Errorf("MOC's parameters: want %q in\n%s", want, list)
 	}
+	// An alias follows its heuristic's name in parentheses (MCT's, MECT, Smith et al. 2010 §VII);
+	// a heuristic without one has no parentheses.
+	if !strings.Contains(list, "\n  MCT (MECT) ") || strings.Contains(list, "()") {
+		t.Errorf("want MCT listed as \"MCT (MECT)\" and no empty parentheses:\n%s", list)
+	}
 	// The two modes' sections, batch first, are apart by one blank line, with none before the first.
 	if !strings.HasPrefix(list, "Batch mode:") || !strings.Contains(list, "\n\nImmediate mode:") {
 		t.Errorf("want the batch section first, then a blank line and the immediate one:\n%s", list)
