@@ -60,6 +60,10 @@ func TestWriteList(t *testing.T) {
 	if !strings.HasPrefix(list, "Batch mode:") || !strings.Contains(list, "\n\nImmediate mode:") {
 		t.Errorf("want the batch section first, then a blank line and the immediate one:\n%s", list)
 	}
+	// Each heuristic is in its mode's section: MM (batch) before the immediate heading, MCT after.
+	if mm, imm, mct := strings.Index(list, "\n  MM "), strings.Index(list, "Immediate mode:"), strings.Index(list, "\n  MCT "); !(mm < imm && imm < mct) {
+		t.Errorf("want MM in the batch section and MCT in the immediate one:\n%s", list)
+	}
 	for i, line := range strings.Split(list, "\n") {
 		if utf8.RuneCountInString(line) > 90 {
 			t.Errorf("line %d is wider than 90: %q", i+1, line)
