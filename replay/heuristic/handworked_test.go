@@ -309,6 +309,22 @@ func TestHandWorkedMaxRobust(t *testing.T) {
 	s.expect(t, "MR", lookup(t, "MR", DefaultParams()), []want{{1, 0, 5, on}, {2, 0, 1, on}})
 }
 
+// TestHandWorkedMaxRobustHopeless: a task no machine can finish in time still goes, by MR's
+// tie rule, to the machine with the smaller expected completion. MR over every machine, drop
+// model none; X takes 2 on m0 and 5 on m1 and is due at 1: its chance is 0 on both, a tie, which
+// goes to m0 (completion 2 against 5): X runs 0–2, late. A rule that started the tie-break from a
+// machine of its own, not from the first machine asked, would keep that machine.
+func TestHandWorkedMaxRobustHopeless(t *testing.T) {
+	s := scenario{
+		pet:   replaytest.Grid{{one(2), one(5)}},
+		tasks: []replay.Task{task(0, 0, 1)},
+		model: pmf.None,
+	}
+	all := DefaultParams()
+	all.KPBPercent = 100
+	s.expect(t, "MR 100%", lookup(t, "MR", all), []want{{0, 0, 2, replay.Late}})
+}
+
 // TestHandWorkedSufferage: the machine goes to the task that would suffer most without it. Two
 // machines, queue size 1, all arrive at 0, deadlines 20 (all on time).
 //

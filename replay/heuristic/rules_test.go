@@ -279,9 +279,13 @@ func TestHandWorkedTieAtLargeTimes(t *testing.T) {
 // {2: 1} either way. Nothing on time (p = 0): not ok. A running head under evict, its killed mass
 // split around the deadline: it ends at 1 (¼) or 2 (¼) and is killed at 2.5 (½), which frees the
 // machine at 2 (¼) or 3 (¼), so Ready = {1: ¼, 2: ½, 3: ¼} with p = ½; D is its completions,
-// {1: ½, 2: ½}, not {1: ⅓, 2: ⅔} with the kill's share at 2 counted as on time.
+// {1: ½, 2: ½}, not {1: ⅓, 2: ⅔} with the kill's share at 2 counted as on time. A running head
+// certain to be on time, C = {1: .1, 2: .6, 3: .3} wholly before the deadline 3.5 (p = 1): there
+// is nothing to condition away, so D is C, to the bit (its weights are C's own, and they sum to
+// exactly 1 in float64); giving the last point "p minus the mass before it" instead, as for a head
+// whose next point is past the deadline, would make it 1 − (.1 + .6) = 0.30000000000000004.
 func TestCondition(t *testing.T) {
-	plain, headReady := at(2, 0.5, 4, 0.5), at(1, 0.25, 2, 0.5, 3, 0.25)
+	plain, headReady, sure := at(2, 0.5, 4, 0.5), at(1, 0.25, 2, 0.5, 3, 0.25), at(1, 0.1, 2, 0.6, 3, 0.3)
 	for _, x := range []struct {
 		name         string
 		p, due       float64
@@ -295,11 +299,15 @@ func TestCondition(t *testing.T) {
 		{"deadline between impulses, strict", 0.5, 3, true, false, []float64{1}, true},
 		{"nothing on time", 0, 1, false, false, nil, false},
 		{"head, killed mass split around the deadline", 0.5, 2.5, false, true, []float64{0.5, 0.5}, true},
+		{"head certain to be on time", 1, 3.5, false, true, []float64{0.1, 0.6, 0.3}, true},
 	} {
 		var buf pmf.Buffer
 		var w []float64
 		c := plain
-		if x.head {
+		switch {
+		case x.head && x.p == 1:
+			c = sure
+		case x.head:
 			c = headReady
 		}
 		d, ok := condition(&buf, &w, c, x.p, x.due, x.strict, x.head)

@@ -2,6 +2,7 @@ package prune
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +55,7 @@ func TestProblems(t *testing.T) {
 		{"deferring at 0 + 0", cfg(Both, 0, "gap:0"), false, true, "drop_threshold,defer,drop_threshold"},
 		{"toggle never", cfg(Both, 0.5, "gap:0.25", never), false, true, "toggle"},
 		{"λ 0 freezes the level", cfg(Drop, 0.5, "gap:0.25", func(c *Config) { c.Lambda = 0 }), false, true, "lambda,toggle"},
+		{"λ 0 freezes the level below a Schmitt trigger too", cfg(Drop, 0.5, "gap:0.25", func(c *Config) { c.Lambda, c.Toggle = 0, Toggle{Kind: "schmitt", On: 1, Off: 0.8} }), false, true, "lambda,toggle"},
 		{"λ 0 with toggle 0 engages", cfg(Drop, 0.5, "gap:0.25", func(c *Config) { c.Lambda, c.Toggle = 0, Toggle{Kind: "threshold"} }), false, false, ""},
 		{"ρ lifts the head to 1", cfg(Drop, 0.5, "gap:0.25", func(c *Config) { c.Rho = 0.5 }), false, true, "drop_threshold,rho"},
 		{"ρ below", cfg(Drop, 0.5, "gap:0.25", func(c *Config) { c.Rho = 0.4 }), false, false, ""},
@@ -77,6 +79,44 @@ func TestProblems(t *testing.T) {
 				t.Errorf("Wrap: %v, want an error: %v", err, tt.fatal)
 			}
 		})
+	}
+}
+
+// TestProblemNumbers: a problem's message writes its numbers as the user would, to 1e-9:
+// 0.75 + gap 0.25 reads "0.75 + 0.25 ≥ 1" and asks for "G < 0.25" (1 − 0.75); 0.7 + gap 0.3,
+// 1 only on paper (0.9999999999999999), reads "0.7 + 0.3 ≥ 1" and "G < 0.3", not 1 − 0.7 =
+// 0.30000000000000004. MOC's cull is named as given, 1.25 too (which Params.Validate refuses,
+// but MapperProblems does not ask it to).
+func TestProblemNumbers(t *testing.T) {
+	for _, c := range []struct {
+		drop float64
+		gap  string
+		want []string
+	}{
+		{0.75, "gap:0.25", []string{"drop_threshold 0.75 with defer gap:0.25: ", "0.75 + 0.25 ≥ 1", "G < 0.25)"}},
+		{0.7, "gap:0.3", []string{"drop_threshold 0.7 with defer gap:0.3: ", "0.7 + 0.3 ≥ 1", "G < 0.3)"}},
+	} {
+		cfg := DefaultConfig()
+		cfg.Variant, cfg.DropThreshold = Both, c.drop
+		var err error
+		if cfg.Defer, err = ParseDeferRule(c.gap); err != nil {
+			t.Fatal(err)
+		}
+		ps := cfg.Problems()
+		if len(ps) != 1 {
+			t.Fatalf("%v + %s: problems %v, want one", c.drop, c.gap, ps)
+		}
+		for _, w := range c.want {
+			if msg := ps[0].String(); !strings.Contains(msg, w) {
+				t.Errorf("%v + %s: %q lacks %q", c.drop, c.gap, msg, w)
+			}
+		}
+	}
+	p := heuristic.DefaultParams()
+	p.MOCCull = 1.25
+	ps := MapperProblems("MOC", p, DefaultConfig())
+	if len(ps) != 1 || !slices.Equal(ps[0].Values, []string{"1.25"}) {
+		t.Errorf("MOC at cull 1.25: problems %v, want one naming moc_cull 1.25", ps)
 	}
 }
 

@@ -51,6 +51,19 @@ func TestWriteList(t *testing.T) {
 	if want := "flags: MOC_CULL 0.3 MOC_CANDIDATES 3 PHASE1_ALL ETC"; !strings.Contains(list, want) {
 		t.Errorf("MOC's parameters: want %q in\n%s", want, list)
 	}
+	// An alias follows its heuristic's name in parentheses (MCT's, MECT, Smith et al. 2010 §VII);
+	// a heuristic without one has no parentheses.
+	if !strings.Contains(list, "\n  MCT (MECT) ") || strings.Contains(list, "()") {
+		t.Errorf("want MCT listed as \"MCT (MECT)\" and no empty parentheses:\n%s", list)
+	}
+	// The two modes' sections, batch first, are apart by one blank line, with none before the first.
+	if !strings.HasPrefix(list, "Batch mode:") || !strings.Contains(list, "\n\nImmediate mode:") {
+		t.Errorf("want the batch section first, then a blank line and the immediate one:\n%s", list)
+	}
+	// Each heuristic is in its mode's section: MM (batch) before the immediate heading, MCT after.
+	if mm, imm, mct := strings.Index(list, "\n  MM "), strings.Index(list, "Immediate mode:"), strings.Index(list, "\n  MCT "); !(mm < imm && imm < mct) {
+		t.Errorf("want MM in the batch section and MCT in the immediate one:\n%s", list)
+	}
 	for i, line := range strings.Split(list, "\n") {
 		if utf8.RuneCountInString(line) > 90 {
 			t.Errorf("line %d is wider than 90: %q", i+1, line)

@@ -252,6 +252,49 @@ func TestHandWorkedDeferChosenMachine(t *testing.T) {
 	}
 }
 
+// TestHandWorkedDeferBeforeAnyAbove: a task reaches the heuristic when any machine with a free
+// slot gives it a chance above the deferring threshold, one at it included (000 §5.3), and an
+// observer of a task deferred before the heuristic sees it hears its best exact chance. Two
+// machines, queue size 1, drop model none; X arrives at 0, due 2.
+//
+//	       exec                     mean   chance P(≤ 2)
+//	m0     1 (p .625) or 9          4      .625
+//	m1     2 (p .75) or 4           2.5    .75
+//
+// MM-D deferring before the heuristic's choice (DeferBefore), static threshold .625: m0's .625 is at the threshold, m1's .75 above it, so X reaches
+// MM, whose phase 1 takes m1 (2.5 < 4), and the pair (.75) stands: X runs on m1, 0–2, on time.
+// A screen that stopped at the first chance at the threshold would defer X, which then expires
+// at 2. At threshold .8 both chances are at or below it: X is deferred before MM sees it, and
+// the observer hears the best of them, .75 (m1's) against .8, not a bound's 0.
+func TestHandWorkedDeferBeforeAnyAbove(t *testing.T) {
+	m1, _, err := pmf.FromWeights(2, 1, []float64{0.75, 0, 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{gamble(t, 0.625), m1}}
+	cfg.Tasks[0].Observed = []float64{1, 2}
+	wrap := func(th float64) *Pruner {
+		pc := DefaultConfig()
+		pc.Variant, pc.Defer, pc.DeferAt = Defer, DeferRule{Kind: "static", Value: th}, DeferBefore
+		m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.(*Pruner)
+	}
+	if o := outcomeOf(t, cfg, wrap(0.625), 0); o.Status != replay.OnTime || o.Machine != 1 || o.End != 2 {
+		t.Errorf("threshold .625: X %v on machine %d at %v; want on time on machine 1 at 2", o.Status, o.Machine, o.End)
+	}
+	p := wrap(0.8)
+	var heard []Decision
+	p.Observe(func(d Decision) { heard = append(heard, d) })
+	outcomeOf(t, cfg, p, 0)
+	if want := (Decision{Kind: "defer", Task: 0, Chance: 0.75, Against: 0.8}); len(heard) != 1 || heard[0] != want {
+		t.Errorf("threshold .8: heard %+v, want %+v", heard, want)
+	}
+}
+
 // TestToggleDecisions: the observer hears each change of the toggle once, as "engage" or
 // "release", with task -1 and the level d_τ as its chance. Threshold 1, λ = 1 (d = misses):
 // events with 0, 2, 1, 0, 0 misses give levels 0, 2, 1, 0, 0: engage at the second event

@@ -236,6 +236,13 @@ func TestParseSemantics(t *testing.T) {
 	if err != nil || d != (DeferRule{Kind: "dynamic", Value: 0.05, Start: 0.6}) || d.String() != "dynamic:0.05:0.6" {
 		t.Errorf("dynamic:0.05:0.6: %+v %v", d, err)
 	}
+	// The edges of the documented ranges are inside them: numbers in [0, 1], START in (0, 1]; and
+	// String writes what ParseDeferRule reads back, a dynamic rule without START (0) included.
+	for _, good := range []DeferRule{{Kind: "dynamic", Value: 0.05, Start: 1}, {Kind: "static", Value: 0}, {Kind: "gap", Value: 1}, {Kind: "dynamic", Value: 0.05}} {
+		if d, err := ParseDeferRule(good.String()); err != nil || d != good {
+			t.Errorf("ParseDeferRule(%q) = %+v, %v; want %+v", good.String(), d, err, good)
+		}
+	}
 	p := newPruner(t, Config{Variant: Defer, Toggle: Toggle{Kind: "never"}, Lambda: 1, DropThreshold: 0.5, Defer: d})
 	if p.deferAt != 0.6 {
 		t.Errorf("dynamic threshold starts at %v, want 0.6", p.deferAt)
