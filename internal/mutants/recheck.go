@@ -156,6 +156,9 @@ func recordOf(result, rev string, files []string) (rec runRecord, fromRev bool, 
 	for _, f := range files {
 		// ./ makes the path relative to the working directory, the module root, not the
 		// repository's.
+		if _, err := git("cat-file", "-e", rec.Rev+":./"+f); err != nil {
+			continue // added since rev: no entry, so changed
+		}
 		src, err := git("show", rec.Rev+":./"+f)
 		if err != nil {
 			return rec, false, err
@@ -165,7 +168,8 @@ func recordOf(result, rev string, files []string) (rec runRecord, fromRev bool, 
 	return rec, true, nil
 }
 
-// changedSince are those of files whose content differs from rec's, or which are gone.
+// changedSince are those of files whose content differs from rec's, which rec does not know
+// (added since the run), or which are gone.
 func changedSince(rec runRecord, files []string) ([]string, error) {
 	var changed []string
 	for _, f := range files {
@@ -184,20 +188,13 @@ func changedSince(rec runRecord, files []string) ([]string, error) {
 	return changed, nil
 }
 
-// addedSince are the source files of spec, relative to the module root, that res has no
-// mutant of: files added to the package since the run (or with no mutant then).
-func addedSince(spec, dir string, res *result) ([]string, error) {
-	_, now, err := packageFiles(spec, nil)
-	if err != nil {
-		return nil, err
+// resultPaths are the paths, relative to the module root, of the files of res, in package dir.
+func resultPaths(res *result, dir string) []string {
+	var paths []string
+	for _, f := range res.Files {
+		paths = append(paths, path.Join(dir, f.Name))
 	}
-	var added []string
-	for _, n := range now {
-		if !slices.ContainsFunc(res.Files, func(f resultFile) bool { return f.Name == n }) {
-			added = append(added, path.Join(dir, n))
-		}
-	}
-	return added, nil
+	return paths
 }
 
 // rerunChanged mutates again, with gremlins, the files of package dir that changed (paths
@@ -214,7 +211,9 @@ func rerunChanged(o options, dir string, changed []string, res *result, rec *run
 		return nil, err
 	}
 	fresh, err := readResultFile(part)
-	if err != nil {
+	if errors.Is(err, os.ErrNotExist) {
+		fresh = &result{} // gremlins writes no result when the files hold no mutant
+	} else if err != nil {
 		return nil, err
 	}
 	partRec, _, err := recordOf(part, "", nil)
@@ -223,10 +222,19 @@ func rerunChanged(o options, dir string, changed []string, res *result, rec *run
 	}
 	splice(res, fresh, names)
 	for _, f := range changed {
-		rec.SHA256[f] = partRec.SHA256[f]
+		if h, ok := partRec.SHA256[f]; ok {
+			rec.SHA256[f] = h
+		} else {
+			delete(rec.SHA256, f) // gone
+		}
 	}
 	// The part's log stays beside the result; its result and record are now in them.
-	return names, errors.Join(os.Remove(part), os.Remove(recordName(part)))
+	for _, f := range []string{part, recordName(part)} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return names, nil
 }
 
 // splice replaces the mutants of the files names in res by those of fresh, a run over those
@@ -397,24 +405,34 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	if err != nil {
 		return err
 	}
-	var files []string
-	for _, f := range res.Files {
-		files = append(files, path.Join(dir, f.Name))
-	}
-	rec, fromRev, err := recordOf(resultName, o.rev, files)
+	files := resultPaths(res, dir)
+	// The package's files now and those of the run (gremlins's result names only files with
+	// a mutant; the record names every file the run mutated).
+	_, now, err := packageFiles(spec, nil)
 	if err != nil {
 		return err
 	}
-	changed, err := changedSince(rec, files)
+	candidates := slices.Clone(files)
+	for _, n := range now {
+		if p := path.Join(dir, n); !slices.Contains(candidates, p) {
+			candidates = append(candidates, p)
+		}
+	}
+	rec, fromRev, err := recordOf(resultName, o.rev, candidates)
 	if err != nil {
 		return err
 	}
-	added, err := addedSince(spec, dir, res)
+	for p := range rec.SHA256 {
+		if !slices.Contains(candidates, p) {
+			candidates = append(candidates, p)
+		}
+	}
+	stale, err := changedSince(rec, candidates)
 	if err != nil {
 		return err
 	}
 	var rerun []string // names of the files mutated again, whose statuses are today's
-	if stale := append(changed, added...); len(stale) > 0 {
+	if len(stale) > 0 {
 		if _, err := os.Stat(o.gremlins); o.gremlins == "" || err != nil {
 			return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
 				strings.Join(stale, ", "), resultName, rec.Rev, spec)
@@ -423,10 +441,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 			return err
 		}
 		fromRev = true // the record now holds the new files' hashes: write it
-		files = files[:0]
-		for _, f := range res.Files {
-			files = append(files, path.Join(dir, f.Name))
-		}
+		files = resultPaths(res, dir)
 	}
 	st := res.statuses()
 	todo := st["LIVED"] > 0 || o.notCovered || o.timedOut && st["TIMED OUT"] > 0

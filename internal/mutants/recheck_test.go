@@ -285,6 +285,27 @@ func TestRecheckRerunsChanged(t *testing.T) {
 	}
 }
 
+// TestRecheckFileSet: a file of the package with no mutant, which gremlins's result does not
+// name, is not taken for a file added since the run while it is as it was at the run's commit
+// (the recheck goes on without gremlins); a file added since is, and is named.
+func TestRecheckFileSet(t *testing.T) {
+	tinyModule(t)
+	writeFiles(t, ".", map[string]string{"calc/doc.go": "// Package calc adds.\npackage calc\n"})
+	for _, args := range [][]string{{"add", "calc/doc.go"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "doc"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if _, err := run(context.Background(), recheckOptions(), []string{"calc"}, io.Discard); err != nil {
+		t.Fatalf("a file without mutants taken for a change: %v", err)
+	}
+	writeFiles(t, ".", map[string]string{"calc/sub.go": "package calc\n\nfunc Sub(a, b int) int { return a - b }\n"})
+	_, err := run(context.Background(), recheckOptions(), []string{"calc"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "calc/sub.go changed since the run") {
+		t.Errorf("a file added since the run: error %v, want it named", err)
+	}
+}
+
 // TestRecheckRefusesStale: no recheck when the mutated file differs from the run's, by the run
 // record or, without one, by the file at -rev; none either without a record or -rev. The
 // result is left as it was.
