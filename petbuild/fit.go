@@ -56,7 +56,7 @@ type cellAcc struct {
 	n        int
 	sum      float64 // of the times, for the mean that bounds a chosen step (checkChosenStep)
 	mean, m2 float64 // Welford's running mean and sum of squared deviations, for the provenance
-	times    []float64
+	times    times
 	hist     hist
 }
 
@@ -80,6 +80,7 @@ type Fitter struct {
 	taskSet    map[string]bool
 	machineSet map[string]bool
 	added      int
+	recent     *recentCells
 }
 
 // NewFitter checks the options and returns an empty Fitter.
@@ -140,14 +141,13 @@ func (f *Fitter) Add(s Sample) error {
 	case f.machineSet != nil && !f.machineSet[s.MachineType]:
 		return fail("machine type %q is not in the machine type list", s.MachineType)
 	}
-	key := cellKey{s.TaskType, s.MachineType}
-	acc := f.cells[key]
+	acc := f.lookup(s.TaskType, s.MachineType)
 	if acc == nil {
 		if len(f.cells) >= maxCells {
 			return fail("more than %d cells", maxCells)
 		}
 		acc = &cellAcc{}
-		f.cells[key] = acc
+		f.cells[cellKey{s.TaskType, s.MachineType}] = acc
 	}
 	acc.n++
 	acc.sum += s.Time
@@ -155,7 +155,7 @@ func (f *Fitter) Add(s Sample) error {
 	acc.mean += d / float64(acc.n)
 	acc.m2 += d * (s.Time - acc.mean)
 	if f.binning.needsSamples() {
-		acc.times = append(acc.times, s.Time)
+		acc.times.add(s.Time)
 		return nil
 	}
 	if err := acc.hist.addLinear(s.Time, f.binning.Width); err != nil {
@@ -235,13 +235,16 @@ func (f *Fitter) PET() (*PET, error) {
 }
 
 func (s source) pmf(step float64) (pmf.PMF, error) {
-	if s.acc.times == nil {
+	x := &s.acc.times
+	if x.len() == 0 {
 		return s.acc.hist.pmf(step)
 	}
-	slices.Sort(s.acc.times) // ascending, so the histogram only ever grows at its end
-	d, err := linearHistogram(s.acc.times, step)
+	if !x.sorted { // step sorted it: ascending, so the histogram only ever grows at its end
+		new(sorter).sort(x)
+	}
+	d, err := linearHistogram(x, step)
 	if errors.Is(err, errSpan) {
-		return d, &SpanError{Min: s.acc.times[0], Max: s.acc.times[len(s.acc.times)-1], Step: step}
+		return d, &SpanError{Min: x.first(), Max: x.last(), Step: step}
 	}
 	return d, err
 }
@@ -364,9 +367,10 @@ func sortTimes(srcs []source) {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
 		wg.Go(func() {
+			var s sorter
 			for i := int(next.Add(1)) - 1; i < len(srcs); i = int(next.Add(1)) - 1 {
 				if srcs[i].donor == "" {
-					slices.Sort(srcs[i].acc.times)
+					s.sort(&srcs[i].acc.times)
 				}
 			}
 		})
@@ -386,7 +390,7 @@ func (f *Fitter) step(srcs []source) (float64, string, error) {
 		if s.donor != "" {
 			continue // the donor's own cell already proposes its width
 		}
-		if w := f.binning.cellWidth(s.acc.times); w > 0 && finite(w) {
+		if w := f.binning.cellWidth(&s.acc.times); w > 0 && finite(w) {
 			widths = append(widths, w)
 		}
 	}
@@ -421,13 +425,13 @@ const maxFitImpulses = 1 << 14
 func spreadCap(srcs []source, step float64) (float64, string) {
 	minSD, widest := math.Inf(1), 0.0
 	for _, s := range srcs {
-		if s.donor != "" || len(s.acc.times) < 2 {
+		if s.donor != "" || s.acc.times.len() < 2 {
 			continue
 		}
 		if sd := s.acc.sd(); sd > 0 {
 			minSD = math.Min(minSD, sd)
 		}
-		widest = math.Max(widest, s.acc.times[len(s.acc.times)-1]) // sorted by step()
+		widest = math.Max(widest, s.acc.times.last()) // sorted by step()
 	}
 	if math.IsInf(minSD, 1) {
 		return step, ""
