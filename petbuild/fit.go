@@ -214,9 +214,15 @@ func (f *Fitter) PET() (*PET, error) {
 	if err := f.checkChosenStep(srcs, step); err != nil {
 		return nil, err
 	}
+	// Each cell's histogram is its own, built on all cores; the errors are then taken in
+	// the cells' order, as one loop would meet them.
+	pmfs, errs := make([]pmf.PMF, len(srcs)), make([]error, len(srcs))
+	eachParallel(len(srcs), func() func(int) {
+		return func(i int) { pmfs[i], errs[i] = srcs[i].pmf(step) }
+	})
 	cells := make([]Cell, len(srcs))
 	for i, src := range srcs {
-		d, err := src.pmf(step)
+		d, err := pmfs[i], errs[i]
 		if se := new(SpanError); errors.As(err, &se) {
 			se.Cell = cellName(tasks[i/len(machines)], machines[i%len(machines)])
 			return nil, fmt.Errorf("fit: %w", se)
@@ -239,8 +245,8 @@ func (s source) pmf(step float64) (pmf.PMF, error) {
 	if x.len() == 0 {
 		return s.acc.hist.pmf(step)
 	}
-	if !x.sorted { // step sorted it: ascending, so the histogram only ever grows at its end
-		new(sorter).sort(x)
+	if !x.sorted { // ascending, so the histogram only ever grows at its end
+		return pmf.PMF{}, errors.New("samples binned before step sorted them (a bug)")
 	}
 	d, err := linearHistogram(x, step)
 	if errors.Is(err, errSpan) {
@@ -363,15 +369,26 @@ func (f *Fitter) checkChosenStep(srcs []source, step float64) error {
 // sorts were an eighth of pet build (issue 50), and each cell's sort is its own, so the
 // result does not depend on which goroutine sorts which.
 func sortTimes(srcs []source) {
+	eachParallel(len(srcs), func() func(int) {
+		s := new(sorter)
+		return func(i int) {
+			if srcs[i].donor == "" {
+				s.sort(&srcs[i].acc.times)
+			}
+		}
+	})
+}
+
+// eachParallel calls a work function for every index below n, on all cores, each index once;
+// newWorker gives each goroutine its own function, with its own scratch space.
+func eachParallel(n int, newWorker func() func(int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
+		work := newWorker()
 		wg.Go(func() {
-			var s sorter
-			for i := int(next.Add(1)) - 1; i < len(srcs); i = int(next.Add(1)) - 1 {
-				if srcs[i].donor == "" {
-					s.sort(&srcs[i].acc.times)
-				}
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				work(i)
 			}
 		})
 	}

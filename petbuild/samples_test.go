@@ -2,6 +2,7 @@ package petbuild
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -210,6 +211,60 @@ func TestFitMatchesOracle(t *testing.T) {
 				t.Errorf("%s: the PET of copied names differs from that of interned names", name)
 			}
 			json = b
+		}
+	}
+}
+
+// BenchmarkFitterAdd is the fit's serial part of pet build: Fitter.Add on a log of 12 task
+// types × 8 machine types with interned names, as the log readers give them (issue 50).
+func BenchmarkFitterAdd(b *testing.B) {
+	rng := rand.New(rand.NewPCG(50, 4))
+	var tasks, machines []string
+	for i := range 12 {
+		tasks = append(tasks, fmt.Sprintf("type%d", i))
+	}
+	for i := range 8 {
+		machines = append(machines, fmt.Sprintf("m%d.large", i))
+	}
+	samples := make([]Sample, 1<<20)
+	for i := range samples {
+		samples[i] = Sample{tasks[rng.IntN(len(tasks))], machines[rng.IntN(len(machines))], math.Round((20+rng.ExpFloat64()*100)*1000) / 1000}
+	}
+	f, err := NewFitter(FitOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		if i%len(samples) == 0 {
+			f, _ = NewFitter(FitOptions{}) // bounds the memory held
+		}
+		if err := f.Add(samples[i%len(samples)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFitFirstSpanError fits a matrix whose cells c and e each hold one sample a million
+// steps out, so both fail, and checks the error names c, the first in the matrix's order,
+// however the cores share the cells out. By hand: every cell's samples 10, 10.001, ..., 10.039
+// have an IQR of 0.0195 and a Freedman–Diaconis width of 2·0.0195·40^(−1/3) ≈ 0.0114, so the
+// step is 0.01; the far sample at 1e7 is 1e9 steps out, past maxCellImpulses.
+func TestFitFirstSpanError(t *testing.T) {
+	var samples []Sample
+	for _, task := range []string{"a", "b", "c", "d", "e"} {
+		for k := range 40 {
+			x := 10 + 0.001*float64(k)
+			if k == 39 && (task == "c" || task == "e") {
+				x = 1e7
+			}
+			samples = append(samples, Sample{task, "m", x})
+		}
+	}
+	for range 20 {
+		_, err := FitSlice(samples, FitOptions{})
+		var se *SpanError
+		if !errors.As(err, &se) || se.Cell != cellName("c", "m") || se.Step != 0.01 {
+			t.Fatalf("got %v, want the span error of cell c at step 0.01", err)
 		}
 	}
 }
