@@ -77,10 +77,10 @@ type Fitter struct {
 	binning    Binning
 	minSamples int
 	cells      map[cellKey]*cellAcc
+	recent     *recentCells // the cells of recent name pairs, by the names' addresses (lookup)
 	taskSet    map[string]bool
 	machineSet map[string]bool
 	added      int
-	recent     *recentCells
 }
 
 // NewFitter checks the options and returns an empty Fitter.
