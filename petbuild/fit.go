@@ -71,7 +71,8 @@ func (a *cellAcc) sd() float64 {
 // Fitter builds a PET from samples added one at a time, so a caller can stream a log of any
 // length. With a fixed bin width it keeps one count per occupied bin per cell and never holds
 // the samples. With Bins or a Rule the width depends on each cell's quantiles, so it holds
-// every sample as a float64: 8 bytes per sample (80 MB for ten million).
+// every sample as a float64: 8 bytes per sample (80 MB for ten million), and while PET sorts
+// them, a copy of the largest cell per core.
 type Fitter struct {
 	opt        FitOptions
 	binning    Binning

@@ -99,8 +99,8 @@ type sorter struct {
 // but has the sign bit. Ascending order of values is therefore one order of the samples up to
 // the order of equal values, and equal values other than ±0 have equal bits and cannot be told
 // apart: the result is the same slice of float64s as slices.Sort's (a cell with a −0 is sorted
-// by slices.Sort itself). An LSD radix sort on 11-bit digits takes a sixth of the time of
-// slices.Sort on the exponential times of issue 50's 10-million-row log.
+// by slices.Sort itself). An LSD radix sort on 11-bit digits took about a fifth of the CPU of
+// slices.Sort on the exponential times of issue 50's 10-million-row log (0.2 against 1.0 s).
 func (s *sorter) sort(t *times) {
 	if t.sorted || t.n < 2 {
 		t.sorted = true
@@ -165,7 +165,7 @@ func (s *sorter) radix(buf []float64, t *times) {
 // recentCells remembers the cells of recent (task, machine) pairs by where their names'
 // bytes are: the log readers intern names, so the two strings of a record are those of an
 // earlier record of the same cell, and comparing two pointers and two lengths costs less than
-// hashing two strings for the map (about a sixth of pet build's CPU on issue 50's log). Equal
+// hashing two strings for the map (about a tenth of pet build's CPU on issue 50's log). Equal
 // pointers and lengths mean equal strings; anything else goes to the map, so names that are
 // not interned are only slower, never wrong.
 type recentCells [1 << recentBits]recentCell
