@@ -120,47 +120,61 @@ func (b Binning) check() (Binning, error) {
 // needsSamples reports whether the width depends on the data, so samples must be held.
 func (b Binning) needsSamples() bool { return b.Width == 0 }
 
+// sortedSamples is a cell's samples in ascending order: a slice (floats), or the blocks a
+// Fitter keeps them in (times).
+type sortedSamples interface {
+	len() int
+	at(i int) float64
+}
+
+type floats []float64
+
+func (x floats) len() int         { return len(x) }
+func (x floats) at(i int) float64 { return x[i] }
+
 // cellWidth is the bin width the binning proposes for one cell's samples, sorted ascending; 0
 // when the samples have no spread.
-func (b Binning) cellWidth(x *times) float64 {
+func (b Binning) cellWidth(x []float64) float64 { return b.widthOf(floats(x)) }
+
+func (b Binning) widthOf(x sortedSamples) float64 {
 	n := float64(x.len())
 	if x.len() < 2 {
 		return 0
 	}
 	switch {
 	case b.Bins > 0:
-		return (x.last() - x.first()) / float64(b.Bins)
+		return (x.at(x.len()-1) - x.at(0)) / float64(b.Bins)
 	case b.Rule == RuleScott:
-		return 3.49 * sampleSD(x) * math.Cbrt(1/n)
+		return 3.49 * sampleSDOf(x) * math.Cbrt(1/n)
 	case b.Rule == RuleSqrt:
-		return (x.last() - x.first()) / math.Ceil(math.Sqrt(n))
+		return (x.at(x.len()-1) - x.at(0)) / math.Ceil(math.Sqrt(n))
 	}
-	return 2 * (quantile(x, 0.75) - quantile(x, 0.25)) * math.Cbrt(1/n)
+	return 2 * (quantileOf(x, 0.75) - quantileOf(x, 0.25)) * math.Cbrt(1/n)
 }
 
 // quantile is the linearly interpolated sample quantile of sorted x (type 7, as R's default).
-func quantile(x *times, p float64) float64 {
+func quantile(x []float64, p float64) float64 { return quantileOf(floats(x), p) }
+
+func quantileOf(x sortedSamples, p float64) float64 {
 	h := p * float64(x.len()-1)
 	lo := int(math.Floor(h))
 	if lo >= x.len()-1 {
-		return x.last()
+		return x.at(x.len() - 1)
 	}
 	return x.at(lo) + (h-float64(lo))*(x.at(lo+1)-x.at(lo))
 }
 
-func sampleSD(x *times) float64 {
+func sampleSD(x []float64) float64 { return sampleSDOf(floats(x)) }
+
+func sampleSDOf(x sortedSamples) float64 {
 	mean := 0.0
-	for _, b := range x.blocks {
-		for _, v := range b {
-			mean += v
-		}
+	for i := range x.len() {
+		mean += x.at(i)
 	}
 	mean /= float64(x.len())
 	ss := 0.0
-	for _, b := range x.blocks {
-		for _, v := range b {
-			ss += (v - mean) * (v - mean)
-		}
+	for i := range x.len() {
+		ss += (x.at(i) - mean) * (x.at(i) - mean)
 	}
 	return math.Sqrt(ss / float64(x.len()-1))
 }

@@ -408,7 +408,7 @@ func (f *Fitter) step(srcs []source) (float64, string, error) {
 		if s.donor != "" {
 			continue // the donor's own cell already proposes its width
 		}
-		if w := f.binning.cellWidth(&s.acc.times); w > 0 && finite(w) {
+		if w := f.binning.widthOf(&s.acc.times); w > 0 && finite(w) {
 			widths = append(widths, w)
 		}
 	}
