@@ -120,45 +120,63 @@ func (b Binning) check() (Binning, error) {
 // needsSamples reports whether the width depends on the data, so samples must be held.
 func (b Binning) needsSamples() bool { return b.Width == 0 }
 
+// sortedSamples is a cell's samples in ascending order: a slice (floats), or the blocks a
+// Fitter keeps them in (times).
+type sortedSamples interface {
+	len() int
+	at(i int) float64
+}
+
+type floats []float64
+
+func (x floats) len() int         { return len(x) }
+func (x floats) at(i int) float64 { return x[i] }
+
 // cellWidth is the bin width the binning proposes for one cell's samples, sorted ascending; 0
 // when the samples have no spread.
-func (b Binning) cellWidth(x []float64) float64 {
-	n := float64(len(x))
-	if len(x) < 2 {
+func (b Binning) cellWidth(x []float64) float64 { return b.widthOf(floats(x)) }
+
+func (b Binning) widthOf(x sortedSamples) float64 {
+	n := float64(x.len())
+	if x.len() < 2 {
 		return 0
 	}
 	switch {
 	case b.Bins > 0:
-		return (x[len(x)-1] - x[0]) / float64(b.Bins)
+		return (x.at(x.len()-1) - x.at(0)) / float64(b.Bins)
 	case b.Rule == RuleScott:
-		return 3.49 * sampleSD(x) * math.Cbrt(1/n)
+		return 3.49 * sampleSDOf(x) * math.Cbrt(1/n)
 	case b.Rule == RuleSqrt:
-		return (x[len(x)-1] - x[0]) / math.Ceil(math.Sqrt(n))
+		return (x.at(x.len()-1) - x.at(0)) / math.Ceil(math.Sqrt(n))
 	}
-	return 2 * (quantile(x, 0.75) - quantile(x, 0.25)) * math.Cbrt(1/n)
+	return 2 * (quantileOf(x, 0.75) - quantileOf(x, 0.25)) * math.Cbrt(1/n)
 }
 
 // quantile is the linearly interpolated sample quantile of sorted x (type 7, as R's default).
-func quantile(x []float64, p float64) float64 {
-	h := p * float64(len(x)-1)
+func quantile(x []float64, p float64) float64 { return quantileOf(floats(x), p) }
+
+func quantileOf(x sortedSamples, p float64) float64 {
+	h := p * float64(x.len()-1)
 	lo := int(math.Floor(h))
-	if lo >= len(x)-1 {
-		return x[len(x)-1]
+	if lo >= x.len()-1 {
+		return x.at(x.len() - 1)
 	}
-	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
+	return x.at(lo) + (h-float64(lo))*(x.at(lo+1)-x.at(lo))
 }
 
-func sampleSD(x []float64) float64 {
+func sampleSD(x []float64) float64 { return sampleSDOf(floats(x)) }
+
+func sampleSDOf(x sortedSamples) float64 {
 	mean := 0.0
-	for _, v := range x {
-		mean += v
+	for i := range x.len() {
+		mean += x.at(i)
 	}
-	mean /= float64(len(x))
+	mean /= float64(x.len())
 	ss := 0.0
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
+	for i := range x.len() {
+		ss += (x.at(i) - mean) * (x.at(i) - mean)
 	}
-	return math.Sqrt(ss / float64(len(x)-1))
+	return math.Sqrt(ss / float64(x.len()-1))
 }
 
 func median(x []float64) float64 {
@@ -271,11 +289,13 @@ func (h *hist) addLinear(t, step float64) error {
 
 // linearHistogram bins the times on the grid of step by linear binning and normalises the
 // weights into a PMF whose mean is the times' mean (up to rounding).
-func linearHistogram(times []float64, step float64) (pmf.PMF, error) {
+func linearHistogram(x *times, step float64) (pmf.PMF, error) {
 	var h hist
-	for _, t := range times {
-		if err := h.addLinear(t, step); err != nil {
-			return pmf.PMF{}, err
+	for _, b := range x.blocks {
+		for _, t := range b {
+			if err := h.addLinear(t, step); err != nil {
+				return pmf.PMF{}, err
+			}
 		}
 	}
 	return h.pmf(step)

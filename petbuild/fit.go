@@ -56,7 +56,7 @@ type cellAcc struct {
 	n        int
 	sum      float64 // of the times, for the mean that bounds a chosen step (checkChosenStep)
 	mean, m2 float64 // Welford's running mean and sum of squared deviations, for the provenance
-	times    []float64
+	times    times
 	hist     hist
 }
 
@@ -71,12 +71,14 @@ func (a *cellAcc) sd() float64 {
 // Fitter builds a PET from samples added one at a time, so a caller can stream a log of any
 // length. With a fixed bin width it keeps one count per occupied bin per cell and never holds
 // the samples. With Bins or a Rule the width depends on each cell's quantiles, so it holds
-// every sample as a float64: 8 bytes per sample (80 MB for ten million).
+// every sample as a float64: 8 bytes per sample (80 MB for ten million), and while PET sorts
+// them, a copy of the largest cell per core.
 type Fitter struct {
 	opt        FitOptions
 	binning    Binning
 	minSamples int
 	cells      map[cellKey]*cellAcc
+	recent     *recentCells // the cells of recent name pairs, by the names' addresses (lookup)
 	taskSet    map[string]bool
 	machineSet map[string]bool
 	added      int
@@ -141,14 +143,13 @@ func (f *Fitter) Add(s Sample) error {
 	case f.machineSet != nil && !f.machineSet[s.MachineType]:
 		return fail("machine type %q is not in the machine type list", s.MachineType)
 	}
-	key := cellKey{s.TaskType, s.MachineType}
-	acc := f.cells[key]
+	acc := f.lookup(s.TaskType, s.MachineType)
 	if acc == nil {
 		if len(f.cells) >= f.maxCells {
 			return fail("more than %d cells", f.maxCells)
 		}
 		acc = &cellAcc{}
-		f.cells[key] = acc
+		f.cells[cellKey{s.TaskType, s.MachineType}] = acc
 	}
 	acc.n++
 	acc.sum += s.Time
@@ -156,7 +157,7 @@ func (f *Fitter) Add(s Sample) error {
 	acc.mean += d / float64(acc.n)
 	acc.m2 += d * (s.Time - acc.mean)
 	if f.binning.needsSamples() {
-		acc.times = append(acc.times, s.Time)
+		acc.times.add(s.Time)
 		return nil
 	}
 	if err := acc.hist.addLinear(s.Time, f.binning.Width); err != nil {
@@ -217,9 +218,15 @@ func (f *Fitter) PET() (*PET, error) {
 	if err := f.checkChosenStep(srcs, step); err != nil {
 		return nil, err
 	}
+	// Each cell's histogram is its own, built on all cores; the errors are then taken in
+	// the cells' order, as one loop would meet them.
+	pmfs, errs := make([]pmf.PMF, len(srcs)), make([]error, len(srcs))
+	eachParallel(len(srcs), func() func(int) {
+		return func(i int) { pmfs[i], errs[i] = srcs[i].pmf(step) }
+	})
 	cells := make([]Cell, len(srcs))
 	for i, src := range srcs {
-		d, err := src.pmf(step)
+		d, err := pmfs[i], errs[i]
 		if se := new(SpanError); errors.As(err, &se) {
 			se.Cell = cellName(tasks[i/len(machines)], machines[i%len(machines)])
 			return nil, fmt.Errorf("fit: %w", se)
@@ -238,13 +245,16 @@ func (f *Fitter) PET() (*PET, error) {
 }
 
 func (s source) pmf(step float64) (pmf.PMF, error) {
-	if s.acc.times == nil {
+	x := &s.acc.times
+	if x.len() == 0 {
 		return s.acc.hist.pmf(step)
 	}
-	slices.Sort(s.acc.times) // ascending, so the histogram only ever grows at its end
-	d, err := linearHistogram(s.acc.times, step)
+	if !x.sorted { // ascending, so the histogram only ever grows at its end
+		return pmf.PMF{}, errors.New("samples binned before step sorted them (a bug)")
+	}
+	d, err := linearHistogram(x, step)
 	if errors.Is(err, errSpan) {
-		return d, &SpanError{Min: s.acc.times[0], Max: s.acc.times[len(s.acc.times)-1], Step: step}
+		return d, &SpanError{Min: x.first(), Max: x.last(), Step: step}
 	}
 	return d, err
 }
@@ -363,14 +373,26 @@ func (f *Fitter) checkChosenStep(srcs []source, step float64) error {
 // sorts were an eighth of pet build (issue 50), and each cell's sort is its own, so the
 // result does not depend on which goroutine sorts which.
 func sortTimes(srcs []source) {
+	eachParallel(len(srcs), func() func(int) {
+		s := new(sorter)
+		return func(i int) {
+			if srcs[i].donor == "" {
+				s.sort(&srcs[i].acc.times)
+			}
+		}
+	})
+}
+
+// eachParallel calls a work function for every index below n, on all cores, each index once;
+// newWorker gives each goroutine its own function, with its own scratch space.
+func eachParallel(n int, newWorker func() func(int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
+		work := newWorker()
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(srcs); i = int(next.Add(1)) - 1 {
-				if srcs[i].donor == "" {
-					slices.Sort(srcs[i].acc.times)
-				}
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				work(i)
 			}
 		})
 	}
@@ -389,7 +411,7 @@ func (f *Fitter) step(srcs []source) (float64, string, error) {
 		if s.donor != "" {
 			continue // the donor's own cell already proposes its width
 		}
-		if w := f.binning.cellWidth(s.acc.times); w > 0 && finite(w) {
+		if w := f.binning.widthOf(&s.acc.times); w > 0 && finite(w) {
 			widths = append(widths, w)
 		}
 	}
@@ -424,13 +446,13 @@ const maxFitImpulses = 1 << 14
 func spreadCap(srcs []source, step float64) (float64, string) {
 	minSD, widest := math.Inf(1), 0.0
 	for _, s := range srcs {
-		if s.donor != "" || len(s.acc.times) < 2 {
+		if s.donor != "" || s.acc.times.len() < 2 {
 			continue
 		}
 		if sd := s.acc.sd(); sd > 0 {
 			minSD = math.Min(minSD, sd)
 		}
-		widest = math.Max(widest, s.acc.times[len(s.acc.times)-1]) // sorted by step()
+		widest = math.Max(widest, s.acc.times.last()) // sorted by step()
 	}
 	if math.IsInf(minSD, 1) {
 		return step, ""
