@@ -97,16 +97,7 @@ func TestMutateRefuses(t *testing.T) {
 // mutant, are the files mutate gives for the mutants of gremlins's result. Needs the gremlins
 // binary: $GREMLINS, or the one make mutate installs.
 func TestMutateAsGremlins(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a gremlins run: a build and a test run per mutant")
-	}
-	bin := os.Getenv("GREMLINS")
-	if bin == "" {
-		bin, _ = filepath.Abs("../../bin/gremlins-v0.6.0/gremlins")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skip("no gremlins binary (set GREMLINS, or make mutate installs it):", err)
-	}
+	bin := gremlinsBinary(t)
 	// Comments, an aligned block and a grouped declaration, which go/printer lays out; no loop,
 	// which a mutant could make endless.
 	const src = `package calc
@@ -210,4 +201,21 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// gremlinsBinary is the gremlins binary for a test that runs it: $GREMLINS, or the one make
+// mutate installs. The test skips under -short (a build and a test run per mutant) or without it.
+func gremlinsBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a gremlins run: a build and a test run per mutant")
+	}
+	bin := os.Getenv("GREMLINS")
+	if bin == "" {
+		bin, _ = filepath.Abs("../../bin/gremlins-v0.6.0/gremlins")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("no gremlins binary (set GREMLINS, or make mutate installs it):", err)
+	}
+	return bin
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -232,16 +231,7 @@ func TestSplice(t *testing.T) {
 // > BOUNDARY LIVED (0 is never asked) and NEGATION KILLED (Positive(5)), Neg's - under both
 // mutators NOT COVERED (no test calls Neg). The record then holds the new file's hash.
 func TestRecheckRerunsChanged(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a gremlins run: a build and a test run per mutant")
-	}
-	bin := os.Getenv("GREMLINS")
-	if bin == "" {
-		bin, _ = filepath.Abs("../../bin/gremlins-v0.6.0/gremlins")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skip("no gremlins binary (set GREMLINS, or make mutate installs it):", err)
-	}
+	bin := gremlinsBinary(t)
 	tinyModule(t)
 	edited := "// Package calc computes.\n" + calcSrc
 	if err := os.WriteFile("calc/calc.go", []byte(edited), 0o644); err != nil {
