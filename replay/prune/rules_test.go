@@ -464,14 +464,29 @@ func TestHandWorkedDeferEarlyDeadline(t *testing.T) {
 	cfg := oneGamble(t, 0.625)
 	cfg.PET = replaytest.Grid{{x, pmf.Impulse(50, 1)}}
 	cfg.Tasks[0].Deadline, cfg.Tasks[0].Observed = 0.75, []float64{0, 50}
-	pc := DefaultConfig()
-	pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.6}
-	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != 0 {
-		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 0 at 0", o.Status, o.Machine, o.End, o.Deferred)
+	// Each path that screens by cut-offs: after MM's choice (Assign's bound), before it (Batch's
+	// cut-offs) and PAM's (Promising). m0's cut-off for X is FreeFrom + at with the quantile
+	// at = o + (J − 1.5)·step = 0 + (0 − 1.5)·1 = −1.5 (J = 0: T(0) = .625 ≥ .6), so X is
+	// hopeless on m0 only for a deadline before −1.5. A cut-off of FreeFrom − at, or a quantile
+	// of o + (J + 1.5)·step, is 1.5 and would defer X (.75 < 1.5).
+	for _, c := range []struct {
+		name string
+		h    replay.Mapper
+		at   DeferPlace
+	}{
+		{"MM after", heuristic.MM{Params: heuristic.DefaultParams()}, DeferAfter},
+		{"MM before", heuristic.MM{Params: heuristic.DefaultParams()}, DeferBefore},
+		{"PAM", heuristic.PAM{Params: heuristic.DefaultParams()}, DeferBefore},
+	} {
+		pc := DefaultConfig()
+		pc.Variant, pc.DeferAt, pc.Defer = Defer, c.at, DeferRule{Kind: "static", Value: 0.6}
+		m, err := Wrap(c.h, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != 0 {
+			t.Errorf("%s: X %v on machine %d at %v, deferred %d; want on time on machine 0 at 0", c.name, o.Status, o.Machine, o.End, o.Deferred)
+		}
 	}
 }
 
