@@ -464,15 +464,60 @@ func TestHandWorkedDeferEarlyDeadline(t *testing.T) {
 	cfg := oneGamble(t, 0.625)
 	cfg.PET = replaytest.Grid{{x, pmf.Impulse(50, 1)}}
 	cfg.Tasks[0].Deadline, cfg.Tasks[0].Observed = 0.75, []float64{0, 50}
-	pc := DefaultConfig()
-	pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.6}
-	m, err := Wrap(heuristic.MM{Params: heuristic.DefaultParams()}, pc)
+	// Each deferring path: after MM's choice (the engine's bound, no cut-off), before it (Batch's
+	// cut-offs) and PAM's screen (Promising). m0's cut-off for X is FreeFrom + at with the
+	// quantile at = o + (J − 1.5)·step = 0 + (0 − 1.5)·1 = −1.5 (J = 0: T(0) = .625 ≥ .6), so X
+	// is hopeless on m0 only for a deadline before −1.5. A cut-off of FreeFrom − at, or a quantile
+	// of o + (J + 1.5)·step, is 1.5 and would defer X (.75 < 1.5).
+	onTimeOnM0(t, cfg, 0, DeferAfter, DeferBefore)
+}
+
+// onTimeOnM0 checks that task 0 of cfg runs on machine 0, on time, ending at end, under MM-D at
+// a static .6 deferring at each of places, and under PAM-D deferring after MM's choice (so that
+// Batch leaves the batch to PAM's screen, Promising).
+func onTimeOnM0(t *testing.T, cfg replay.Config, end float64, places ...DeferPlace) {
+	t.Helper()
+	type run struct {
+		name string
+		h    replay.Mapper
+		at   DeferPlace
+	}
+	runs := []run{{"PAM", heuristic.PAM{Params: heuristic.DefaultParams()}, DeferAfter}}
+	for _, at := range places {
+		runs = append(runs, run{"MM " + at.String(), heuristic.MM{Params: heuristic.DefaultParams()}, at})
+	}
+	for _, c := range runs {
+		pc := DefaultConfig()
+		pc.Variant, pc.DeferAt, pc.Defer = Defer, c.at, DeferRule{Kind: "static", Value: 0.6}
+		m, err := Wrap(c.h, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != end {
+			t.Errorf("%s: X %v on machine %d at %v, deferred %d; want on time on machine 0 at %v", c.name, o.Status, o.Machine, o.End, o.Deferred, end)
+		}
+	}
+}
+
+// TestHandWorkedDeferHalfStep: a cut-off on a grid whose step is not 1 scales J − 1.5 by the
+// step. MM-D deferring before its choice, and PAM-D, static threshold .6, two machines, queue
+// size 1, drop model none, on a grid of step .5 from 0; X arrives at 0, due 2, and takes 0 (p
+// .1), 1.5 (p .525) or 5 on m0, 1.5 in this world, and 50 on m1. Its chance on the idle m0 is
+// .625 > .6, so X runs on m0, 0–1.5, on time. The table first reaches .6 at 1.5, index J = 3, so
+// m0's cut-off is 0 + o + (J − 1.5)·step = 0 + 0 + 1.5·.5 = .75, before 2: the chance is asked.
+// Dividing by the step instead (1.5 / .5 = 3) would put the cut-off after the deadline and
+// defer X.
+func TestHandWorkedDeferHalfStep(t *testing.T) {
+	w := make([]float64, 11)
+	w[0], w[3], w[10] = 0.1, 0.525, 0.375
+	x, _, err := pmf.FromWeights(0, 0.5, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := outcomeOf(t, cfg, m, 0); o.Status != replay.OnTime || o.Machine != 0 || o.End != 0 {
-		t.Errorf("X %v on machine %d at %v, deferred %d; want on time on machine 0 at 0", o.Status, o.Machine, o.End, o.Deferred)
-	}
+	cfg := oneGamble(t, 0.625)
+	cfg.PET = replaytest.Grid{{x, pmf.Impulse(50, 0.5)}}
+	cfg.Tasks[0].Observed = []float64{1.5, 50}
+	onTimeOnM0(t, cfg, 1.5, DeferBefore)
 }
 
 // TestHandWorkedDeferBeforeReusedBound: under --defer-at before, the pre-filter skips a free

@@ -211,3 +211,53 @@ func outcomeKeys(os []replay.Outcome) []string {
 	}
 	return keys
 }
+
+// TestScreenSparesHopelessMachine: PAM-D's screen asks no chance on a free machine whose cut-off
+// shows the task hopeless there, per type (PromisingEach) and task by task (Promising). Static
+// threshold .6, two machines, queue size 1, drop model none; X arrives at 0, due 2, and takes 50
+// on m0 and 1 (p .625) or 9 on m1, 1 in this world. m0's cut-off is FreeFrom + o + (J − 1.5)·step
+// = 0 + 50 + (0 − 1.5)·1 = 48.5, after X's deadline 2: X is hopeless on m0 and its chance there
+// is never asked. m1's is 0 + 1 − 1.5 = −0.5, before 2: PAM asks it (.625 > .6) and maps X to m1,
+// 0–1. With an observer the pruner screens nothing (a trace records every chance), so the same
+// replay asks exactly one chance more: X's on m0.
+func TestScreenSparesHopelessMachine(t *testing.T) {
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.Trim, opt.DropModel = 1, 0, pmf.None
+	cfg := replay.Config{
+		PET:      replaytest.Grid{{pmf.Impulse(50, 1), gamble(t, 0.625)}},
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}},
+		Tasks:    []replay.Task{{ID: 0, Type: 0, Arrival: 0, Deadline: 2, Observed: []float64{50, 1}}},
+		Options:  opt,
+	}
+	pam := heuristic.PAM{Params: heuristic.DefaultParams()}
+	for _, c := range []struct {
+		name string
+		h    replay.Mapper
+	}{{"per type", pam}, {"task by task", perTaskPAM{pam}}} {
+		run := func(observe bool) *replay.Result {
+			pc := DefaultConfig()
+			pc.Variant, pc.Defer = Defer, DeferRule{Kind: "static", Value: 0.6}
+			m, err := Wrap(c.h, pc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if observe {
+				m.(*Pruner).Observe(func(Decision) {})
+			}
+			res, err := replay.Run(t.Context(), cfg, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		screened, asked := run(false), run(true)
+		for _, res := range []*replay.Result{screened, asked} {
+			if o := res.Outcomes[0]; o.Status != replay.OnTime || o.Machine != 1 || o.End != 1 {
+				t.Errorf("%s: X %v on machine %d at %v; want on time on machine 1 at 1", c.name, o.Status, o.Machine, o.End)
+			}
+		}
+		if s, a := screened.Summary.SuccessEvals, asked.Summary.SuccessEvals; s != a-1 {
+			t.Errorf("%s: %d chances asked with the screen, %d without; want one fewer (X's on m0)", c.name, s, a)
+		}
+	}
+}

@@ -163,6 +163,37 @@ func TestHandWorkedDeferAfterRejudge(t *testing.T) {
 	}
 }
 
+// TestHandWorkedRejudgeAtThreshold: under after-rejudge, a pair judged again whose new chance
+// equals the threshold is deferred, as a chance at the threshold is everywhere (thesis §4.5:
+// deferred at or below). MM-D, static 0.5, one machine, queue size 3, drop model none, both
+// tasks arrive at 0:
+//
+//	task  exec                 deadline
+//	T0    4                    1        (hopeless: chance 0)
+//	T1    2 (p .5) or 10       5        (in this world 2)
+//
+// MM's pairs at 0: round 1, expected completions 4 and 6 → T0 (chance 0); round 2, behind T0:
+// T1 ends at 6 or 14, past 5 → chance 0. Both are low as chosen, so after defers both. After-
+// rejudge takes T0 back, and T1, on the machine T0 left, is judged again alone in its queue:
+// P(X ≤ 5) = .5, at the threshold, so it is deferred too. No event follows: T0 expires at 1,
+// T1 at 5. Keeping a rejudged chance equal to the threshold would run T1 0–2, on time.
+func TestHandWorkedRejudgeAtThreshold(t *testing.T) {
+	pet := replaytest.Grid{{pmf.Impulse(4, 1)}, {mustPMF(t, 2, 0.5, 10, 0.5)}}
+	tasks := []replay.Task{
+		{ID: 0, Type: 0, Deadline: 1},
+		{ID: 1, Type: 1, Deadline: 5, Observed: []float64{2}},
+	}
+	opt := replay.DefaultOptions()
+	opt.QueueSize, opt.DropModel = 3, pmf.None
+	nan := math.NaN()
+	expired := []outcome{{-1, nan, 1, replay.ExpiredUnmapped}, {-1, nan, 5, replay.ExpiredUnmapped}}
+	want := map[DeferPlace][]outcome{DeferAfter: expired, DeferAfterRejudge: expired}
+	wantDeferrals := map[DeferPlace]int{DeferAfter: 2, DeferAfterRejudge: 2}
+	if got := deferAtOutcomes(t, pet, tasks, opt, want); !maps.Equal(got, wantDeferrals) {
+		t.Errorf("deferrals reported to the observer: %v, want %v", got, wantDeferrals)
+	}
+}
+
 // TestHandWorkedDropRunning: under drop model pending, the pruner drops a running task only with
 // --drop-running always. One machine, queue size 2, MM-Drop with dropping always engaged at
 // θ = 0.5. T0 (deadline 10) has the model execution time 4 (0.6) or 20 (0.4) and actually takes
