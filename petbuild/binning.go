@@ -132,10 +132,8 @@ type floats []float64
 func (x floats) len() int         { return len(x) }
 func (x floats) at(i int) float64 { return x[i] }
 
-// cellWidth is the bin width the binning proposes for one cell's samples, sorted ascending; 0
+// widthOf is the bin width the binning proposes for one cell's samples, sorted ascending; 0
 // when the samples have no spread.
-func (b Binning) cellWidth(x []float64) float64 { return b.widthOf(floats(x)) }
-
 func (b Binning) widthOf(x sortedSamples) float64 {
 	n := float64(x.len())
 	if x.len() < 2 {
@@ -152,9 +150,7 @@ func (b Binning) widthOf(x sortedSamples) float64 {
 	return 2 * (quantileOf(x, 0.75) - quantileOf(x, 0.25)) * math.Cbrt(1/n)
 }
 
-// quantile is the linearly interpolated sample quantile of sorted x (type 7, as R's default).
-func quantile(x []float64, p float64) float64 { return quantileOf(floats(x), p) }
-
+// quantileOf is the linearly interpolated sample quantile of sorted x (type 7, as R's default).
 func quantileOf(x sortedSamples, p float64) float64 {
 	h := p * float64(x.len()-1)
 	lo := int(math.Floor(h))
@@ -164,8 +160,7 @@ func quantileOf(x sortedSamples, p float64) float64 {
 	return x.at(lo) + (h-float64(lo))*(x.at(lo+1)-x.at(lo))
 }
 
-func sampleSD(x []float64) float64 { return sampleSDOf(floats(x)) }
-
+// sampleSDOf is the sample standard deviation of x (n − 1 in the denominator).
 func sampleSDOf(x sortedSamples) float64 {
 	mean := 0.0
 	for i := range x.len() {

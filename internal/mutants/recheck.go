@@ -418,7 +418,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 			candidates = append(candidates, p)
 		}
 	}
-	rec, fromRev, err := recordOf(resultName, o.rev, candidates)
+	rec, writeRecord, err := recordOf(resultName, o.rev, candidates)
 	if err != nil {
 		return err
 	}
@@ -440,7 +440,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 		if rerun, err = rerunChanged(o, dir, stale, res, &rec, resultName, log); err != nil {
 			return err
 		}
-		fromRev = true // the record now holds the new files' hashes: write it
+		writeRecord = true // the record now holds the new files' hashes
 		files = resultPaths(res, dir)
 	}
 	st := res.statuses()
@@ -467,7 +467,7 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	if err := writeJSON(resultName, res); err != nil {
 		return err
 	}
-	if fromRev {
+	if writeRecord { // made from -rev, or holding the files mutated again
 		return writeJSON(recordName(resultName), rec)
 	}
 	return nil
