@@ -268,3 +268,57 @@ func TestFitFirstSpanError(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupTellsNamesApart: the recent-cell table must answer only for the very name pair it
+// holds. Two pairs whose names have equal lengths and land in one slot — found by trying
+// substrings of one long string, so that their bytes lie at different addresses — are told
+// apart: a pair that is not a cell gets nil, whichever of the task or the machine differs.
+func TestLookupTellsNamesApart(t *testing.T) {
+	// names(a, b) are substrings "a…" and "b…" of one string, each at many addresses.
+	names := func(a, b string) (as, bs []string) {
+		long := strings.Repeat(a+b, 2048)
+		for i := 0; i+2*len(a) <= len(long); i += 2 * len(a) {
+			as, bs = append(as, long[i:i+len(a)]), append(bs, long[i+len(a):i+2*len(a)])
+		}
+		return as, bs
+	}
+	tasks, others := names("task", "tusk")
+	machines, otherMachines := names("m1", "m2")
+	for _, c := range []struct {
+		name        string
+		task, task2 []string // the cell's task, the other pair's task
+		mach, mach2 []string
+	}{
+		{"task differs", tasks, others, machines[:1], machines[:1]},
+		{"machine differs", tasks[:1], tasks[:1], machines, otherMachines},
+	} {
+		found := false
+		for _, ta := range c.task {
+			for _, ma := range c.mach {
+				for _, tb := range c.task2 {
+					for _, mb := range c.mach2 {
+						if found || recentSlot(ta, ma) != recentSlot(tb, mb) {
+							continue
+						}
+						found = true
+						f, err := NewFitter(FitOptions{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						acc := &cellAcc{}
+						f.cells[cellKey{ta, ma}] = acc
+						if f.lookup(ta, ma) != acc {
+							t.Fatalf("%s: the cell itself not found", c.name)
+						}
+						if got := f.lookup(tb, mb); got != nil {
+							t.Errorf("%s: (%s, %s) answered with the cell of (%s, %s)", c.name, tb, mb, ta, ma)
+						}
+					}
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no two pairs share a slot", c.name)
+		}
+	}
+}
