@@ -73,14 +73,17 @@ bench:
 # its fastest in the run (internal/corespeed); then issue 50's 30-trial HCW19 replays (MM-P and
 # PAM-P, s/replay; skipped without ../shared/data/hcw19), and issue 50's pet build from 10M-row
 # CSV and Parquet logs, PETCOUNT samples (rows/s, peak heap; each sample writes its log first,
-# about a minute). Ten minutes or so.
+# about a minute); the SVG line chart's size; and the full journal preset's figures on HCW19
+# (s/figures, largest SVG; skipped without the data, a few minutes). Fifteen minutes or so.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
 	set -o pipefail; { $(GO) test -run '^$$' -bench '^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
 	  $(GO) test -run '^$$' -bench '^Benchmark(MillionTasks|EngineRatio)$$' -benchtime $(BENCHTIME) -count $(COUNT) ./replay/prune && \
 	  $(GO) test -run '^$$' -bench '^BenchmarkHCW19Replay$$' -benchtime 1x -count $(COUNT) ./cmd/hcreplay && \
-	  $(GO) test -run '^$$' -bench '^BenchmarkPETBuild$$' -benchtime 1x -count $(PETCOUNT) ./cmd/hcreplay; } | bin/benchtable
+	  $(GO) test -run '^$$' -bench '^BenchmarkPETBuild$$' -benchtime 1x -count $(PETCOUNT) ./cmd/hcreplay && \
+	  $(GO) test -run '^$$' -bench '^BenchmarkSVGFigure$$' ./report && \
+	  $(GO) test -run '^$$' -bench '^BenchmarkFiguresJournal$$' -benchtime 1x -timeout 30m ./cmd/hcreplay; } | bin/benchtable
 
 # Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
 # both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and

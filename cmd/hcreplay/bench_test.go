@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -73,4 +74,32 @@ func BenchmarkHCW19Replay(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkFiguresJournal reports the wall time of issue 50's figures target, the full journal
+// preset on the HCW19 data (30 trials a point, the reference engine's overhead experiment
+// included), in s/figures, and the size of its largest SVG figure in KB (issue 50: under 100 KB
+// for a line chart, the fonts named and not embedded). Minutes on two cores; skips without
+// ../shared/data/hcw19 (or $HCW19_DIR) and with -short.
+func BenchmarkFiguresJournal(b *testing.B) {
+	if testing.Short() {
+		b.Skip("the full journal preset: skipped with -short")
+	}
+	dir := hcw19.Dir(b, "constant.zip", "spiky.zip", "classes_2.etc")
+	largest := int64(0)
+	for i := 0; b.Loop(); i++ {
+		out := filepath.Join(b.TempDir(), "journal"+strconv.Itoa(i))
+		benchCLI(b, "-q", "figures", "--preset", "journal", "--trials", dir, "--out", out)
+		svgs, err := filepath.Glob(filepath.Join(out, "*.svg"))
+		if err != nil || len(svgs) == 0 {
+			b.Fatalf("no SVG figure in %s (%v)", out, err)
+		}
+		for _, s := range svgs {
+			if st, err := os.Stat(s); err == nil && st.Size() > largest {
+				largest = st.Size()
+			}
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/figures")
+	b.ReportMetric(float64(largest)/1000, "max-svg-KB")
 }

@@ -262,3 +262,17 @@ BenchmarkPETBuild/parquet/10M-2 	       1	 500000000 ns/op	        40.0 peak-hea
 	}
 	sameRows(t, sampledFrom(in).table(), want)
 }
+
+// TestFiguresJournalTargets: issue 50's figures lines give the wall-time and SVG-size targets
+// (seconds at most 60, kilobytes at most 100), in their units: two runs of 95 and 55 s, median
+// 75 s, not met; the largest SVG 21.1 and 22 KB, median 21.6 KB, met.
+func TestFiguresJournalTargets(t *testing.T) {
+	const in = `BenchmarkFiguresJournal-2 	       1	95000000000 ns/op	        95.00 s/figures	        21.12 max-svg-KB
+BenchmarkFiguresJournal-2 	       1	55000000000 ns/op	        55.00 s/figures	        22.00 max-svg-KB
+`
+	want := [][]string{
+		{"figures --preset journal, full, on HCW19, s (issue 50)", "≤ 60.0 s", "75.0 s", "2: 55.0 s–95.0 s", "no", "–", "–"},
+		{"figures --preset journal, largest SVG, KB (issue 50)", "≤ 100 KB", "21.6 KB", "2: 21.1 KB–22.0 KB", "yes", "–", "–"},
+	}
+	sameRows(t, sampledFrom(in).table(), want)
+}

@@ -39,6 +39,8 @@ var targets = []target{
 	{what: "pet build, 10M-row Parquet log, rows/s (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "rows/s", atLeast: 2e7},
 	{what: "pet build, 10M-row Parquet log, peak heap (issue 50)", bench: "BenchmarkPETBuild/parquet/10M", unit: "peak-heap-MiB", note: "no higher than before"},
 	{what: "SVG line chart, bytes (issue 50)", bench: "BenchmarkSVGFigure", unit: "B/figure", atMost: 100_000},
+	{what: "figures --preset journal, full, on HCW19, s (issue 50)", bench: "BenchmarkFiguresJournal", unit: "s/figures", atMost: 60},
+	{what: "figures --preset journal, largest SVG, KB (issue 50)", bench: "BenchmarkFiguresJournal", unit: "max-svg-KB", atMost: 100},
 }
 
 // sample is one benchmark line's value of a target's metric, and the core's speed around it
@@ -210,7 +212,8 @@ func (t target) summary(xs []float64) (median, samples, met string) {
 }
 
 // format writes a value of the target's unit with three significant figures, as rate does:
-// tasks/s and rows/s bare, megabytes with " MB", mebibytes with " MiB", bytes with " B", ratios with a ×.
+// tasks/s and rows/s bare, megabytes with " MB", mebibytes with " MiB", bytes with " B", kilobytes with " KB",
+// seconds (s/...) with " s", ratios with a ×.
 func (t target) format(v float64) string { return t.withFigures(v, 3) }
 
 // withFigures is format with n significant figures (at least three).
@@ -224,6 +227,10 @@ func (t target) withFigures(v float64, n int) string {
 		return rateFigures(v, n) + " MiB"
 	case strings.HasPrefix(t.unit, "B/"):
 		return rateFigures(v, n) + " B"
+	case strings.HasSuffix(t.unit, "-KB"):
+		return rateFigures(v, n) + " KB"
+	case strings.HasPrefix(t.unit, "s/"):
+		return rateFigures(v, n) + " s"
 	}
 	return rateFigures(v, n) + "×"
 }
