@@ -66,7 +66,7 @@ test-exact-all:
 bench: SHELL := /bin/bash
 bench:
 	$(GO) build -o bin/benchtable ./internal/benchtable
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem ./... | bin/benchtable
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -benchmem -timeout 60m ./... | bin/benchtable
 
 # Only the benchmarks that carry issue 6's targets, COUNT samples of each, and the targets'
 # table with their medians and ranges, of all samples and of those taken while the core ran near
