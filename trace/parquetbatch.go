@@ -1,0 +1,444 @@
+package trace
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// The batch path of the Parquet log reader (issue 50). pet build needs three columns of each
+// record, and on the row path every record cost a chain of calls (the table's cursors, quick,
+// the record, the fit's Add) that came to most of its time. Here a Parquet log is read one
+// row group at a time, the row groups on all cores at once: a worker decodes the task type,
+// machine type and execution time columns of a row group page by page into a LogColumns, the
+// names resolved once per dictionary value, and the row groups reach the caller in file order.
+//
+// A row group is taken this way only when every one of its pages is of a shape the column
+// path reads (parquetpage.go) and every record in it passes the checks quick makes. Any other
+// row group, one with a bad record included, is read again by the row path (LogReader.Next on
+// a table of the worker's own, placed at the row group's first row), whose records and error
+// are those a serial read gives, with the same message and row number.
+
+// LogColumns is a run of consecutive records of an execution log, by column.
+type LogColumns struct {
+	// Pairs are the records' (task type, machine type) pairs; a pair may be listed twice.
+	Pairs []TypePair
+	// Pair is each record's pair, as an index into Pairs.
+	Pair []uint32
+	// ExecTime is each record's execution time, as LogRecord.ExecTime: positive and finite,
+	// in the reader's output unit.
+	ExecTime []float64
+}
+
+// TypePair is a record's task type and machine type.
+type TypePair struct{ TaskType, MachineType string }
+
+// EachLogColumns is EachLog for a caller that needs only the task type, machine type and
+// execution time of each record: the records of a Parquet log that the batch path reads go
+// to cols, in runs and in file order; those of any other source go to rows, one at a time.
+// It stops at the first error, the reader's or the callbacks', and a reader's error comes
+// after every record before it was given.
+func EachLogColumns(spec string, opt ReadOptions, rows func(LogRecord) error, cols func(*LogColumns) error) error {
+	srcs, err := Expand(spec)
+	if err != nil {
+		return err
+	}
+	for _, src := range srcs {
+		if err := eachColumnsOf(src, opt, rows, cols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachColumnsOf(src Source, opt ReadOptions, rows func(LogRecord) error, cols func(*LogColumns) error) error {
+	lr, err := OpenLogs(src, opt)
+	if err != nil {
+		return err
+	}
+	defer lr.Close()
+	workers := runtime.GOMAXPROCS(0)
+	if t, ok := lr.columnar(); ok {
+		return lr.eachColumns(t, cols, workers)
+	}
+	return lr.each(rows, workers)
+}
+
+// Row groups of more rows than maxBatchRows are read by the row path, and batchBudget bounds
+// the rows of the row groups read ahead of the caller: the memory stays a few MiB.
+const (
+	maxBatchRows = 1 << 20
+	batchBudget  = 1 << 21
+)
+
+// columnar returns the Parquet table when the batch path can read the log: a fresh reader
+// that needs no more than the three columns it gives, and row groups none empty or too big.
+func (lr *LogReader) columnar() (*parquetTable, bool) {
+	t, ok := lr.r.t.(*parquetTable)
+	if !ok || t.valuesOnly || lr.r.atEOF || lr.r.n > 0 || t.rg >= 0 {
+		return nil, false
+	}
+	if lr.derived || lr.knownTask != nil || lr.knownMachine != nil || lr.taskID.present() || lr.machineID.present() ||
+		lr.start.present() || lr.end.present() || len(t.proj) != 3 {
+		return nil, false
+	}
+	for _, rg := range t.f.RowGroups() {
+		if n := rg.NumRows(); n <= 0 || n > maxBatchRows {
+			return nil, false
+		}
+	}
+	return t, true
+}
+
+type batchJob struct {
+	g     int
+	start int64 // rows before the row group
+	res   chan<- batchResult
+}
+
+type batchResult struct {
+	cols *LogColumns
+	err  error
+}
+
+// eachColumns reads the row groups on workers goroutines and hands them to fn in file order.
+func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, workers int) error {
+	rgs := t.f.RowGroups()
+	most := int64(0)
+	for _, rg := range rgs {
+		most = max(most, rg.NumRows())
+	}
+	ahead := int(min(max(batchBudget/most-int64(workers), 1), int64(2*workers)))
+	order := make(chan chan batchResult, ahead)
+	jobs := make(chan batchJob)
+	free := make(chan *LogColumns, ahead)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(done)
+		wg.Wait()
+	}()
+	for range workers {
+		b := lr.batcher(t) // here: the copy of lr.r must not race with the updates below
+		wg.Go(func() {
+			defer b.t.closePages()
+			for j := range jobs {
+				var out *LogColumns
+				select {
+				case out = <-free:
+				default:
+					out = new(LogColumns)
+				}
+				err := b.read(j.g, j.start, out)
+				j.res <- batchResult{out, err}
+			}
+		})
+	}
+	wg.Go(func() {
+		defer close(jobs)
+		defer close(order)
+		start := int64(0)
+		for g, rg := range rgs {
+			res := make(chan batchResult, 1)
+			select {
+			case order <- res:
+			case <-done:
+				return
+			}
+			select {
+			case jobs <- batchJob{g, start, res}:
+			case <-done:
+				return
+			}
+			start += rg.NumRows()
+		}
+	})
+	for res := range order {
+		r := <-res
+		lr.r.n += int64(len(r.cols.Pair))
+		if len(r.cols.Pair) > 0 {
+			if err := fn(r.cols); err != nil {
+				lr.r.atEOF = true
+				return err
+			}
+		}
+		if r.err != nil {
+			lr.r.atEOF = true
+			return r.err
+		}
+		select {
+		case free <- r.cols:
+		default:
+		}
+	}
+	lr.r.atEOF = true
+	return nil
+}
+
+// batcher is one worker's reader of row groups: a table with cursors of its own over the
+// same file, and a LogReader over it for the row path.
+type batcher struct {
+	t                   *parquetTable
+	lr                  LogReader
+	task, machine, exec int // the table's columns
+	pg                  pqPage
+	tn, mn              pqNames
+	tid, mid            []int32 // each row's name index in tn and mn
+	pairOf              []int32 // task index × machine names + machine index -> pair, -1 for none yet
+	pairs               map[[2]int32]uint32
+}
+
+// pqNames numbers the names of one column of a row group.
+type pqNames struct {
+	names   []string
+	index   map[string]int32
+	dict    parquet.Dictionary
+	dictIDs []int32 // by dictionary index: the name's number, -1 not a good name, -2 not looked at yet
+}
+
+func (ns *pqNames) reset() {
+	ns.names = ns.names[:0]
+	clear(ns.index)
+	ns.dict, ns.dictIDs = nil, ns.dictIDs[:0]
+}
+
+func (ns *pqNames) id(s string) int32 {
+	if i, ok := ns.index[s]; ok {
+		return i
+	}
+	if ns.index == nil {
+		ns.index = map[string]int32{}
+	}
+	i := int32(len(ns.names))
+	ns.names = append(ns.names, s)
+	ns.index[s] = i
+	return i
+}
+
+func (lr *LogReader) batcher(t *parquetTable) *batcher {
+	wt := &parquetTable{src: t.src, f: t.f, ra: t.ra, size: t.size, cols: t.cols, leaf: t.leaf, units: t.units,
+		decimal: t.decimal, rg: -1, unit: t.unit, hasUnit: t.hasUnit}
+	wt.project(t.proj)
+	r := *lr.r
+	r.t, r.closer = wt, nil
+	b := &batcher{t: wt, lr: *lr, task: lr.taskType.col, machine: lr.machineType.col, exec: lr.exec.col}
+	b.lr.r = &r
+	return b
+}
+
+// read reads row group g, whose first row is row start+1, into out: by the batch path when it
+// can, else by the row path, up to the first bad record, whose error it returns.
+func (b *batcher) read(g int, start int64, out *LogColumns) error {
+	n := int(b.t.f.RowGroups()[g].NumRows())
+	if b.fast(g, n, out) {
+		return nil
+	}
+	return b.slow(g, start, n, out)
+}
+
+// fast reads row group g by columns; false when some page or record is not of the kind it
+// takes (out is then to be filled again).
+func (b *batcher) fast(g, n int, out *LogColumns) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+		b.pg.drop()
+	}()
+	t := b.t
+	if t.checkRowGroup(g) != nil {
+		return false
+	}
+	chunks := t.f.RowGroups()[g].ColumnChunks()
+	b.tid, b.mid = grow(b.tid, n), grow(b.mid, n)
+	out.ExecTime = grow(out.ExecTime, n)
+	if !b.column(chunks, b.task, n, func(pg *pqPage, row, m int) bool { return b.names(b.task, &b.tn, pg, b.tid[row:row+m]) }) ||
+		!b.column(chunks, b.machine, n, func(pg *pqPage, row, m int) bool { return b.names(b.machine, &b.mn, pg, b.mid[row:row+m]) }) ||
+		!b.column(chunks, b.exec, n, func(pg *pqPage, row, m int) bool { return b.times(pg, out.ExecTime[row:row+m]) }) {
+		return false
+	}
+	b.pair(out, n)
+	return true
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// column reads the first n rows of table column col's chunk, page by page: fill takes the
+// rows [row, row+m) from a page's first m. False when a page is not typed (pqPage.load), the
+// chunk ends short, or fill says no.
+func (b *batcher) column(chunks []parquet.ColumnChunk, col, n int, fill func(pg *pqPage, row, m int) bool) bool {
+	cu := b.t.cur[col]
+	if cu.col >= len(chunks) {
+		return false
+	}
+	pages := chunks[cu.col].Pages()
+	defer pages.Close()
+	b.tn.dict, b.mn.dict = nil, nil // a new chunk, a new dictionary (parquet-go may reuse the old one's memory)
+	for row := 0; row < n; {
+		p, err := pages.ReadPage()
+		if err != nil {
+			return false
+		}
+		ok := b.pg.load(p, cu.maxDef)
+		m := min(b.pg.rows, n-row)
+		ok = ok && fill(&b.pg, row, m)
+		b.pg.drop()
+		parquet.Release(p)
+		if !ok {
+			return false
+		}
+		row += m
+	}
+	return true
+}
+
+// valueAt is the value index of row i of pg, -1 for a null.
+func valueAt(pg *pqPage, i int) int {
+	if len(pg.at) > 0 {
+		return int(pg.at[i])
+	}
+	return i
+}
+
+// names numbers the names of the page's first len(ids) rows into ids; false on a row that is
+// null or not a good name (text's cellOK), as the row path requires.
+func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
+	if pg.dict != nil && ns.dict != pg.namesFor {
+		ns.dict, ns.dictIDs = pg.namesFor, ns.dictIDs[:0]
+	}
+	for i := range ids {
+		k := valueAt(pg, i)
+		if k < 0 {
+			return false
+		}
+		if pg.dict == nil {
+			s, st := b.t.pageText(col, pg, k)
+			if st != cellOK {
+				return false
+			}
+			ids[i] = ns.id(s)
+			continue
+		}
+		j := int(pg.dict[k])
+		for len(ns.dictIDs) <= j {
+			ns.dictIDs = append(ns.dictIDs, -2)
+		}
+		id := ns.dictIDs[j]
+		if id == -2 {
+			id = -1
+			if s, st := b.t.pageText(col, pg, j); st == cellOK {
+				id = ns.id(s)
+			}
+			ns.dictIDs[j] = id
+		}
+		if id < 0 {
+			return false
+		}
+		ids[i] = id
+	}
+	return true
+}
+
+// times reads the execution times of the page's first len(out) rows into out, as quick
+// does; false on a time quick refuses.
+func (b *batcher) times(pg *pqPage, out []float64) bool {
+	scale, limit := b.lr.exec.scale, b.lr.exec.limit
+	if pg.kind == parquet.Double && pg.dict == nil && len(pg.at) == 0 {
+		for i, x := range pg.f64[:len(out)] {
+			v := x * scale
+			if !(v > 0) || math.IsInf(x, 0) || (limit > 0 && math.Abs(v) > limit) {
+				return false
+			}
+			out[i] = v
+		}
+		return true
+	}
+	for i := range out {
+		k := valueAt(pg, i)
+		if k < 0 {
+			return false
+		}
+		x, st := b.t.pageNumber(b.exec, pg, pg.index(k))
+		v := x * scale
+		if st != cellOK || !(v > 0) || (limit > 0 && math.Abs(v) > limit) {
+			return false
+		}
+		out[i] = v
+	}
+	return true
+}
+
+// pair sets out's pairs from the rows' name indexes.
+func (b *batcher) pair(out *LogColumns, n int) {
+	out.Pairs, out.Pair = out.Pairs[:0], grow(out.Pair, n)
+	nm := len(b.mn.names)
+	if size := len(b.tn.names) * nm; size <= 1<<16 {
+		b.pairOf = grow(b.pairOf, size)
+		for i := range b.pairOf {
+			b.pairOf[i] = -1
+		}
+		for i := range n {
+			k := int(b.tid[i])*nm + int(b.mid[i])
+			p := b.pairOf[k]
+			if p < 0 {
+				p = int32(len(out.Pairs))
+				b.pairOf[k] = p
+				out.Pairs = append(out.Pairs, TypePair{b.tn.names[b.tid[i]], b.mn.names[b.mid[i]]})
+			}
+			out.Pair[i] = uint32(p)
+		}
+	} else {
+		if b.pairs == nil {
+			b.pairs = map[[2]int32]uint32{}
+		}
+		clear(b.pairs)
+		for i := range n {
+			k := [2]int32{b.tid[i], b.mid[i]}
+			p, ok := b.pairs[k]
+			if !ok {
+				p = uint32(len(out.Pairs))
+				b.pairs[k] = p
+				out.Pairs = append(out.Pairs, TypePair{b.tn.names[b.tid[i]], b.mn.names[b.mid[i]]})
+			}
+			out.Pair[i] = p
+		}
+	}
+	b.tn.reset()
+	b.mn.reset()
+}
+
+// slow reads row group g through the row path, its records into out, up to the first error.
+func (b *batcher) slow(g int, start int64, n int, out *LogColumns) error {
+	b.tn.reset()
+	b.mn.reset()
+	out.Pairs, out.Pair, out.ExecTime = out.Pairs[:0], out.Pair[:0], out.ExecTime[:0]
+	t := b.t
+	t.closePages()
+	t.rg, t.rgLeft, t.row = g-1, 0, start
+	b.lr.r.atEOF, b.lr.r.n = false, 1 // past the file's first record: no "empty file" here
+	defer t.closePages()
+	index := map[TypePair]uint32{}
+	for range n {
+		rec, err := b.lr.Next()
+		if err != nil {
+			return err
+		}
+		p := TypePair{rec.TaskType, rec.MachineType}
+		k, ok := index[p]
+		if !ok {
+			k = uint32(len(out.Pairs))
+			index[p] = k
+			out.Pairs = append(out.Pairs, p)
+		}
+		out.Pair = append(out.Pair, k)
+		out.ExecTime = append(out.ExecTime, rec.ExecTime)
+	}
+	return nil
+}
