@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"math"
 	"runtime"
 	"sync"
 
@@ -349,11 +348,13 @@ func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
 // times reads the execution times of the page's first len(out) rows into out, as quick
 // does; false on a time quick refuses.
 func (b *batcher) times(pg *pqPage, out []float64) bool {
+	// A time is taken when it is positive and within the limit (always set for a time,
+	// so an infinity is beyond it); anything else goes to the row path, which says why.
 	scale, limit := b.lr.exec.scale, b.lr.exec.limit
 	if pg.kind == parquet.Double && pg.dict == nil && len(pg.at) == 0 {
 		for i, x := range pg.f64[:len(out)] {
 			v := x * scale
-			if !(v > 0) || math.IsInf(x, 0) || (limit > 0 && math.Abs(v) > limit) {
+			if !(v > 0 && v <= limit) {
 				return false
 			}
 			out[i] = v
@@ -367,7 +368,7 @@ func (b *batcher) times(pg *pqPage, out []float64) bool {
 		}
 		x, st := b.t.pageNumber(b.exec, pg, pg.index(k))
 		v := x * scale
-		if st != cellOK || !(v > 0) || (limit > 0 && math.Abs(v) > limit) {
+		if st != cellOK || !(v > 0 && v <= limit) {
 			return false
 		}
 		out[i] = v
