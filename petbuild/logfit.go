@@ -34,11 +34,16 @@ const logRowsStep = 1_000_000
 // rows, when the context is checked too. A read error is returned as the reader gave it, before
 // any error of the fit (ThinCellsError, SpanError).
 func FitLogs(ctx context.Context, specs []string, read trace.ReadOptions, opt FitOptions, progress func(rows int)) (*PET, LogStats, error) {
+	return fitLogs(ctx, specs, read, opt, progress, logRowsStep)
+}
+
+// fitLogs is FitLogs with progress calls every step rows.
+func fitLogs(ctx context.Context, specs []string, read trace.ReadOptions, opt FitOptions, progress func(rows int), step int) (*PET, LogStats, error) {
 	f, err := NewFitter(opt)
 	if err != nil {
 		return nil, LogStats{}, err
 	}
-	l := &logFit{ctx: ctx, f: f, progress: progress}
+	l := &logFit{ctx: ctx, f: f, progress: progress, step: step}
 	for _, spec := range specs {
 		if err := trace.EachLogColumns(spec, read, l.record, l.columns); err != nil {
 			return nil, l.st, err
@@ -54,13 +59,14 @@ type logFit struct {
 	f        *Fitter
 	st       LogStats
 	progress func(rows int)
+	step     int // rows between two progress calls
 	cells    []*cellAcc
 }
 
-// row counts one more record, with a progress call and a context check every logRowsStep.
+// row counts one more record, with a progress call and a context check every step.
 func (l *logFit) row() error {
 	l.st.Rows++
-	if l.st.Rows%logRowsStep == 0 {
+	if l.st.Rows%l.step == 0 {
 		if l.progress != nil {
 			l.progress(l.st.Rows)
 		}
@@ -90,7 +96,7 @@ func (l *logFit) columns(c *trace.LogColumns) error {
 	}
 	n := len(c.Pair)
 	for i := 0; i < n; {
-		j := min(n, i+logRowsStep-1-l.st.Rows%logRowsStep) // the records before the next step
+		j := min(n, i+l.step-1-l.st.Rows%l.step) // the records before the next step
 		added, err := l.f.addColumns(c, l.cells, i, j)
 		if err != nil {
 			j = i + added + 1 // the record Add refused is counted, as record counts it
