@@ -194,7 +194,7 @@ type pqNames struct {
 	names   []string
 	index   map[string]int32
 	dict    parquet.Dictionary
-	dictIDs []int32 // by dictionary index: the name's number, -1 not a good name, -2 not looked at yet
+	dictIDs []int32 // by dictionary index: the name's number, -1 for a value that is not a good name
 }
 
 func (ns *pqNames) reset() {
@@ -307,36 +307,38 @@ func valueAt(pg *pqPage, i int) int {
 }
 
 // names numbers the names of the page's first len(ids) rows into ids; false on a row that is
-// null or not a good name (text's cellOK), as the row path requires.
+// null or not a good name (text's cellOK), as the row path requires. A dictionary's names are
+// numbered once, on its first page.
 func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
-	if pg.dict != nil && ns.dict != pg.namesFor {
-		ns.dict, ns.dictIDs = pg.namesFor, ns.dictIDs[:0]
+	if pg.dict == nil {
+		for i := range ids {
+			k := valueAt(pg, i)
+			if k < 0 {
+				return false
+			}
+			s, st := b.t.pageText(col, pg, k)
+			if st != cellOK {
+				return false
+			}
+			ids[i] = ns.id(s)
+		}
+		return true
+	}
+	if ns.dict != pg.namesFor {
+		ns.dict, ns.dictIDs = pg.namesFor, grow(ns.dictIDs, pg.size)
+		for j := range pg.size {
+			ns.dictIDs[j] = -1
+			if s, st := b.t.pageText(col, pg, j); st == cellOK {
+				ns.dictIDs[j] = ns.id(s)
+			}
+		}
 	}
 	for i := range ids {
 		k := valueAt(pg, i)
 		if k < 0 {
 			return false
 		}
-		if pg.dict == nil {
-			s, st := b.t.pageText(col, pg, k)
-			if st != cellOK {
-				return false
-			}
-			ids[i] = ns.id(s)
-			continue
-		}
-		j := int(pg.dict[k])
-		for len(ns.dictIDs) <= j {
-			ns.dictIDs = append(ns.dictIDs, -2)
-		}
-		id := ns.dictIDs[j]
-		if id == -2 {
-			id = -1
-			if s, st := b.t.pageText(col, pg, j); st == cellOK {
-				id = ns.id(s)
-			}
-			ns.dictIDs[j] = id
-		}
+		id := ns.dictIDs[pg.dict[k]]
 		if id < 0 {
 			return false
 		}
