@@ -5,13 +5,10 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/hcreplay/hcreplay/trace"
 )
@@ -48,25 +45,15 @@ func fitLogsByRecords(ctx context.Context, specs []string, read trace.ReadOption
 }
 
 // writeRandomParquetLog writes rows records of up to 5 task types (and in one log of four a
-// rare one) on up to 3 machine types, names and times each plain or dictionary-encoded, required
-// or optional, in row groups and pages of random sizes; in one log of three, one record has
-// a bad cell (a null, an empty name, a time 0, -1, NaN or 1e30).
+// rare one) on up to 3 machine types with trace's writer, in row groups of a random size; in
+// one log of three, one record has a time beyond trace.MaxSeconds, which the reader refuses
+// (the reader's other refusals, on every page shape, are trace's tests').
 func writeRandomParquetLog(t *testing.T, rng *rand.Rand, path string, rows int) {
 	t.Helper()
-	node := func(n parquet.Node) parquet.Node {
-		if rng.IntN(2) == 0 {
-			n = parquet.Encoded(n, &parquet.RLEDictionary)
-		}
-		if rng.IntN(2) == 0 {
-			n = parquet.Optional(n)
-		}
-		return n
+	w, err := trace.CreateLogs(path, trace.WriteOptions{RowGroupRows: int64(1 + rng.IntN(rows))})
+	if err != nil {
+		t.Fatal(err)
 	}
-	schema := parquet.NewSchema("log", parquet.Group{"task_type": node(parquet.String()),
-		"machine_type": node(parquet.String()), "exec_time": node(parquet.Leaf(parquet.DoubleType))})
-	var buf bytes.Buffer
-	w := parquet.NewWriter(&buf, schema, parquet.MaxRowsPerRowGroup(int64(1+rng.IntN(rows))),
-		parquet.PageBufferSize(64+rng.IntN(8192)))
 	tasks, machines := 1+rng.IntN(5), 1+rng.IntN(3)
 	scale := []float64{0.5, 20, 1000}[rng.IntN(3)]
 	badRow, rare := -1, rng.IntN(4) == 0
@@ -74,39 +61,19 @@ func writeRandomParquetLog(t *testing.T, rng *rand.Rand, path string, rows int) 
 		badRow = rng.IntN(rows)
 	}
 	for i := range rows {
-		task := "t" + strconv.Itoa(rng.IntN(tasks))
+		r := trace.LogRecord{TaskType: "t" + strconv.Itoa(rng.IntN(tasks)), MachineType: "m" + strconv.Itoa(rng.IntN(machines)),
+			ExecTime: math.Round(rng.ExpFloat64()*scale*1e3)/1e3 + 1e-3, Start: math.NaN(), End: math.NaN()}
 		if rare && rng.IntN(500) == 0 {
-			task = "rare"
+			r.TaskType = "rare"
 		}
-		cells := map[string]any{"task_type": task, "machine_type": "m" + strconv.Itoa(rng.IntN(machines)),
-			"exec_time": math.Round(rng.ExpFloat64()*scale*1e3)/1e3 + 1e-3}
 		if i == badRow {
-			cells[[]string{"task_type", "machine_type", "exec_time"}[rng.IntN(3)]] = []any{nil, "", 0.0, -1.0, math.NaN(), 1e30}[rng.IntN(6)]
+			r.ExecTime = 1e30
 		}
-		row := make(parquet.Row, 3)
-		for j, f := range schema.Fields() {
-			v := cells[f.Name()]
-			if _, isText := v.(string); isText != (f.Name() != "exec_time") {
-				v = nil // a name as a time or a time as a name: a null instead
-			}
-			def := 0
-			if f.Optional() {
-				def = 1
-			}
-			if v == nil {
-				row[j] = parquet.Value{}.Level(0, 0, j)
-				continue
-			}
-			row[j] = parquet.ValueOf(v).Level(0, def, j)
-		}
-		if _, err := w.WriteRows([]parquet.Row{row}); err != nil {
+		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
