@@ -109,7 +109,7 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 	for _, rg := range rgs {
 		most = max(most, rg.NumRows())
 	}
-	ahead := int(min(max(batchBudget/most-int64(workers), 1), int64(2*workers)))
+	ahead := int(min(max(batchBudget/most-int64(workers), 1), int64(workers)))
 	order := make(chan chan batchResult, ahead)
 	jobs := make(chan batchJob)
 	free := make(chan *LogColumns, ahead)
