@@ -10,15 +10,16 @@ import (
 // The batch path of the Parquet log reader (issue 50). pet build needs three columns of each
 // record, and on the row path every record cost a chain of calls (the table's cursors, quick,
 // the record, the fit's Add) that came to most of its time. Here a Parquet log is read one
-// row group at a time, the row groups on all cores at once: a worker decodes the task type,
-// machine type and execution time columns of a row group page by page into a LogColumns, the
-// names resolved once per dictionary value, and the row groups reach the caller in file order.
+// row group per worker, the row groups on all cores at once: a worker decodes the task type,
+// machine type and execution time columns of its row group page by page into LogColumns of
+// at most windowRows records each, the names resolved once per dictionary value, and the
+// runs reach the caller in file order.
 //
-// A row group is taken this way only when every one of its pages is of a shape the column
-// path reads (parquetpage.go) and every record in it passes the checks quick makes. Any other
-// row group, one with a bad record included, is read again by the row path (LogReader.Next on
-// a table of the worker's own, placed at the row group's first row), whose records and error
-// are those a serial read gives, with the same message and row number.
+// A run is taken this way only when every page it reads is of a shape the column path reads
+// (parquetpage.go) and every record in it passes the checks quick makes. From a run that is
+// not, its row group is read by the row path (LogReader.Next on a table of the worker's own,
+// placed at the run's first row), whose records and error are those a serial read gives, with
+// the same message and row number.
 
 // LogColumns is a run of consecutive records of an execution log, by column.
 type LogColumns struct {
@@ -60,20 +61,21 @@ func eachColumnsOf(src Source, opt ReadOptions, rows func(LogRecord) error, cols
 	defer lr.Close()
 	workers := runtime.GOMAXPROCS(0)
 	if t, ok := lr.columnar(); ok {
-		return lr.eachColumns(t, cols, workers)
+		return lr.eachColumns(t, cols, workers, windowRows)
 	}
 	return lr.each(rows, workers)
 }
 
-// Row groups of more rows than maxBatchRows are read by the row path, and batchBudget bounds
-// the rows of the row groups read ahead of the caller: the memory stays a few MiB.
+// windowRows is the most records of one LogColumns. A worker holds at most windowsAhead of
+// them ready for the caller, and one more it fills, so that the memory stays a few MiB
+// whatever the size of the row groups.
 const (
-	maxBatchRows = 1 << 20
-	batchBudget  = 1 << 21
+	windowRows   = 1 << 16
+	windowsAhead = 2
 )
 
 // columnar returns the Parquet table when the batch path can read the log: a fresh reader
-// that needs no more than the three columns it gives, and row groups none empty or too big.
+// that needs no more than the three columns it gives, and no row group empty.
 func (lr *LogReader) columnar() (*parquetTable, bool) {
 	t, ok := lr.r.t.(*parquetTable)
 	if !ok || t.valuesOnly || lr.r.atEOF || lr.r.n > 0 || t.rg >= 0 {
@@ -84,7 +86,7 @@ func (lr *LogReader) columnar() (*parquetTable, bool) {
 		return nil, false
 	}
 	for _, rg := range t.f.RowGroups() {
-		if n := rg.NumRows(); n <= 0 || n > maxBatchRows {
+		if rg.NumRows() <= 0 {
 			return nil, false
 		}
 	}
@@ -102,17 +104,12 @@ type batchResult struct {
 	err  error
 }
 
-// eachColumns reads the row groups on workers goroutines and hands them to fn in file order.
-func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, workers int) error {
-	rgs := t.f.RowGroups()
-	most := int64(0)
-	for _, rg := range rgs {
-		most = max(most, rg.NumRows())
-	}
-	ahead := int(min(max(batchBudget/most-int64(workers), 1), int64(workers)))
-	order := make(chan chan batchResult, ahead)
+// eachColumns reads the row groups on workers goroutines, in runs of at most window records,
+// and hands the runs to fn in file order.
+func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, workers, window int) error {
+	order := make(chan chan batchResult, workers)
 	jobs := make(chan batchJob)
-	free := make(chan *LogColumns, ahead)
+	free := make(chan *LogColumns, workers*(windowsAhead+1))
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	defer func() {
@@ -121,17 +118,26 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 	}()
 	for range workers {
 		b := lr.batcher(t) // here: the copy of lr.r must not race with the updates below
+		b.window = window
 		wg.Go(func() {
 			defer b.t.closePages()
 			for j := range jobs {
-				var out *LogColumns
-				select {
-				case out = <-free:
-				default:
-					out = new(LogColumns)
-				}
-				err := b.read(j.g, j.start, out)
-				j.res <- batchResult{out, err}
+				b.readGroup(j.g, j.start, func() *LogColumns {
+					select {
+					case out := <-free:
+						return out
+					default:
+						return new(LogColumns)
+					}
+				}, func(r batchResult) bool {
+					select {
+					case j.res <- r:
+						return true
+					case <-done:
+						return false
+					}
+				})
+				close(j.res)
 			}
 		})
 	}
@@ -139,8 +145,8 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 		defer close(jobs)
 		defer close(order)
 		start := int64(0)
-		for g, rg := range rgs {
-			res := make(chan batchResult, 1)
+		for g, rg := range t.f.RowGroups() {
+			res := make(chan batchResult, windowsAhead)
 			select {
 			case order <- res:
 			case <-done:
@@ -155,21 +161,22 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 		}
 	})
 	for res := range order {
-		r := <-res
-		lr.r.n += int64(len(r.cols.Pair))
-		if len(r.cols.Pair) > 0 {
-			if err := fn(r.cols); err != nil {
-				lr.r.atEOF = true
-				return err
+		for r := range res {
+			lr.r.n += int64(len(r.cols.Pair))
+			if len(r.cols.Pair) > 0 {
+				if err := fn(r.cols); err != nil {
+					lr.r.atEOF = true
+					return err
+				}
 			}
-		}
-		if r.err != nil {
-			lr.r.atEOF = true
-			return r.err
-		}
-		select {
-		case free <- r.cols:
-		default:
+			if r.err != nil {
+				lr.r.atEOF = true
+				return r.err
+			}
+			select {
+			case free <- r.cols:
+			default:
+			}
 		}
 	}
 	lr.r.atEOF = true
@@ -181,12 +188,66 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 type batcher struct {
 	t                   *parquetTable
 	lr                  LogReader
-	task, machine, exec int // the table's columns
-	pg                  pqPage
+	task, machine, exec int        // the table's columns
+	cols                [3]pqChunk // task, machine and exec's pages in the row group
+	window              int        // the most records of a run
 	tn, mn              pqNames
 	tid, mid            []int32 // each row's name index in tn and mn
 	pairOf              []int32 // task index × machine names + machine index -> pair, -1 for none yet
 	pairs               map[[2]int32]uint32
+	fastRuns            int // runs read by columns (for the tests)
+}
+
+// pqChunk is where the batch path is in one column chunk: its page loaded into pg, and how
+// many of the page's rows are used.
+type pqChunk struct {
+	pages parquet.Pages
+	page  parquet.Page // nil when none is loaded
+	pg    pqPage
+	used  int
+}
+
+// rows hands fill the next m rows of the chunk, a page's run at a time: fill takes the rows
+// [row, row+k) of the run from the page's rows from on. False when a page is not typed
+// (pqPage.load), the chunk ends short, or fill says no.
+func (c *pqChunk) rows(m int, maxDef byte, fill func(pg *pqPage, from, row, k int) bool) bool {
+	for row := 0; row < m; {
+		if c.page == nil || c.used == c.pg.rows {
+			c.release()
+			p, err := c.pages.ReadPage()
+			if err != nil {
+				return false
+			}
+			c.page, c.used = p, 0
+			if !c.pg.load(p, maxDef) {
+				return false
+			}
+			continue // an empty page is skipped, as the row path skips it
+		}
+		k := min(c.pg.rows-c.used, m-row)
+		if !fill(&c.pg, c.used, row, k) {
+			return false
+		}
+		c.used += k
+		row += k
+	}
+	return true
+}
+
+func (c *pqChunk) release() {
+	if c.page != nil {
+		c.pg.drop()
+		parquet.Release(c.page)
+		c.page = nil
+	}
+}
+
+func (c *pqChunk) close() {
+	c.release()
+	if c.pages != nil {
+		c.pages.Close()
+		c.pages = nil
+	}
 }
 
 // pqNames numbers the names of one column of a row group.
@@ -227,38 +288,91 @@ func (lr *LogReader) batcher(t *parquetTable) *batcher {
 	return b
 }
 
-// read reads row group g, whose first row is row start+1, into out: by the batch path when it
-// can, else by the row path, up to the first bad record, whose error it returns.
-func (b *batcher) read(g int, start int64, out *LogColumns) error {
+// readGroup reads row group g, whose first row is row start+1, into runs of at most b.window
+// records from next, and sends each: by columns while it can, and from the first run it
+// cannot on by the row path, up to the first bad record, sent with its error. It stops when
+// send says no.
+func (b *batcher) readGroup(g int, start int64, next func() *LogColumns, send func(batchResult) bool) {
 	n := int(b.t.f.RowGroups()[g].NumRows())
-	if b.fast(g, n, out) {
-		return nil
+	fast := b.open(g)
+	defer b.closeGroup()
+	for w := 0; w < n; {
+		m := min(b.window, n-w)
+		out := next()
+		var err error
+		if fast && !b.fast(m, out) {
+			fast = false
+			b.closeGroup()
+			out.Pairs, out.Pair, out.ExecTime = out.Pairs[:0], out.Pair[:0], out.ExecTime[:0]
+			err = b.seek(g, start, w)
+		}
+		if !fast && err == nil {
+			err = b.slow(m, out)
+		}
+		if err != nil {
+			send(batchResult{out, err})
+			return
+		}
+		if !send(batchResult{out, nil}) {
+			return
+		}
+		w += m
 	}
-	return b.slow(g, start, n, out)
 }
 
-// fast reads row group g by columns; false when some page or record is not of the kind it
-// takes (out is then to be filled again).
-func (b *batcher) fast(g, n int, out *LogColumns) (ok bool) {
+// open starts row group g's three column chunks; false when the batch path cannot.
+func (b *batcher) open(g int) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
-		b.pg.drop()
 	}()
+	b.tn.reset() // a new chunk, a new dictionary (parquet-go may reuse the old one's memory)
+	b.mn.reset()
 	t := b.t
 	if t.checkRowGroup(g) != nil {
 		return false
 	}
 	chunks := t.f.RowGroups()[g].ColumnChunks()
-	b.tid, b.mid = grow(b.tid, n), grow(b.mid, n)
-	out.ExecTime = grow(out.ExecTime, n)
-	if !b.column(chunks, b.task, n, func(pg *pqPage, row, m int) bool { return b.names(b.task, &b.tn, pg, b.tid[row:row+m]) }) ||
-		!b.column(chunks, b.machine, n, func(pg *pqPage, row, m int) bool { return b.names(b.machine, &b.mn, pg, b.mid[row:row+m]) }) ||
-		!b.column(chunks, b.exec, n, func(pg *pqPage, row, m int) bool { return b.times(pg, out.ExecTime[row:row+m]) }) {
+	for i, col := range []int{b.task, b.machine, b.exec} {
+		cu := t.cur[col]
+		if cu.col >= len(chunks) {
+			return false
+		}
+		b.cols[i].pages = chunks[cu.col].Pages()
+	}
+	return true
+}
+
+func (b *batcher) closeGroup() {
+	for i := range b.cols {
+		b.cols[i].close()
+	}
+	b.t.closePages()
+}
+
+// fast reads the next m records by columns; false when some page or record is not of the kind
+// it takes (out is then to be filled again).
+func (b *batcher) fast(m int, out *LogColumns) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	b.tid, b.mid = grow(b.tid, m), grow(b.mid, m)
+	out.ExecTime = grow(out.ExecTime, m)
+	cur := b.t.cur
+	if !b.cols[0].rows(m, cur[b.task].maxDef, func(pg *pqPage, from, row, k int) bool {
+		return b.nameIDs(b.task, &b.tn, pg, from, b.tid[row:row+k])
+	}) || !b.cols[1].rows(m, cur[b.machine].maxDef, func(pg *pqPage, from, row, k int) bool {
+		return b.nameIDs(b.machine, &b.mn, pg, from, b.mid[row:row+k])
+	}) || !b.cols[2].rows(m, cur[b.exec].maxDef, func(pg *pqPage, from, row, k int) bool {
+		return b.times(pg, from, out.ExecTime[row:row+k])
+	}) {
 		return false
 	}
-	b.pair(out, n)
+	b.pair(out, m)
+	b.fastRuns++
 	return true
 }
 
@@ -269,35 +383,6 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// column reads the first n rows of table column col's chunk, page by page: fill takes the
-// rows [row, row+m) from a page's first m. False when a page is not typed (pqPage.load), the
-// chunk ends short, or fill says no.
-func (b *batcher) column(chunks []parquet.ColumnChunk, col, n int, fill func(pg *pqPage, row, m int) bool) bool {
-	cu := b.t.cur[col]
-	if cu.col >= len(chunks) {
-		return false
-	}
-	pages := chunks[cu.col].Pages()
-	defer pages.Close()
-	b.tn.dict, b.mn.dict = nil, nil // a new chunk, a new dictionary (parquet-go may reuse the old one's memory)
-	for row := 0; row < n; {
-		p, err := pages.ReadPage()
-		if err != nil {
-			return false
-		}
-		ok := b.pg.load(p, cu.maxDef)
-		m := min(b.pg.rows, n-row)
-		ok = ok && fill(&b.pg, row, m)
-		b.pg.drop()
-		parquet.Release(p)
-		if !ok {
-			return false
-		}
-		row += m
-	}
-	return true
-}
-
 // valueAt is the value index of row i of pg, -1 for a null.
 func valueAt(pg *pqPage, i int) int {
 	if len(pg.at) > 0 {
@@ -306,13 +391,13 @@ func valueAt(pg *pqPage, i int) int {
 	return i
 }
 
-// names numbers the names of the page's first len(ids) rows into ids; false on a row that is
-// null or not a good name (text's cellOK), as the row path requires. A dictionary's names are
-// numbered once, on its first page.
-func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
+// nameIDs numbers the names of len(ids) rows of the page from row from on into ids; false on
+// a row that is null or not a good name (text's cellOK), as the row path requires. A
+// dictionary's names are numbered once, on its first page.
+func (b *batcher) nameIDs(col int, ns *pqNames, pg *pqPage, from int, ids []int32) bool {
 	if pg.dict == nil {
 		for i := range ids {
-			k := valueAt(pg, i)
+			k := valueAt(pg, from+i)
 			if k < 0 {
 				return false
 			}
@@ -334,7 +419,7 @@ func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
 		}
 	}
 	for i := range ids {
-		k := valueAt(pg, i)
+		k := valueAt(pg, from+i)
 		if k < 0 {
 			return false
 		}
@@ -347,14 +432,14 @@ func (b *batcher) names(col int, ns *pqNames, pg *pqPage, ids []int32) bool {
 	return true
 }
 
-// times reads the execution times of the page's first len(out) rows into out, as quick
-// does; false on a time quick refuses.
-func (b *batcher) times(pg *pqPage, out []float64) bool {
+// times reads the execution times of len(out) rows of the page from row from on into out, as
+// quick does; false on a time quick refuses.
+func (b *batcher) times(pg *pqPage, from int, out []float64) bool {
 	// A time is taken when it is positive and within the limit (always set for a time,
 	// so an infinity is beyond it); anything else goes to the row path, which says why.
 	scale, limit := b.lr.exec.scale, b.lr.exec.limit
 	if pg.kind == parquet.Double && pg.dict == nil && len(pg.at) == 0 {
-		for i, x := range pg.f64[:len(out)] {
+		for i, x := range pg.f64[from : from+len(out)] {
 			v := x * scale
 			if !(v > 0 && v <= limit) {
 				return false
@@ -364,7 +449,7 @@ func (b *batcher) times(pg *pqPage, out []float64) bool {
 		return true
 	}
 	for i := range out {
-		k := valueAt(pg, i)
+		k := valueAt(pg, from+i)
 		if k < 0 {
 			return false
 		}
@@ -413,22 +498,27 @@ func (b *batcher) pair(out *LogColumns, n int) {
 			out.Pair[i] = p
 		}
 	}
-	b.tn.reset()
-	b.mn.reset()
 }
 
-// slow reads row group g through the row path, its records into out, up to the first error.
-func (b *batcher) slow(g int, start int64, n int, out *LogColumns) error {
-	b.tn.reset()
-	b.mn.reset()
-	out.Pairs, out.Pair, out.ExecTime = out.Pairs[:0], out.Pair[:0], out.ExecTime[:0]
+// seek places the row path at row w of row group g, whose first row is row start+1.
+func (b *batcher) seek(g int, start int64, w int) error {
 	t := b.t
 	t.closePages()
 	t.rg, t.rgLeft, t.row = g-1, 0, start
 	b.lr.r.atEOF, b.lr.r.n = false, 1 // past the file's first record: no "empty file" here
-	defer t.closePages()
+	for range w {
+		if err := t.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// slow reads the next m records through the row path into out, up to the first error.
+func (b *batcher) slow(m int, out *LogColumns) error {
+	out.Pairs, out.Pair, out.ExecTime = out.Pairs[:0], out.Pair[:0], out.ExecTime[:0]
 	index := map[TypePair]uint32{}
-	for range n {
+	for range m {
 		rec, err := b.lr.Next()
 		if err != nil {
 			return err

@@ -15,34 +15,37 @@ import (
 // decoding nor its name numbering): the same records, bit for bit, in the same order, then
 // the same error, message and row.
 
-// batchLogRead reads data through the batch path on workers goroutines, its runs turned back
-// into records; columnar reports whether the batch path took the log, fast how many of its
-// row groups it read by columns rather than by the row path.
-func batchLogRead(t *testing.T, data []byte, opt ReadOptions, workers int) (recs []LogRecord, errText string, columnar bool, fast int) {
+// batchLogRead reads data through the batch path on workers goroutines, in runs of at most
+// window records, the runs turned back into records; columnar reports whether the batch path
+// took the log, fast how many runs it read by columns rather than by the row path (counted on
+// a read of its own), runs how many there were.
+func batchLogRead(t *testing.T, data []byte, opt ReadOptions, workers, window int) (recs []LogRecord, errText string, columnar bool, fast, runs int) {
 	t.Helper()
 	tab, err := newParquetTable("log.parquet", bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, err.Error(), false, 0
+		return nil, err.Error(), false, 0, 0
 	}
 	lr, err := newLogReader(tab, nil, opt)
 	if err != nil {
 		tab.close()
-		return nil, err.Error(), false, 0
+		return nil, err.Error(), false, 0, 0
 	}
 	defer lr.Close()
 	pt, ok := lr.columnar()
 	if !ok {
-		return nil, "", false, 0
+		return nil, "", false, 0, 0
 	}
 	b := lr.batcher(pt)
+	b.window = window
+	start := int64(0)
 	for g, rg := range pt.f.RowGroups() {
-		if b.fast(g, int(rg.NumRows()), new(LogColumns)) {
-			fast++
-		}
+		b.readGroup(g, start, func() *LogColumns { return new(LogColumns) }, func(batchResult) bool { runs++; return true })
+		start += rg.NumRows()
 	}
+	fast = b.fastRuns
 	err = lr.eachColumns(pt, func(c *LogColumns) error {
-		if len(c.Pair) != len(c.ExecTime) {
-			t.Fatalf("a run of %d pairs and %d times", len(c.Pair), len(c.ExecTime))
+		if len(c.Pair) != len(c.ExecTime) || len(c.Pair) > window {
+			t.Fatalf("a run of %d pairs and %d times, at most %d wanted", len(c.Pair), len(c.ExecTime), window)
 		}
 		for i, k := range c.Pair {
 			p := c.Pairs[k]
@@ -50,17 +53,17 @@ func batchLogRead(t *testing.T, data []byte, opt ReadOptions, workers int) (recs
 				Start: math.NaN(), End: math.NaN()})
 		}
 		return nil
-	}, workers)
+	}, workers, window)
 	if err != nil {
 		errText = err.Error()
 	}
-	return recs, errText, true, fast
+	return recs, errText, true, fast, runs
 }
 
 // TestParquetBatchPathRandom: random logs as TestParquetColumnPathRandom writes them (names as
 // strings or integers, times of every numeric type and as text, plain and dictionary pages,
 // nulls and bad values at random rows, several row groups and pages), those the batch path
-// takes, read on 1 to 3 workers.
+// takes, read on 1 to 3 workers, in runs of a whole row group or of 1 to 100 records.
 func TestParquetBatchPathRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(50, 7))
 	want := 400
@@ -68,7 +71,7 @@ func TestParquetBatchPathRandom(t *testing.T) {
 		want = 100
 	}
 	opt := ReadOptions{SkipIDs: true}
-	runs, clean, failed, fastGroups, slowGroups := 0, 0, 0, 0, 0
+	runs, clean, failed, fastRuns, slowRuns := 0, 0, 0, 0, 0
 	for tries := 0; runs < want && tries < 20*want; tries++ {
 		var data []byte
 		if tries%2 == 0 {
@@ -77,16 +80,16 @@ func TestParquetBatchPathRandom(t *testing.T) {
 			data = hotPQLog(t, rng, 1+rng.IntN(600))
 		}
 		ref, refErr := pqLogRead(data, true, 1, opt)
+		window := []int{1 << 16, 1 + rng.IntN(100)}[rng.IntN(2)]
 		for workers := 1; workers <= 3; workers++ {
-			got, gotErr, columnar, fast := batchLogRead(t, data, opt, workers)
+			got, gotErr, columnar, fast, n := batchLogRead(t, data, opt, workers, window)
 			if !columnar {
 				break
 			}
 			if workers == 1 {
 				runs++
-				n, _ := countRowGroups(data)
-				fastGroups += fast
-				slowGroups += n - fast
+				fastRuns += fast
+				slowRuns += n - fast
 				if refErr == "" {
 					clean++
 				} else {
@@ -94,17 +97,17 @@ func TestParquetBatchPathRandom(t *testing.T) {
 				}
 			}
 			if i := firstDiff(got, ref); gotErr != refErr || i >= 0 {
-				t.Fatalf("run %d, %d workers:\ngot  %d records, error %q\nwant %d records, error %q\nrecord %d: got %s, want %s",
-					runs, workers, len(got), gotErr, len(ref), refErr, i, recordAt(got, i), recordAt(ref, i))
+				t.Fatalf("log %d, %d workers, runs of %d:\ngot  %d records, error %q\nwant %d records, error %q\nrecord %d: got %s, want %s",
+					runs, workers, window, len(got), gotErr, len(ref), refErr, i, recordAt(got, i), recordAt(ref, i))
 			}
 		}
 	}
-	t.Logf("%d logs taken (%d clean, %d failed), %d row groups by columns, %d by rows", runs, clean, failed, fastGroups, slowGroups)
-	// Clean and failed logs, and row groups read each way, must all be common, or the test
-	// does not test what it says.
-	if runs < want || clean < want/5 || failed < want/5 || fastGroups < want || slowGroups < want/5 {
-		t.Fatalf("%d logs taken (%d clean, %d failed), %d row groups by columns, %d by rows: the generator is off",
-			runs, clean, failed, fastGroups, slowGroups)
+	t.Logf("%d logs taken (%d clean, %d failed), %d runs by columns, %d by rows", runs, clean, failed, fastRuns, slowRuns)
+	// Clean and failed logs, and runs read each way, must all be common, or the test does not
+	// test what it says.
+	if runs < want || clean < want/5 || failed < want/5 || fastRuns < want || slowRuns < want/5 {
+		t.Fatalf("%d logs taken (%d clean, %d failed), %d runs by columns, %d by rows: the generator is off",
+			runs, clean, failed, fastRuns, slowRuns)
 	}
 }
 
@@ -166,14 +169,6 @@ func hotPQLog(t *testing.T, rng *rand.Rand, rows int) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-func countRowGroups(data []byte) (int, error) {
-	tab, err := newParquetTable("log.parquet", bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return 0, err
-	}
-	return len(tab.f.RowGroups()), nil
 }
 
 // TestParquetBatchPathTakes: which logs the batch path takes; the others keep the row path.
