@@ -16,10 +16,10 @@ import (
 // runs reach the caller in file order.
 //
 // A run is taken this way only when every page it reads is of a shape the column path reads
-// (parquetpage.go) and every record in it passes the checks quick makes. From a run that is
-// not, its row group is read by the row path (LogReader.Next on a table of the worker's own,
-// placed at the run's first row), whose records and error are those a serial read gives, with
-// the same message and row number.
+// (parquetpage.go) and every record in it passes the checks quick makes. From the first run
+// that is not, the rest of its row group is read by the row path (LogReader.Next on a table
+// of the worker's own, placed at the run's first row), whose records and error are those a
+// serial read gives, with the same message and row number.
 
 // LogColumns is a run of consecutive records of an execution log, by column.
 type LogColumns struct {
