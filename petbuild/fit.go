@@ -60,6 +60,15 @@ type cellAcc struct {
 	hist     hist
 }
 
+// note counts a sample in the cell's count, sum and running moments.
+func (a *cellAcc) note(t float64) {
+	a.n++
+	a.sum += t
+	d := t - a.mean
+	a.mean += d / float64(a.n)
+	a.m2 += d * (t - a.mean)
+}
+
 // sd is the sample standard deviation of the cell's times; 0 for fewer than two.
 func (a *cellAcc) sd() float64 {
 	if a.n < 2 {
@@ -151,11 +160,7 @@ func (f *Fitter) Add(s Sample) error {
 		acc = &cellAcc{}
 		f.cells[cellKey{s.TaskType, s.MachineType}] = acc
 	}
-	acc.n++
-	acc.sum += s.Time
-	d := s.Time - acc.mean
-	acc.mean += d / float64(acc.n)
-	acc.m2 += d * (s.Time - acc.mean)
+	acc.note(s.Time)
 	if f.binning.needsSamples() {
 		acc.times.add(s.Time)
 		return nil

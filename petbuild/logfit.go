@@ -2,7 +2,6 @@ package petbuild
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -30,45 +29,123 @@ func (s LogStats) UnitWarning() string {
 // checks of its context.
 const logRowsStep = 1_000_000
 
-var errStopLogs = errors.New("stop")
-
 // FitLogs fits a PET to the execution-time logs of specs (files, globs, zip members: trace.Expand),
 // read with read, in order. progress, when set, is called with the rows read every million
 // rows, when the context is checked too. A read error is returned as the reader gave it, before
 // any error of the fit (ThinCellsError, SpanError).
 func FitLogs(ctx context.Context, specs []string, read trace.ReadOptions, opt FitOptions, progress func(rows int)) (*PET, LogStats, error) {
-	var st LogStats
-	var readErr error
-	samples := func(yield func(Sample) bool) {
-		for _, spec := range specs {
-			readErr = trace.EachLog(spec, read, func(r trace.LogRecord) error {
-				st.Rows++
-				if st.Rows%logRowsStep == 0 {
-					if progress != nil {
-						progress(st.Rows)
-					}
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-				}
-				if r.ExecTime < 1 {
-					st.SubMillisecond++
-				}
-				if !yield(Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime}) {
-					return errStopLogs
-				}
-				return nil
-			})
-			if readErr != nil {
-				return
-			}
+	return fitLogs(ctx, specs, read, opt, progress, logRowsStep)
+}
+
+// fitLogs is FitLogs with progress calls every step rows.
+func fitLogs(ctx context.Context, specs []string, read trace.ReadOptions, opt FitOptions, progress func(rows int), step int) (*PET, LogStats, error) {
+	f, err := NewFitter(opt)
+	if err != nil {
+		return nil, LogStats{}, err
+	}
+	l := &logFit{ctx: ctx, f: f, progress: progress, step: step}
+	for _, spec := range specs {
+		if err := trace.EachLogColumns(spec, read, l.record, l.columns); err != nil {
+			return nil, l.st, err
 		}
 	}
-	pet, err := Fit(samples, opt)
-	if readErr != nil && !errors.Is(readErr, errStopLogs) {
-		return nil, st, readErr
+	pet, err := f.PET()
+	return pet, l.st, err
+}
+
+// logFit feeds the records of logs to a Fitter, one at a time or by columns, counting them.
+type logFit struct {
+	ctx      context.Context
+	f        *Fitter
+	st       LogStats
+	progress func(rows int)
+	step     int // rows between two progress calls
+	cells    []*cellAcc
+}
+
+// row counts one more record, with a progress call and a context check every step.
+func (l *logFit) row() error {
+	l.st.Rows++
+	if l.st.Rows%l.step == 0 {
+		if l.progress != nil {
+			l.progress(l.st.Rows)
+		}
+		if l.ctx.Err() != nil {
+			return l.ctx.Err()
+		}
 	}
-	return pet, st, err
+	return nil
+}
+
+func (l *logFit) record(r trace.LogRecord) error {
+	if err := l.row(); err != nil {
+		return err
+	}
+	if r.ExecTime < 1 {
+		l.st.SubMillisecond++
+	}
+	return l.f.Add(Sample{TaskType: r.TaskType, MachineType: r.MachineType, Time: r.ExecTime})
+}
+
+// columns is record for each record of c, in order, with what it costs per record cut to a
+// few loads and stores: the runs between two progress steps go to addColumns.
+func (l *logFit) columns(c *trace.LogColumns) error {
+	l.cells = l.cells[:0]
+	for _, p := range c.Pairs {
+		l.cells = append(l.cells, l.f.cells[cellKey{p.TaskType, p.MachineType}])
+	}
+	n := len(c.Pair)
+	for i := 0; i < n; {
+		j := min(n, i+l.step-1-l.st.Rows%l.step) // the records before the next step
+		added, err := l.f.addColumns(c, l.cells, i, j)
+		if err != nil {
+			j = i + added + 1 // the record Add refused is counted, as record counts it
+		}
+		l.st.Rows += j - i
+		for _, v := range c.ExecTime[i:j] {
+			if v < 1 {
+				l.st.SubMillisecond++
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if i = j; i < n { // the record of the step
+			p := c.Pairs[c.Pair[i]]
+			if err := l.record(trace.LogRecord{TaskType: p.TaskType, MachineType: p.MachineType, ExecTime: c.ExecTime[i]}); err != nil {
+				return err
+			}
+			i++
+		}
+	}
+	return nil
+}
+
+// addColumns is Add for the records [lo, hi) of c, cells being the cells of c's pairs so far
+// (nil for a pair that is not a cell yet), and returns how many it added. A cell that exists
+// was made by Add, so its names passed Add's checks, and a reader's time is positive and
+// finite; the records of a new cell, any time that is not, and every record when the cells
+// keep histograms instead of samples are left to Add itself.
+func (f *Fitter) addColumns(c *trace.LogColumns, cells []*cellAcc, lo, hi int) (int, error) {
+	store := f.binning.needsSamples()
+	for i := lo; i < hi; i++ {
+		k, v := c.Pair[i], c.ExecTime[i]
+		acc := cells[k]
+		if acc == nil || !store || !(v >= 0 && v <= math.MaxFloat64) {
+			p := c.Pairs[k]
+			if err := f.Add(Sample{TaskType: p.TaskType, MachineType: p.MachineType, Time: v}); err != nil {
+				return i - lo, err
+			}
+			if store {
+				cells[k] = f.cells[cellKey{p.TaskType, p.MachineType}]
+			}
+			continue
+		}
+		f.added++
+		acc.note(v)
+		acc.times.add(v)
+	}
+	return hi - lo, nil
 }
 
 // BiasNote says what a fitted PET's step and compaction cost, when they cost more than the

@@ -86,6 +86,10 @@ func (lr *LogReader) bind() error {
 		return err
 	}
 	if r.opt.SkipIDs {
+		// Not read at all: on a columnar file, projecting a column of unique ids costs
+		// decoding every page of it for nothing.
+		r.unuse(lr.taskID.col)
+		r.unuse(lr.machineID.col)
 		lr.taskID.col, lr.machineID.col = -1, -1
 	}
 	if lr.start, err = r.bindTime("start", false); err != nil {

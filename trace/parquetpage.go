@@ -23,6 +23,7 @@ import (
 type pqPage struct {
 	kind parquet.Kind
 	rows int
+	size int     // values in the typed slices: the dictionary's, for a dictionary-encoded page
 	at   []int32 // value index of each row, -1 for a null; nil when the page has no null
 	dict []int32 // dictionary index of each value; nil when the page is not dictionary-encoded
 	f64  []float64
@@ -89,6 +90,7 @@ func (pg *pqPage) load(p parquet.Page, maxDef byte) (ok bool) {
 	default:
 		return false
 	}
+	pg.size = size
 	if dict == nil {
 		n = size
 	} else if !indexesWithin(pg.dict, size) {

@@ -300,7 +300,11 @@ func (t *parquetTable) number(col int) (float64, cellStatus) {
 	if !ok {
 		return 0, cellAbsent
 	}
-	j := pg.index(k)
+	return t.pageNumber(col, pg, pg.index(k))
+}
+
+// pageNumber is number for value j of a typed page's slices.
+func (t *parquetTable) pageNumber(col int, pg *pqPage, j int) (float64, cellStatus) {
 	var x float64
 	switch pg.kind {
 	case parquet.Double:

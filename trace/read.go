@@ -224,6 +224,14 @@ func (r *reader) bind(field string, required bool) (binding, error) {
 	return b, nil
 }
 
+// unuse takes back one bind of col (none when col < 0): a column bound to two fields stays
+// projected for the other.
+func (r *reader) unuse(col int) {
+	if i := slices.Index(r.used, col); col >= 0 && i >= 0 {
+		r.used = slices.Delete(r.used, i, i+1)
+	}
+}
+
 // missingErr reports every required column bind did not find, in one message with the hint
 // that maps a field to a column of another name; nil when none is missing.
 func (r *reader) missingErr() error {
