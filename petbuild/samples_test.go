@@ -269,6 +269,34 @@ func TestFitFirstSpanError(t *testing.T) {
 	}
 }
 
+// TestFitSpanErrorNamesItsCell: with several machines, the span error names its own cell, not
+// one found by another index of the matrix. Tasks a, b, c × machines x, y; every cell holds the
+// samples of TestFitFirstSpanError, and only (a, y) the far one. In the matrix's order (task,
+// then machine) (a, y) is cell 1 of 6: task 1/2 = 0 (a), machine 1 mod 2 = 1 (y); 1·2 = 2 would
+// name task c.
+func TestFitSpanErrorNamesItsCell(t *testing.T) {
+	var samples []Sample
+	for _, task := range []string{"a", "b", "c"} {
+		for _, m := range []string{"x", "y"} {
+			for k := range 40 {
+				x := 10 + 0.001*float64(k)
+				if k == 39 && task == "a" && m == "y" {
+					x = 1e7
+				}
+				samples = append(samples, Sample{task, m, x})
+			}
+		}
+	}
+	_, err := FitSlice(samples, FitOptions{})
+	var se *SpanError
+	if !errors.As(err, &se) || se.Cell != cellName("a", "y") {
+		t.Fatalf("got %v, want the span error of cell task=a machine=y", err)
+	}
+	if !strings.Contains(err.Error(), "cell task=a machine=y:") {
+		t.Errorf("error %q does not name cell task=a machine=y", err)
+	}
+}
+
 // TestLookupTellsNamesApart: the recent-cell table must answer only for the very name pair it
 // holds. Two pairs whose names have equal lengths and land in one slot — found by trying
 // substrings of one long string, so that their bytes lie at different addresses — are told
