@@ -320,3 +320,93 @@ func TestRoundedBelowIsRoundedCompare(t *testing.T) {
 	}
 	t.Logf("%d comparisons", n)
 }
+
+// TestSuccessBoundBelowIsBoundCompare: Event.SuccessBoundBelow(h, m, x) is SuccessBound(h, m) < x
+// (its doc: the same answer), on each engine and drop model, for x at the bound itself, the
+// next float above it, and 1, where a pruner's threshold or a best chance of 1 can sit: a bound
+// of 1 (none known, as always under pending) is not below 1.
+func TestSuccessBoundBelowIsBoundCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 3))
+	checked, ones := 0, 0
+	for i := range 6 {
+		cfg := Config{PET: randomPET(r, 3, 2, 8, 12, 1), Machines: machinesOf(0, 1, 1),
+			Tasks: randomTasks(r, 100, 3, 0.5+r.Float64(), 3, 30), Options: DefaultOptions()}
+		cfg.Options.Engine = []string{"fast", "reference"}[i%2]
+		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		check := func(ev Event) {
+			for _, h := range ev.Batch() {
+				for m := range ev.NumMachines() {
+					b := ev.SuccessBound(h, m)
+					for _, x := range []float64{b, math.Nextafter(b, 2), 1} {
+						if got := ev.SuccessBoundBelow(h, m, x); got != (b < x) {
+							t.Fatalf("workload %d (%s, %v) at %g: task %d on machine %d: bound %v below %v is %v", i, cfg.Options.Engine, cfg.Options.DropModel, ev.Now(), h, m, b, x, got)
+						}
+					}
+					if b == 1 {
+						ones++
+					}
+					checked++
+				}
+			}
+		}
+		// before the assignments, and after them, when the machines that took tasks hold
+		// tables of their queues before
+		run(t, cfg, mapperFunc{"check", Batch, func(ev Event) { check(ev); greedy(ev, nil); check(ev) }})
+	}
+	if checked < 2000 || ones < 100 {
+		t.Fatalf("%d bounds checked, %d of them 1", checked, ones)
+	}
+}
+
+// TestSamePMF: samePMF is identity to the bit: a PMF and its copy are the same; a last-bit
+// change of one probability, another origin, another step, or one impulse fewer or more is not.
+func TestSamePMF(t *testing.T) {
+	mk := func(origin, step float64, p ...float64) pmf.PMF {
+		d, err := pmf.New(origin, step, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := mk(1, 0.5, 0.25, 0.5, 0.25)
+	for _, tt := range []struct {
+		name string
+		b    pmf.PMF
+		want bool
+	}{
+		{"itself", a, true},
+		{"a copy", mk(1, 0.5, 0.25, 0.5, 0.25), true},
+		{"a last bit", mk(1, 0.5, 0.25, math.Nextafter(0.5, 1), math.Nextafter(0.25, 0)), false},
+		{"origin", mk(1.5, 0.5, 0.25, 0.5, 0.25), false},
+		{"step", mk(1, 1, 0.25, 0.5, 0.25), false},
+		{"shorter", mk(1, 0.5, 0.25, 0.75), false},
+		{"longer", mk(1, 0.5, 0.25, 0.5, 0.125, 0.125), false},
+	} {
+		if got := samePMF(a, tt.b); got != tt.want {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+		if got := samePMF(tt.b, a); got != tt.want {
+			t.Errorf("%s, swapped: %v", tt.name, got)
+		}
+	}
+}
+
+// TestRoundedAboveByHand: roundedAbove never rounds below what the reference's value, up to
+// chanceWindow (5e-15) away, may round to. Worked by hand around the boundary 0.1234567890125
+// between 0.123456789012 and 0.123456789013: 1e-15 below it the chance rounds down, but a
+// reference 5e-15 above would round up, so the bound is the upper one; as on it and just above;
+// 1e-13 below, farther than any reference, it rounds down.
+func TestRoundedAboveByHand(t *testing.T) {
+	const boundary = 0.1234567890125
+	for _, c := range []struct{ s, want float64 }{
+		{boundary - 1e-15, 0.123456789013},
+		{boundary, 0.123456789013},
+		{boundary + 1e-15, 0.123456789013},
+		{boundary - 1e-13, 0.123456789012},
+		{0.1234567890122, 0.123456789012},
+	} {
+		if got := roundedAbove(c.s); got != c.want {
+			t.Errorf("roundedAbove(%.17g) = %.17g, want %v", c.s, got, c.want)
+		}
+	}
+}
