@@ -97,7 +97,7 @@ func TestFastOracleFollowsQueue(t *testing.T) {
 // 1e-9 off one (the window is 0.002). RunCompletion(B) settles A's link, which the run without it
 // settles when it assigns B: 0; and takes the reference's tail (1) when 1.5 + E[B] lies near a
 // boundary: E[B] = 2 − q with q = 0.4999999995 − 1e-14 gives 3.0000000005 + 1e-14, 1e-5 of a
-// unit of 1e-9 off it (the window is 2.4e-5).
+// unit of 1e-9 off it (the window is 2.4e-5); asked again in the same event, it reuses that tail.
 func TestFallbacksConvolve(t *testing.T) {
 	two := func(p float64) pmf.PMF {
 		d, err := pmf.New(1, 1, []float64{p, 1 - p})
@@ -123,6 +123,10 @@ func TestFallbacksConvolve(t *testing.T) {
 		{"skewness near a boundary", skewed, pmf.PMF{}, queue, 2},
 		{"run completion off a boundary", two(0.5), two(0.5), runCompletion, 0},
 		{"run completion near a boundary", two(0.5), two(0.4999999995 - 1e-14), runCompletion, 1},
+		{"run completion near a boundary, asked twice", two(0.5), two(0.4999999995 - 1e-14), func(ev Event, b int) {
+			ev.RunCompletion(b, 0)
+			ev.RunCompletion(b, 0)
+		}, 1},
 	} {
 		convolutions := func(ask bool) int64 {
 			pet := gridPET{{c.a}}
