@@ -548,3 +548,39 @@ func TestCompletionBoundNearBoundary(t *testing.T) {
 		t.Fatal("B never asked about")
 	}
 }
+
+// TestIdleBoundWithinEvent: Event.CompletionBound is the completion against an earlier table of
+// the same queue, appends since included, and an idle machine's table of this very event is
+// one. Worked by hand: one idle machine at 0, drop model none; A takes 1, B 1 or 2 (mean 1.5).
+// B's completion is asked (1.5, against the empty queue's table), then A assigned: B's bound is
+// that 1.5, below its completion behind A, 1 + 1.5 = 2.5.
+func TestIdleBoundWithinEvent(t *testing.T) {
+	half, err := pmf.New(1, 1, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{PET: gridPET{{impulse(1)}, {half}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Type: 0, Deadline: 100}, {ID: 1, Type: 1, Deadline: 100}}}
+	cfg.Options.DropModel = pmf.None
+	asked := false
+	run(t, cfg, mapperFunc{"B, A, bound B", Batch, func(ev Event) {
+		hs := append([]int(nil), ev.Batch()...)
+		if len(hs) != 2 {
+			return
+		}
+		a, b := hs[0], hs[1]
+		if got := ev.Completion(b, 0); got != 1.5 {
+			t.Errorf("B's completion alone %v, want 1.5", got)
+		}
+		ev.Assign(a, 0)
+		bound := ev.CompletionBound(b, 0)
+		if c := ev.Completion(b, 0); bound != 1.5 || c != 2.5 {
+			t.Errorf("B behind A: bound %v, completion %v; want 1.5 and 2.5", bound, c)
+		}
+		asked = true
+		ev.Assign(b, 0)
+	}})
+	if !asked {
+		t.Fatal("never asked")
+	}
+}
