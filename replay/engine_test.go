@@ -547,3 +547,29 @@ func TestBatchFollowsMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestDropRunningCountsBusyTime: a running task the pruner stops counts as busy from its start
+// to the stop. Worked by hand: R starts at 1 on the only machine (it would run 10) and is
+// dropped at 3, when T arrives; T is never mapped. Busy time 3 − 1 = 2; cost 2 × 1/hour (the
+// machine's price), a time unit being a second here: 2/3600.
+func TestDropRunningCountsBusyTime(t *testing.T) {
+	cfg := Config{PET: gridPET{{impulse(1)}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Arrival: 1, Deadline: 100, Observed: []float64{10}}, {ID: 1, Arrival: 3, Deadline: 4}}}
+	cfg.Options.TimeUnitSeconds = 1
+	dropped := false
+	res := run(t, cfg, mapperFunc{"drop at 3", Batch, func(ev Event) {
+		switch ev.Now() {
+		case 1:
+			ev.Assign(ev.Batch()[0], 0)
+		case 3:
+			ev.Drop(ev.Queue(0)[0])
+			dropped = true
+		}
+	}})
+	if !dropped {
+		t.Fatal("R never dropped")
+	}
+	if s := res.Summary; s.BusyTime != 2 || math.Abs(float64(s.Cost)-2.0/3600) > 1e-15 {
+		t.Errorf("busy time %v, cost %v; want 2 and %v", s.BusyTime, s.Cost, 2.0/3600)
+	}
+}
