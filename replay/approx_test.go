@@ -95,9 +95,10 @@ func TestApproxCropsAtLatestDeadline(t *testing.T) {
 
 // TestApproxCropKeepsTailAtDeadline: a tail whose first point is the batch's latest deadline is
 // not cropped. Worked by hand: A (exec 1 or 2, 1/2 each) starts at 0 on the only machine; B
-// (exec 1) arrives at 0.5 with deadline 1, and no task is dropped. At 0.5 the tail is A's completion, 1 or 2 with 1/2
-// each, and the latest deadline, 1, is its first point: B's chance is 0 either way, and a crop
-// there would fold the mass at 2 into 1, taking B's expected completion from 1.5 + 1 = 2.5 to 2.
+// (exec 1) arrives at 0.5 with deadline 1, and no task is dropped. At 0.5 the tail is A's
+// completion, 1 or 2 with 1/2 each, and the latest deadline, 1, is its first point: B's chance
+// is 0 either way, and a crop there would fold the mass at 2 into 1, taking B's expected
+// completion from 1.5 + 1 = 2.5 to 2.
 func TestApproxCropKeepsTailAtDeadline(t *testing.T) {
 	a, _, err := pmf.FromWeights(1, 1, []float64{1, 1})
 	if err != nil {
