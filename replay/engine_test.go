@@ -573,3 +573,35 @@ func TestDropRunningCountsBusyTime(t *testing.T) {
 		t.Errorf("busy time %v, cost %v; want 2 and %v", s.BusyTime, s.Cost, 2.0/3600)
 	}
 }
+
+// TestOptionsValidateEdges: Validate takes each option at the edge of its range and refuses the
+// value just past it, naming it. Worked by hand from the ranges: approximation bucket ≥ 0 (0: one
+// step), trim ≥ 0, time unit > 0 s, power fractions in [0, 1].
+func TestOptionsValidateEdges(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Options)
+		want string // "" for valid
+	}{
+		{"bucket 0", func(o *Options) { o.ApproxBucket = 0 }, ""},
+		{"bucket -1", func(o *Options) { o.ApproxBucket = -1 }, "replay options: approximation bucket -1 < 0"},
+		{"trim 0", func(o *Options) { o.Trim = 0 }, ""},
+		{"trim -1", func(o *Options) { o.Trim = -1 }, "replay options: trim -1 < 0"},
+		{"time unit 0", func(o *Options) { o.TimeUnitSeconds = 0 }, "replay options: time unit 0 s"},
+		{"time unit 1e-300", func(o *Options) { o.TimeUnitSeconds = 1e-300 }, ""},
+		{"power fractions 0 and 1", func(o *Options) { o.IdlePowerFraction, o.ActivePowerFraction = 0, 1 }, ""},
+		{"power fractions 1 and 0", func(o *Options) { o.IdlePowerFraction, o.ActivePowerFraction = 1, 0 }, ""},
+		{"power fraction -0.5", func(o *Options) { o.IdlePowerFraction = -0.5 }, "replay options: power fraction -0.5 outside [0, 1]"},
+		{"power fraction 1.5", func(o *Options) { o.ActivePowerFraction = 1.5 }, "replay options: power fraction 1.5 outside [0, 1]"},
+	} {
+		o := DefaultOptions()
+		c.set(&o)
+		err := o.Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want valid", c.name, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
