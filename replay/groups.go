@@ -1,13 +1,11 @@
 package replay
 
-// BatchGroup is the tasks of one type in the batch (Event.BatchGroups).
+// BatchGroup is the tasks of one type in the batch (Event.BatchGroups); Lead is -1 if it has none.
 type BatchGroup struct {
-	Type  int
-	Tasks []BatchTask // in batch order
-	// Lead is the index in Tasks of the earliest deadline, the first in batch order among ties;
-	// -1 when Tasks is empty.
-	Lead     int
-	Deadline float64 // the lead's deadline
+	Type     int
+	Tasks    []BatchTask // in batch order
+	Lead     int         // the index in Tasks of the earliest deadline, the first in batch order among ties
+	Deadline float64     // the lead's deadline
 }
 
 // BatchTask is a task of a BatchGroup: its handle, its deadline, and a number that orders the
