@@ -13,9 +13,9 @@ const DefaultMaxBatch = 10_000
 
 // BatchLimit counts the tasks of a trace arriving at one instant, in file order, and refuses
 // more than its limit: a trace that would make one mapping event take hours is the user's to
-// spread out, not the engine's to grind through.
+// spread out, not the engine's to grind through. The zero BatchLimit has no limit.
 type BatchLimit struct {
-	max  int // negative: no limit
+	max  int // 0 or negative: no limit
 	at   float64
 	n    int
 	name string

@@ -35,3 +35,30 @@ func TestBatchLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchLimitMessage: the message a user sees names the trace, the limit, the arrival time
+// as given (1.25, not rounded) and the flag that raises the limit.
+func TestBatchLimitMessage(t *testing.T) {
+	b := NewBatchLimit("t.csv", 2)
+	var err error
+	for _, at := range []float64{1.25, 1.25, 1.25} {
+		if err = b.Add(at); err != nil {
+			break
+		}
+	}
+	want := "t.csv: more than 2 tasks arrive at time 1.25: a mapping event's time grows as the square of its batch " +
+		"(20,000 took 12 s with MM on 2 machine types); spread the arrivals, or raise --max-batch (0: no limit)"
+	if err == nil || err.Error() != want {
+		t.Errorf("message %v, want %q", err, want)
+	}
+}
+
+// TestBatchLimitZero: the zero BatchLimit, as its doc says, refuses nothing.
+func TestBatchLimitZero(t *testing.T) {
+	var b BatchLimit
+	for i := range 5 {
+		if err := b.Add(3); err != nil {
+			t.Fatalf("arrival %d: %v", i, err)
+		}
+	}
+}

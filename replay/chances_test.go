@@ -3,6 +3,7 @@ package replay
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -319,4 +320,267 @@ func TestRoundedBelowIsRoundedCompare(t *testing.T) {
 		}
 	}
 	t.Logf("%d comparisons", n)
+}
+
+// TestSuccessBoundBelowIsBoundCompare: Event.SuccessBoundBelow(h, m, x) is SuccessBound(h, m) < x
+// (its doc: the same answer), on each engine and drop model, for x at the bound itself, the
+// next float above it, and 1, where a pruner's threshold or a best chance of 1 can sit: a bound
+// of 1 (none known, as always under pending) is not below 1.
+func TestSuccessBoundBelowIsBoundCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 3))
+	checked, ones := 0, 0
+	for i := range 6 {
+		cfg := Config{PET: randomPET(r, 3, 2, 8, 12, 1), Machines: machinesOf(0, 1, 1),
+			Tasks: randomTasks(r, 100, 3, 0.5+r.Float64(), 3, 30), Options: DefaultOptions()}
+		cfg.Options.Engine = []string{"fast", "reference"}[i%2]
+		cfg.Options.DropModel = []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		check := func(ev Event) {
+			for _, h := range ev.Batch() {
+				for m := range ev.NumMachines() {
+					b := ev.SuccessBound(h, m)
+					for _, x := range []float64{b, math.Nextafter(b, 2), 1} {
+						if got := ev.SuccessBoundBelow(h, m, x); got != (b < x) {
+							t.Fatalf("workload %d (%s, %v) at %g: task %d on machine %d: bound %v below %v is %v", i, cfg.Options.Engine, cfg.Options.DropModel, ev.Now(), h, m, b, x, got)
+						}
+					}
+					if b == 1 {
+						ones++
+					}
+					checked++
+				}
+			}
+		}
+		// before the assignments, and after them, when the machines that took tasks hold
+		// tables of their queues before
+		run(t, cfg, mapperFunc{"check", Batch, func(ev Event) { check(ev); greedy(ev, nil); check(ev) }})
+	}
+	if checked < 2000 || ones < 100 {
+		t.Fatalf("%d bounds checked, %d of them 1", checked, ones)
+	}
+}
+
+// TestSamePMF: samePMF is identity to the bit: a PMF and its copy are the same; a last-bit
+// change of one probability, another origin, another step, or one impulse fewer or more is not.
+func TestSamePMF(t *testing.T) {
+	mk := func(origin, step float64, p ...float64) pmf.PMF {
+		d, err := pmf.New(origin, step, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := mk(1, 0.5, 0.25, 0.5, 0.25)
+	for _, tt := range []struct {
+		name string
+		b    pmf.PMF
+		want bool
+	}{
+		{"itself", a, true},
+		{"a copy", mk(1, 0.5, 0.25, 0.5, 0.25), true},
+		{"a last bit", mk(1, 0.5, 0.25, math.Nextafter(0.5, 1), math.Nextafter(0.25, 0)), false},
+		{"origin", mk(1.5, 0.5, 0.25, 0.5, 0.25), false},
+		{"step", mk(1, 1, 0.25, 0.5, 0.25), false},
+		{"shorter", mk(1, 0.5, 0.25, 0.75), false},
+		{"longer", mk(1, 0.5, 0.25, 0.5, 0.125, 0.125), false},
+	} {
+		if got := samePMF(a, tt.b); got != tt.want {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+		if got := samePMF(tt.b, a); got != tt.want {
+			t.Errorf("%s, swapped: %v", tt.name, got)
+		}
+	}
+}
+
+// TestRoundedAboveByHand: roundedAbove never rounds below what the reference's value, up to
+// chanceWindow (5e-15) away, may round to. Worked by hand around the boundary 0.1234567890125
+// between 0.123456789012 and 0.123456789013: 1e-15 below it the chance rounds down, but a
+// reference 5e-15 above would round up, so the bound is the upper one; as on it and just above;
+// 1e-13 below, farther than any reference, it rounds down.
+func TestRoundedAboveByHand(t *testing.T) {
+	const boundary = 0.1234567890125
+	for _, c := range []struct{ s, want float64 }{
+		{boundary - 1e-15, 0.123456789013},
+		{boundary, 0.123456789013},
+		{boundary + 1e-15, 0.123456789013},
+		{boundary - 1e-13, 0.123456789012},
+		{0.1234567890122, 0.123456789012},
+	} {
+		if got := roundedAbove(c.s); got != c.want {
+			t.Errorf("roundedAbove(%.17g) = %.17g, want %v", c.s, got, c.want)
+		}
+	}
+}
+
+// TestQueueFloorsAhead: QueueFloors from the chain ahead (fast.queueFloors), where the drift
+// floors know nothing because the running task has overrun its execution time's support, worked
+// by hand. One machine, step 1, drop model none. A (1 or 2, 1/2 each; it runs 30) and B (1 or 2,
+// deadline d) arrive at 0 and are queued; past its support A is expected to end at the next grid
+// point after now. Floors are read first at each event, from the chain 8 steps ahead. The first
+// event after 0 builds the chain with A running, and its floors are its chances.
+//
+// d = 7: at 4, A ends at 5, B at 6 or 7: chances and floors 1, 1. At 5: A ends at 6, B at 7 or
+// 8: chances 1 and 1/2; ahead, at 13, A ends at 14, B at 15 or 16: floors 1 and 0.
+//
+// d = 16, and C (takes 1, deadline 100) assigned behind B at 5. At 4 as above. At 5: chances 1,
+// 1 (B ends 7 or 8); ahead at 13, B ends 15 or 16: floors 1, 1. At 6, a new queue: A ends at 7,
+// B 8 or 9, C 9 or 10: chances 1, 1, 1; ahead at 14: A 15, B 16 or 17, C 17 or 18: floors 1,
+// 1/2, 1. At 15, past the floors' time: A ends 16, B 17 or 18: chances 1, 0, 1; ahead at 23:
+// floors 1, 0, 1.
+//
+// Step 2 (every time doubled, A runs 60), d = 18: at 8, A ends at 10, B 12 or 14: 1, 1. At 10: A
+// ends at 12, B 14 or 16: chances 1, 1; 8 steps ahead, at 26, A ends 28, B 30 or 32: floors 1, 0.
+func TestQueueFloorsAhead(t *testing.T) {
+	type want struct{ floors, chances []float64 }
+	for _, c := range []struct {
+		step     float64
+		deadline float64
+		triggers []float64 // arrivals after 0 (each an event), the one at 5 assigned behind B when withC
+		withC    bool
+		want     map[float64]want // by event time
+	}{
+		{1, 7, []float64{4, 5}, false, map[float64]want{
+			4: {[]float64{1, 1}, []float64{1, 1}},
+			5: {[]float64{1, 0}, []float64{1, 0.5}},
+		}},
+		{1, 16, []float64{4, 5, 6, 15}, true, map[float64]want{
+			4:  {[]float64{1, 1}, []float64{1, 1}},
+			5:  {[]float64{1, 1}, []float64{1, 1}},
+			6:  {[]float64{1, 0.5, 1}, []float64{1, 1, 1}},
+			15: {[]float64{1, 0, 1}, []float64{1, 0, 1}},
+		}},
+		{2, 18, []float64{8, 10}, false, map[float64]want{
+			8:  {[]float64{1, 1}, []float64{1, 1}},
+			10: {[]float64{1, 0}, []float64{1, 1}},
+		}},
+	} {
+		half, err := pmf.New(c.step, c.step, []float64{0.5, 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks := []Task{{ID: 0, Type: 0, Deadline: 100, Observed: []float64{30 * c.step}}, {ID: 1, Type: 1, Deadline: c.deadline}}
+		for i, at := range c.triggers {
+			tasks = append(tasks, Task{ID: int64(2 + i), Type: 2, Arrival: at, Deadline: 100})
+		}
+		cfg := Config{PET: gridPET{{half}, {half}, {impulse(c.step)}}, Machines: machinesOf(0), Tasks: tasks, Options: DefaultOptions()}
+		cfg.Options.DropModel = pmf.None
+		seen := 0
+		run(t, cfg, mapperFunc{"floors first", Batch, func(ev Event) {
+			if ev.Now() == 0 {
+				for _, h := range append([]int(nil), ev.Batch()...) {
+					ev.Assign(h, 0)
+				}
+				return
+			}
+			w, ok := c.want[ev.Now()]
+			if !ok {
+				return
+			}
+			seen++
+			floors := append([]float64(nil), ev.QueueFloors(0)...)
+			var chances []float64
+			for _, q := range ev.QueueChances(0) {
+				chances = append(chances, q.Success)
+			}
+			if !slices.Equal(floors, w.floors) || !slices.Equal(chances, w.chances) {
+				t.Errorf("step %g, deadline %g at %g: floors %v, chances %v; want %v and %v", c.step, c.deadline, ev.Now(), floors, chances, w.floors, w.chances)
+			}
+			if c.withC && ev.Now() == 5 {
+				for _, h := range ev.Batch() {
+					if ev.Task(h).Arrival == 5 {
+						ev.Assign(h, 0)
+						break
+					}
+				}
+			}
+		}})
+		if seen != len(c.want) {
+			t.Errorf("deadline %g: %d events checked, want %d", c.deadline, seen, len(c.want))
+		}
+	}
+}
+
+// TestNearHalfByHand: nearHalf(x, w) is |x − (⌊x⌋ + 1/2)| ≤ w, the distance w itself included.
+func TestNearHalfByHand(t *testing.T) {
+	for _, c := range []struct {
+		x, w float64
+		want bool
+	}{
+		{2.5, 0, true},
+		{1.75, 0.25, true}, // 0.25 from 1.5
+		{1.25, 0.25, true},
+		{1.7, 0.1, false},
+		{3, 0.25, false},
+		{-0.5, 0, true},
+	} {
+		if got := nearHalf(c.x, c.w); got != c.want {
+			t.Errorf("nearHalf(%v, %v) = %v", c.x, c.w, got)
+		}
+	}
+}
+
+// TestCompletionBoundNearBoundary: a completion bound from a memoised mean that lies within the
+// engines' window of a rounding boundary is no higher than the lower of the two values the
+// reference's completion may round to. Worked by hand: one idle machine at 0, drop model none, B
+// taking 1 (chance q = 0.9999999995 − 1e-14) or 2: expected completion 1 + (1 − q) =
+// 1.0000000005 + 1e-14, 1e-14 above the boundary between 1 and 1.000000001, within the window
+// (1e-14 + 4e-15·1.0000000005 ≈ 1.4e-14), so the reference's may round to 1: the bound is at most 1.
+func TestCompletionBoundNearBoundary(t *testing.T) {
+	const q = 0.9999999995 - 1e-14
+	b, err := pmf.New(1, 1, []float64{q, 1 - q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{PET: gridPET{{b}}, Machines: machinesOf(0), Tasks: []Task{{ID: 0, Deadline: 100}}, Options: DefaultOptions()}
+	cfg.Options.DropModel = pmf.None
+	asked := false
+	run(t, cfg, mapperFunc{"complete, bound", Batch, func(ev Event) {
+		for _, h := range ev.Batch() {
+			c := ev.Completion(h, 0)
+			if bound := ev.CompletionBound(h, 0); bound > 1 || c < 1 || c > 1.000000001 {
+				t.Errorf("completion %v, bound %v: want a bound at most 1", c, bound)
+			}
+			asked = true
+			ev.Assign(h, 0)
+		}
+	}})
+	if !asked {
+		t.Fatal("B never asked about")
+	}
+}
+
+// TestIdleBoundWithinEvent: Event.CompletionBound is the completion against an earlier table of
+// the same queue, appends since included, and an idle machine's table of this very event is
+// one. Worked by hand: one idle machine at 0, drop model none; A takes 1, B 1 or 2 (mean 1.5).
+// B's completion is asked (1.5, against the empty queue's table), then A assigned: B's bound is
+// that 1.5, below its completion behind A, 1 + 1.5 = 2.5.
+func TestIdleBoundWithinEvent(t *testing.T) {
+	half, err := pmf.New(1, 1, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{PET: gridPET{{impulse(1)}, {half}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Type: 0, Deadline: 100}, {ID: 1, Type: 1, Deadline: 100}}}
+	cfg.Options.DropModel = pmf.None
+	asked := false
+	run(t, cfg, mapperFunc{"B, A, bound B", Batch, func(ev Event) {
+		hs := append([]int(nil), ev.Batch()...)
+		if len(hs) != 2 {
+			return
+		}
+		a, b := hs[0], hs[1]
+		if got := ev.Completion(b, 0); got != 1.5 {
+			t.Errorf("B's completion alone %v, want 1.5", got)
+		}
+		ev.Assign(a, 0)
+		bound := ev.CompletionBound(b, 0)
+		if c := ev.Completion(b, 0); bound != 1.5 || c != 2.5 {
+			t.Errorf("B behind A: bound %v, completion %v; want 1.5 and 2.5", bound, c)
+		}
+		asked = true
+		ev.Assign(b, 0)
+	}})
+	if !asked {
+		t.Fatal("never asked")
+	}
 }

@@ -64,3 +64,35 @@ func TestTimesCompareThroughClock(t *testing.T) {
 		t.Fatal("no comparison of a time found: the pattern no longer matches the source")
 	}
 }
+
+// TestClockByHand: with a tolerance of 1/4, times within 1/4 of each other, 1/4 apart included,
+// are the same time: neither is before the other, each is at or before the other. before(a, b)
+// is then !atOrBefore(b, a) for every pair, on and off the tolerance's edges.
+func TestClockByHand(t *testing.T) {
+	c := clock{tol: 0.25}
+	for _, tt := range []struct {
+		a, b               float64
+		atOrBefore, before bool
+	}{
+		{1, 1, true, false},
+		{1.25, 1, true, false}, // 1/4 after: the same time
+		{1.5, 1, false, false},
+		{0.75, 1, true, false}, // 1/4 before: the same time
+		{0.5, 1, true, true},
+		{0, 1, true, true},
+	} {
+		if got := c.atOrBefore(tt.a, tt.b); got != tt.atOrBefore {
+			t.Errorf("atOrBefore(%v, %v) = %v", tt.a, tt.b, got)
+		}
+		if got := c.before(tt.a, tt.b); got != tt.before {
+			t.Errorf("before(%v, %v) = %v", tt.a, tt.b, got)
+		}
+	}
+	for a := 0.0; a <= 2; a += 0.125 {
+		for b := 0.0; b <= 2; b += 0.125 {
+			if c.before(a, b) == c.atOrBefore(b, a) {
+				t.Errorf("before(%v, %v) = %v and atOrBefore(%v, %v) = %v", a, b, c.before(a, b), b, a, c.atOrBefore(b, a))
+			}
+		}
+	}
+}

@@ -547,3 +547,61 @@ func TestBatchFollowsMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestDropRunningCountsBusyTime: a running task the pruner stops counts as busy from its start
+// to the stop. Worked by hand: R starts at 1 on the only machine (it would run 10) and is
+// dropped at 3, when T arrives; T is never mapped. Busy time 3 − 1 = 2; cost 2 × 1/hour (the
+// machine's price), a time unit being a second here: 2/3600.
+func TestDropRunningCountsBusyTime(t *testing.T) {
+	cfg := Config{PET: gridPET{{impulse(1)}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Arrival: 1, Deadline: 100, Observed: []float64{10}}, {ID: 1, Arrival: 3, Deadline: 4}}}
+	cfg.Options.TimeUnitSeconds = 1
+	dropped := false
+	res := run(t, cfg, mapperFunc{"drop at 3", Batch, func(ev Event) {
+		switch ev.Now() {
+		case 1:
+			ev.Assign(ev.Batch()[0], 0)
+		case 3:
+			ev.Drop(ev.Queue(0)[0])
+			dropped = true
+		}
+	}})
+	if !dropped {
+		t.Fatal("R never dropped")
+	}
+	if s := res.Summary; s.BusyTime != 2 || math.Abs(float64(s.Cost)-2.0/3600) > 1e-15 {
+		t.Errorf("busy time %v, cost %v; want 2 and %v", s.BusyTime, s.Cost, 2.0/3600)
+	}
+}
+
+// TestOptionsValidateEdges: Validate takes each option at the edge of its range and refuses the
+// value just past it, naming it. Worked by hand from the ranges: approximation bucket ≥ 0 (0: one
+// step), trim ≥ 0, time unit > 0 s, power fractions in [0, 1].
+func TestOptionsValidateEdges(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Options)
+		want string // "" for valid
+	}{
+		{"bucket 0", func(o *Options) { o.ApproxBucket = 0 }, ""},
+		{"bucket -1", func(o *Options) { o.ApproxBucket = -1 }, "replay options: approximation bucket -1 < 0"},
+		{"trim 0", func(o *Options) { o.Trim = 0 }, ""},
+		{"trim -1", func(o *Options) { o.Trim = -1 }, "replay options: trim -1 < 0"},
+		{"time unit 0", func(o *Options) { o.TimeUnitSeconds = 0 }, "replay options: time unit 0 s"},
+		{"time unit 1e-300", func(o *Options) { o.TimeUnitSeconds = 1e-300 }, ""},
+		{"power fractions 0 and 1", func(o *Options) { o.IdlePowerFraction, o.ActivePowerFraction = 0, 1 }, ""},
+		{"power fractions 1 and 0", func(o *Options) { o.IdlePowerFraction, o.ActivePowerFraction = 1, 0 }, ""},
+		{"power fraction -0.5", func(o *Options) { o.IdlePowerFraction = -0.5 }, "replay options: power fraction -0.5 outside [0, 1]"},
+		{"power fraction 1.5", func(o *Options) { o.ActivePowerFraction = 1.5 }, "replay options: power fraction 1.5 outside [0, 1]"},
+	} {
+		o := DefaultOptions()
+		c.set(&o)
+		err := o.Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want valid", c.name, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -83,3 +83,80 @@ func TestFastOracleFollowsQueue(t *testing.T) {
 		t.Errorf("B's chance behind A %v, want 0.5 + 5e-13 to 12 decimals", got)
 	}
 }
+
+// TestFallbacksConvolve: where a queued chance, its skewness or a run completion lies within the
+// engines' window of a rounding boundary, the fast engine takes the reference's chain instead
+// of its own (fast.queueChances, fast.runCompletion), which costs a convolution per queued link;
+// elsewhere it does not. Counted by hand as the convolutions (Summary.Convolutions) one question
+// adds to a run that assigns the same tasks without it. One idle machine, drop model none; A
+// (deadline 1) is assigned at 0, then the question is asked, then B (if any) is assigned behind
+// A. QueueChances settles A's link onto the idle machine's chain (1), and takes the
+// reference's chain (1 more) when A's chance P(A ≤ 1) = p or its skewness is on a boundary: p =
+// 0.5 + 5e-13 + 2e-15 is 0.002 of a unit of the 12th decimal off one (the window is 0.005); p =
+// 0.5 + 1.2525e-10 gives a skewness (2p − 1)/√(p(1 − p)) ≈ 5.01e-10, 0.001 of a unit of
+// 1e-9 off one (the window is 0.002). RunCompletion(B) settles A's link, which the run without it
+// settles when it assigns B: 0; and takes the reference's tail (1) when 1.5 + E[B] lies near a
+// boundary: E[B] = 2 − q with q = 0.4999999995 − 1e-14 gives 3.0000000005 + 1e-14, 1e-5 of a
+// unit of 1e-9 off it (the window is 2.4e-5); asked again in the same event, it reuses that tail.
+func TestFallbacksConvolve(t *testing.T) {
+	two := func(p float64) pmf.PMF {
+		d, err := pmf.New(1, 1, []float64{p, 1 - p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	queue := func(ev Event, _ int) { ev.QueueChances(0) }
+	runCompletion := func(ev Event, b int) { ev.RunCompletion(b, 0) }
+	skewed := two(0.5 + 1.2525e-10)
+	if s := skewed.Skewness() * 1e9; math.Abs(s-math.Floor(s)-0.5) > 0.0015 || math.Abs(s-math.Floor(s)-0.5) < 0.0005 {
+		t.Fatalf("skewness %v: not 0.001 units off a rounding boundary", s/1e9)
+	}
+	for _, c := range []struct {
+		name string
+		a, b pmf.PMF // b zero: no B
+		ask  func(ev Event, b int)
+		want int64
+	}{
+		{"queue chance off a boundary", two(0.5), pmf.PMF{}, queue, 1},
+		{"queue chance near a boundary", two(0.5 + 5e-13 + 2e-15), pmf.PMF{}, queue, 2},
+		{"skewness near a boundary", skewed, pmf.PMF{}, queue, 2},
+		{"run completion off a boundary", two(0.5), two(0.5), runCompletion, 0},
+		{"run completion near a boundary", two(0.5), two(0.4999999995 - 1e-14), runCompletion, 1},
+		{"run completion near a boundary, asked twice", two(0.5), two(0.4999999995 - 1e-14), func(ev Event, b int) {
+			ev.RunCompletion(b, 0)
+			ev.RunCompletion(b, 0)
+		}, 1},
+	} {
+		convolutions := func(ask bool) int64 {
+			pet := gridPET{{c.a}}
+			tasks := []Task{{ID: 0, Type: 0, Deadline: 1}}
+			if c.b.Len() > 0 {
+				pet = append(pet, []pmf.PMF{c.b})
+				tasks = append(tasks, Task{ID: 1, Type: 1, Deadline: 100})
+			}
+			cfg := Config{PET: pet, Machines: machinesOf(0), Tasks: tasks, Options: DefaultOptions()}
+			cfg.Options.DropModel = pmf.None
+			res := run(t, cfg, mapperFunc{"A, ask, B", Batch, func(ev Event) {
+				hs := append([]int(nil), ev.Batch()...)
+				if len(hs) == 0 {
+					return // the events after the arrivals
+				}
+				if len(hs) != len(tasks) {
+					t.Fatalf("%s: batch of %d at %g", c.name, len(hs), ev.Now())
+				}
+				ev.Assign(hs[0], 0)
+				if ask {
+					c.ask(ev, hs[len(hs)-1])
+				}
+				for _, h := range hs[1:] {
+					ev.Assign(h, 0)
+				}
+			}})
+			return res.Summary.Convolutions
+		}
+		if got := convolutions(true) - convolutions(false); got != c.want {
+			t.Errorf("%s: the question costs %d convolutions, want %d", c.name, got, c.want)
+		}
+	}
+}

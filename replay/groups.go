@@ -1,6 +1,6 @@
 package replay
 
-// BatchGroup is the tasks of one type in the batch (Event.BatchGroups).
+// BatchGroup is the tasks of one type in the batch (Event.BatchGroups); Lead is -1 if it has none.
 type BatchGroup struct {
 	Type     int
 	Tasks    []BatchTask // in batch order

@@ -132,3 +132,35 @@ func TestBatchGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyGroupHasNoLead: a type with no task in the batch has a group with no lead (-1).
+// Worked by hand: two tasks of type 2 arrive at 0; the groups of types 0 and 1 are empty, and
+// type 2's lead is its first task, of the earlier deadline 5.
+func TestEmptyGroupHasNoLead(t *testing.T) {
+	one := impulse(1)
+	cfg := Config{PET: gridPET{{one}, {one}, {one}}, Machines: machinesOf(0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Type: 2, Deadline: 5}, {ID: 1, Type: 2, Deadline: 9}}}
+	asked := false
+	run(t, cfg, mapperFunc{"groups", Batch, func(ev Event) {
+		if len(ev.Batch()) != 2 {
+			return
+		}
+		asked = true
+		groups, ok := ev.BatchGroups()
+		if !ok || len(groups) != 3 {
+			t.Fatalf("%d groups (%v), want 3", len(groups), ok)
+		}
+		for ty, g := range groups {
+			want := -1
+			if ty == 2 {
+				want = 0
+			}
+			if g.Lead != want || ty == 2 && g.Deadline != 5 {
+				t.Errorf("type %d: lead %d, deadline %v; want lead %d", ty, g.Lead, g.Deadline, want)
+			}
+		}
+	}})
+	if !asked {
+		t.Fatal("never asked")
+	}
+}

@@ -69,3 +69,25 @@ func TestWilson(t *testing.T) {
 		}
 	}
 }
+
+// TestReliabilityBinFill: a bin's bounds, means and interval, by hand. Bin 3 is [0.3, 0.4);
+// with 4 tasks, 3 on time, predicted chances summing to 1.4: predicted mean 0.35, observed 0.75,
+// inside Wilson's interval. Empty, it has no mean, share or interval (Wilson's formula divides
+// by the count): NaN.
+func TestReliabilityBinFill(t *testing.T) {
+	var b ReliabilityBin
+	b.fill(3)
+	if b.BinLow != 0.3 || b.BinHigh != 0.4 {
+		t.Errorf("bin 3: [%v, %v), want [0.3, 0.4)", b.BinLow, b.BinHigh)
+	}
+	for name, x := range map[string]Num{"predicted": b.Predicted, "observed": b.Observed, "interval low": b.IntervalLow, "interval high": b.IntervalHigh} {
+		if !math.IsNaN(float64(x)) {
+			t.Errorf("empty bin: %s %v, want NaN", name, x)
+		}
+	}
+	b = ReliabilityBin{Tasks: 4, OnTime: 3, PredictedSum: 1.4}
+	b.fill(3)
+	if math.Abs(float64(b.Predicted)-0.35) > 1e-15 || b.Observed != 0.75 || !(b.IntervalLow < 0.75 && 0.75 < b.IntervalHigh) {
+		t.Errorf("4 tasks, 3 on time: %+v", b)
+	}
+}
