@@ -40,6 +40,8 @@ func TestFitLogs(t *testing.T) {
 	}{
 		{[]string{write("a.csv", 0.5, 0.2, 5, 6), write("b.csv", 0.9, 7)}, 6, 3, false},
 		{[]string{write("c.csv", 0.5, 0.2, 5, 6), write("d.csv", 0.9, 0.1, 7)}, 7, 4, true},
+		// Exactly 1 ms is not under 1 ms: of 1, 0.999 and 2, one is.
+		{[]string{write("g.csv", 1, 0.999, 2)}, 3, 1, false},
 	} {
 		pet, st, err := FitLogs(t.Context(), c.logs, read, opt, nil)
 		if err != nil {
@@ -72,6 +74,10 @@ func TestSummaryNotes(t *testing.T) {
 		{Summary{Provenance: Provenance{Deficit: 0.002, CutMass: 0.01, FilledFrom: "gpu", SampleMean: 10}, Mean: 10.5},
 			"renormalised (deficit 0.0020); cropped 0.0100; filled from gpu; mean +5.0% off the samples'"},
 		{Summary{Mean: 9, Provenance: Provenance{SampleMean: 10}}, "mean -10.0% off the samples'"},
+		// A deficit of 1e-9 either way is rounding, not renormalisation: the note starts past it.
+		{Summary{Mean: 10, Provenance: Provenance{Deficit: 1e-9, SampleMean: 10}}, ""},
+		{Summary{Mean: 10, Provenance: Provenance{Deficit: -1e-9, SampleMean: 10}}, ""},
+		{Summary{Mean: 10, Provenance: Provenance{Deficit: -2e-9, SampleMean: 10}}, "renormalised (deficit -0.0000)"},
 	} {
 		if got := c.s.Notes(); got != c.want {
 			t.Errorf("%+v: notes %q, want %q", c.s, got, c.want)
