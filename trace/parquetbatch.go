@@ -474,13 +474,10 @@ func (b *batcher) pair(out *LogColumns, n int) {
 		}
 		for i := range n {
 			k := int(b.tid[i])*nm + int(b.mid[i])
-			p := b.pairOf[k]
-			if p < 0 {
-				p = int32(len(out.Pairs))
-				b.pairOf[k] = p
-				out.Pairs = append(out.Pairs, TypePair{b.tn.names[b.tid[i]], b.mn.names[b.mid[i]]})
+			if b.pairOf[k] < 0 {
+				b.pairOf[k] = int32(b.newPair(out, i))
 			}
-			out.Pair[i] = uint32(p)
+			out.Pair[i] = uint32(b.pairOf[k])
 		}
 	} else {
 		if b.pairs == nil {
@@ -491,13 +488,18 @@ func (b *batcher) pair(out *LogColumns, n int) {
 			k := [2]int32{b.tid[i], b.mid[i]}
 			p, ok := b.pairs[k]
 			if !ok {
-				p = uint32(len(out.Pairs))
+				p = b.newPair(out, i)
 				b.pairs[k] = p
-				out.Pairs = append(out.Pairs, TypePair{b.tn.names[b.tid[i]], b.mn.names[b.mid[i]]})
 			}
 			out.Pair[i] = p
 		}
 	}
+}
+
+// newPair adds row i's (task, machine) names to out's pairs and returns its index there.
+func (b *batcher) newPair(out *LogColumns, i int) uint32 {
+	out.Pairs = append(out.Pairs, TypePair{b.tn.names[b.tid[i]], b.mn.names[b.mid[i]]})
+	return uint32(len(out.Pairs) - 1)
 }
 
 // seek places the row path at row w of row group g, whose first row is row start+1.
