@@ -946,14 +946,9 @@ func (f *fast) success(h, m int) float64 {
 	return roundChance(s)
 }
 
-var DbgCompletion, DbgNear, DbgNearVals = 0, 0, map[float64]int{}
-
 func (f *fast) completion(h, m int) float64 {
 	mean := f.mean(h, m)
-	DbgCompletion++
 	if nearHalf(mean*1e9, timeWindow(mean)*1e9) {
-		DbgNear++
-		DbgNearVals[mean]++
 		next, _ := f.refAppend(h, m)
 		mean = next.Mean()
 	}
