@@ -142,6 +142,32 @@ func (c *completionMemo) known(ev replay.Event, p Params, b *buffers, row memoRo
 	return v
 }
 
+// everyCompletion is completions for several tasks (each asked about on every machine, no
+// bounds) from the memo of the event's earlier rounds: a completion asked on a machine that took
+// no task since is the memo's, the others are asked and kept (known). One loop per task over
+// its row, without completions' list of machines and bounds: MMU runs a round per free slot,
+// each over the whole batch.
+func everyCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	c := &b.memo
+	pairs := b.pairs[:0]
+	for _, t := range tasks {
+		value, at, exact := c.row(t)
+		bm, bc, bs := -1, math.Inf(1), math.Inf(1)
+		for _, m := range machines {
+			x := value[m]
+			if at[m] != c.version[m] || !exact[m] {
+				x = b.completionIn(ev, p, t, m)
+				value[m], at[m], exact[m] = x, c.version[m], true
+			} else {
+				c.reused++
+			}
+			bm, bc, bs = ranked(bm, bc, bs, m, x)
+		}
+		pairs = append(pairs, pair{task: t, machine: bm, completion: bc, second: math.Inf(1)})
+	}
+	return pairs
+}
+
 // memoRow is a task's row of the memo (completionMemo.row).
 type memoRow struct {
 	value []float64

@@ -213,12 +213,7 @@ func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, s
 			} else {
 				x = b.completionIn(ev, p, t, c.machine)
 			}
-			switch {
-			case best.machine < 0 || x < best.completion || x == best.completion && c.machine < best.machine:
-				best.machine, best.completion, best.second = c.machine, x, best.completion
-			case x < best.second:
-				best.second = x
-			}
+			best.machine, best.completion, best.second = ranked(best.machine, best.completion, best.second, c.machine, x)
 		}
 		if !second {
 			best.second = math.Inf(1)
@@ -228,15 +223,36 @@ func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, s
 	return pairs
 }
 
+// ranked takes machine m's completion x into the best machine so far, its completion and the
+// second best completion (none yet: machine −1): m becomes the best, or x the second best, or
+// neither (ties of the best: the lower machine index). Scalars, not a pair: the loops that call
+// it per machine keep them in registers.
+func ranked(machine int, completion, second float64, m int, x float64) (int, float64, float64) {
+	switch {
+	case machine < 0 || x < completion || x == completion && m < machine:
+		return m, x, completion
+	case x < second:
+		return machine, completion, x
+	}
+	return machine, completion, second
+}
+
 // eventCompletions is minCompletion for a round of a batch event, with the event's completions
 // kept (completionMemo): the rounds of an event ask every task again on the machines with a free
-// slot, of which only the one that took a task has moved. Params.ETC's sums cost a lookup and are
-// not kept.
+// slot, of which only the one that took a task has moved. Several tasks are asked about on every
+// machine, as completions asks them, in a loop of its own (everyCompletion); a single task goes
+// through completions' bounds. Params.ETC's sums cost a lookup and are not kept.
 func eventCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	if !p.ETC && !b.memo.on {
+	if p.ETC {
+		return completions(ev, p, b, tasks, machines, false, false)
+	}
+	if !b.memo.on {
 		b.memo.start(ev.NumMachines())
 	}
-	return completions(ev, p, b, tasks, machines, false, false)
+	if len(tasks) == 1 {
+		return completions(ev, p, b, tasks, machines, false, false)
+	}
+	return everyCompletion(ev, p, b, tasks, machines)
 }
 
 // bounded is a machine and a lower bound on a task's completion there.
