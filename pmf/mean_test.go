@@ -15,9 +15,7 @@ import (
 func TestAppendMeanTableIsStats(t *testing.T) {
 	r := rand.New(rand.NewPCG(50, 7))
 	for trial := range 600 {
-		step := []float64{1, 0.5, 2}[trial%3]
-		prev := randomPMF(r, 100+0.37*float64(trial%2)+float64(r.IntN(5))*step, step, 1+r.IntN(12))
-		exec := randomPMF(r, float64(1+r.IntN(4))*step, step, 1+r.IntN(10))
+		step, prev, exec := randomLink(r, trial)
 		dl := prev.Min() - 2*step + r.Float64()*(prev.Max()-prev.Min()+4*step)
 		if trial%10 == 0 { // on a grid point now and then
 			dl = prev.Time(r.IntN(prev.Len()))
