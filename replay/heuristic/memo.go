@@ -144,9 +144,9 @@ func (c *completionMemo) known(ev replay.Event, p Params, b *buffers, row memoRo
 
 // everyCompletion is completions for several tasks (each asked about on every machine, no
 // bounds) from the memo of the event's earlier rounds: a completion asked on a machine that took
-// no task since is the memo's, the others are asked and kept (known). One loop per task over
-// its row, without completions' list of machines and bounds: MMU runs a round per free slot,
-// each over the whole batch.
+// no task since is the memo's, the others are asked and kept, as known does. One loop per task
+// over its row, without completions' list of machines and bounds and without a call per machine:
+// MMU runs a round per free slot, each over the whole batch.
 func everyCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	c := &b.memo
 	pairs := b.pairs[:0]
