@@ -84,6 +84,16 @@ func TestKillSplitTwoTasks(t *testing.T) {
 	}
 }
 
+// randomLink is a random chain link for trial: a step of 1, 0.5 or 2, a free-time PMF prev of up
+// to 12 impulses near 100 (on the grid or 0.37 off it) and an execution-time PMF exec of up to 10
+// impulses from a whole number of steps.
+func randomLink(r *rand.Rand, trial int) (step float64, prev, exec PMF) {
+	step = []float64{1, 0.5, 2}[trial%3]
+	prev = randomPMF(r, 100+0.37*float64(trial%2)+float64(r.IntN(5))*step, step, 1+r.IntN(12))
+	exec = randomPMF(r, float64(1+r.IntN(4))*step, step, 1+r.IntN(10))
+	return step, prev, exec
+}
+
 // TestKilledMeanIsDeadline: one evict link behind a random free-time PMF frees the machine, on
 // average, exactly when the task it models does: the mean of the link's result, of
 // AppendStatsTable's expected completion, and (as a bound) AppendMeanBound, against the mean
@@ -92,9 +102,7 @@ func TestKillSplitTwoTasks(t *testing.T) {
 func TestKilledMeanIsDeadline(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 4))
 	for trial := range 300 {
-		step := []float64{1, 0.5, 2}[trial%3]
-		prev := randomPMF(r, 100+0.37*float64(trial%2)+float64(r.IntN(5))*step, step, 1+r.IntN(12))
-		exec := randomPMF(r, float64(1+r.IntN(4))*step, step, 1+r.IntN(10))
+		step, prev, exec := randomLink(r, trial)
 		dl := prev.Min() + r.Float64()*(prev.Max()-prev.Min()+exec.Max())
 		if trial%10 == 0 { // on a grid point now and then
 			dl = prev.Time(r.IntN(prev.Len() + exec.Len()))

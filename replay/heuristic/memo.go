@@ -127,6 +127,54 @@ func memoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []in
 	return pairs
 }
 
+// known is task t's completion on machine m (row is t's, from row), from the memo when it was
+// asked on m's queue as it is now, and otherwise asked and kept: within an event only an
+// assignment moves a queue (moved), so the answer is the one asking again would give. A batch
+// heuristic's rounds ask every task on every free machine (completions), and a round after an
+// assignment moves one machine: the others' completions come from here.
+func (c *completionMemo) known(ev replay.Event, p Params, b *buffers, row memoRow, t, m int) float64 {
+	if row.at[m] == c.version[m] && row.exact[m] {
+		c.reused++
+		return row.value[m]
+	}
+	v := b.completionIn(ev, p, t, m)
+	row.value[m], row.at[m], row.exact[m] = v, c.version[m], true
+	return v
+}
+
+// everyCompletion is completions for several tasks (each asked about on every machine, no
+// bounds) from the memo of the event's earlier rounds: a completion asked on a machine that took
+// no task since is the memo's, the others are asked and kept, as known does. One loop per task
+// over its row, without completions' list of machines and bounds and without a call per machine:
+// MMU runs a round per free slot, each over the whole batch.
+func everyCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	c := &b.memo
+	pairs := b.pairs[:0]
+	for _, t := range tasks {
+		value, at, exact := c.row(t)
+		bm, bc, bs := -1, math.Inf(1), math.Inf(1)
+		for _, m := range machines {
+			x := value[m]
+			if at[m] != c.version[m] || !exact[m] {
+				x = b.completionIn(ev, p, t, m)
+				value[m], at[m], exact[m] = x, c.version[m], true
+			} else {
+				c.reused++
+			}
+			bm, bc, bs = ranked(bm, bc, bs, m, x)
+		}
+		pairs = append(pairs, pair{task: t, machine: bm, completion: bc, second: math.Inf(1)})
+	}
+	return pairs
+}
+
+// memoRow is a task's row of the memo (completionMemo.row).
+type memoRow struct {
+	value []float64
+	at    []int32
+	exact []bool
+}
+
 // better is best, or machine m with completion x if that is sooner, or as soon on a lower index.
 func better(best pair, m int, x float64) pair {
 	if best.machine < 0 || x < best.completion || x == best.completion && m < best.machine {

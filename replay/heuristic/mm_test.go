@@ -19,7 +19,7 @@ type mmPlain struct{ Params }
 func (mmPlain) Name() string      { return "MM" }
 func (mmPlain) Mode() replay.Mode { return replay.Batch }
 func (h mmPlain) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, nil, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion })
+	twoPhaseWith(ev, h.Params, nil, h.GlobalPhase2, func(a, b pair) bool { return a.completion < b.completion }, minCompletion)
 }
 
 // TestSoonestIsMM: MM with soonest makes exactly the decisions of MM asking about every task, on

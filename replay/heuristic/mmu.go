@@ -43,7 +43,11 @@ func (h MMU) Map(ev replay.Event) {
 
 // urgencies is MM's phase 1 with each pair's urgency.
 func urgencies(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	pairs := minCompletion(ev, p, b, tasks, machines)
+	return withUrgency(ev, p, eventCompletions(ev, p, b, tasks, machines))
+}
+
+// withUrgency sets each pair's urgency, in pairs's storage.
+func withUrgency(ev replay.Event, p Params, pairs []pair) []pair {
 	for i := range pairs {
 		pr := &pairs[i]
 		end := pr.completion

@@ -185,11 +185,20 @@ func minTwoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []
 // machine's chain up to date, after which a bound costs a few lookups (Event.CompletionBound).
 // That pays a little for MM (A/B 1.01–1.04×) but not for MSD or MMU (0.91×, 0.92×). With
 // Params.ETC every completion is cheap and all are asked.
+//
+// Within a batch event whose phase 1 keeps the event's completions (b.memo on: eventCompletions),
+// a completion asked in an earlier round, on a machine that took no task since, is taken from
+// the memo: the same machines are asked, and each answers what the engine would.
 func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, second, later bool) []pair {
 	pairs := b.pairs[:0]
 	b.startETC(ev, p)
+	memo := b.memo.on && !p.ETC
 	for i, t := range tasks {
 		best := pair{task: t, machine: -1, completion: math.Inf(1), second: math.Inf(1)}
+		var row memoRow
+		if memo {
+			row.value, row.at, row.exact = b.memo.row(t)
+		}
 		for _, c := range b.byBound(ev, p, t, machines, len(tasks) == 1 || later && i > 0) {
 			limit := best.completion
 			if second {
@@ -198,13 +207,13 @@ func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, s
 			if c.bound > limit+completionSlack(limit) {
 				break // this machine and the rest complete later than the answer
 			}
-			x := b.completionIn(ev, p, t, c.machine)
-			switch {
-			case best.machine < 0 || x < best.completion || x == best.completion && c.machine < best.machine:
-				best.machine, best.completion, best.second = c.machine, x, best.completion
-			case x < best.second:
-				best.second = x
+			var x float64
+			if memo {
+				x = b.memo.known(ev, p, b, row, t, c.machine)
+			} else {
+				x = b.completionIn(ev, p, t, c.machine)
 			}
+			best.machine, best.completion, best.second = ranked(best.machine, best.completion, best.second, c.machine, x)
 		}
 		if !second {
 			best.second = math.Inf(1)
@@ -212,6 +221,38 @@ func completions(ev replay.Event, p Params, b *buffers, tasks, machines []int, s
 		pairs = append(pairs, best)
 	}
 	return pairs
+}
+
+// ranked takes machine m's completion x into the best machine so far, its completion and the
+// second best completion (none yet: machine −1): m becomes the best, or x the second best, or
+// neither (ties of the best: the lower machine index). Scalars, not a pair: the loops that call
+// it per machine keep them in registers.
+func ranked(machine int, completion, second float64, m int, x float64) (int, float64, float64) {
+	switch {
+	case machine < 0 || x < completion || x == completion && m < machine:
+		return m, x, completion
+	case x < second:
+		return machine, completion, x
+	}
+	return machine, completion, second
+}
+
+// eventCompletions is minCompletion for a round of a batch event, with the event's completions
+// kept (completionMemo): the rounds of an event ask every task again on the machines with a free
+// slot, of which only the one that took a task has moved. Several tasks are asked about on every
+// machine, as completions asks them, in a loop of its own (everyCompletion); a single task goes
+// through completions' bounds. Params.ETC's sums cost a lookup and are not kept.
+func eventCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
+	if p.ETC {
+		return completions(ev, p, b, tasks, machines, false, false)
+	}
+	if !b.memo.on {
+		b.memo.start(ev.NumMachines())
+	}
+	if len(tasks) == 1 {
+		return completions(ev, p, b, tasks, machines, false, false)
+	}
+	return everyCompletion(ev, p, b, tasks, machines)
 }
 
 // bounded is a machine and a lower bound on a task's completion there.
@@ -238,7 +279,8 @@ func (b *buffers) byBound(ev replay.Event, p Params, t int, machines []int, boun
 	return b.bounds
 }
 
-// twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1 (twoPhaseWith:
+// twoPhase runs the batch template of thesis §3.1 with minCompletion as phase 1 (eventCompletions,
+// which keeps the event's completions from round to round; twoPhaseWith:
 // with another, MM's soonestFirst). Each round, phase 1 pairs every batch task with a machine;
 // phase 2 assigns either, per machine (global false), to every machine with a free slot the pair
 // that better prefers among those that chose it (thesis §3.1: "for each machine with a free slot
@@ -246,7 +288,7 @@ func (b *buffers) byBound(ev replay.Event, p Params, t int, machines []int, boun
 // Alg. 2). Rounds repeat, phase 1 recomputed against the grown queues, until the batch is empty
 // or no machine has a free slot.
 func twoPhase(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool) {
-	twoPhaseWith(ev, p, b, global, better, minCompletion)
+	twoPhaseWith(ev, p, b, global, better, eventCompletions)
 }
 
 // phase1 pairs each of tasks with a machine among machines, in b.pairs's storage.
@@ -255,7 +297,7 @@ type phase1 func(ev replay.Event, p Params, b *buffers, tasks, machines []int) [
 func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better func(a, b pair) bool, phase1 phase1) {
 	b = orFresh(b)
 	skipped := b.skippedSet()
-	b.memo.on = false // MM's soonestFirst starts it when it needs it
+	b.memo.on = false // phase 1 starts it when it keeps completions (mmCompletions, eventCompletions)
 	for {
 		tasks, free, ok := b.round(ev, skipped)
 		if !ok {
