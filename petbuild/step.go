@@ -87,7 +87,7 @@ func dense(times, probs []float64, step float64) (origin float64, w []float64, b
 	last := slices.Max(times)
 	span := (last - origin) / step
 	if span+1 > maxCellImpulses {
-		return 0, nil, slices.Index(times, last), fmt.Errorf("the cell spans %.0f steps of %g, more than the limit of %d", span, step, maxCellImpulses)
+		return 0, nil, slices.Index(times, last), fmt.Errorf("the cell spans %.0f steps of %g, %.0f grid points, more than the limit of %d", span, step, span+1, maxCellImpulses)
 	}
 	w = make([]float64, int(math.Round(span))+1)
 	seen := make([]bool, len(w))

@@ -130,7 +130,7 @@ func TestDenseLimit(t *testing.T) {
 	}
 	// From 0 to 2^20: 2^20 steps, 2^20 + 1 points, one too many; the last time is blamed.
 	_, _, bad, err = dense([]float64{0, 1 << 20}, []float64{0.5, 0.5}, 1)
-	if err == nil || bad != 1 || !strings.Contains(err.Error(), "the cell spans 1048576 steps of 1, more than the limit") {
+	if err == nil || bad != 1 || !strings.Contains(err.Error(), "the cell spans 1048576 steps of 1, 1048577 grid points, more than the limit of 1048576") {
 		t.Fatalf("2^20 + 1 points: bad %d, %v", bad, err)
 	}
 }
