@@ -52,7 +52,8 @@ func inferStep(times []float64) (step, bad float64, ok bool) {
 	return g, 0, true
 }
 
-// floatGCD is Euclid's algorithm with remainders below tol counted as zero.
+// floatGCD is Euclid's algorithm with remainders of at most tol counted as zero, as are those
+// within tol of the divisor (a multiple of it up to rounding from below).
 func floatGCD(a, b, tol float64) float64 {
 	if a < b {
 		a, b = b, a
@@ -79,13 +80,14 @@ func allOnLattice(ts []float64, step float64) bool {
 
 // dense lays a cell's (time, probability) pairs out on the grid origin + k·step, origin being
 // the cell's earliest time. Times must lie on the lattice of step and be distinct; on failure
-// it returns the index of the offending pair with the reason.
+// it returns the index of the offending pair with the reason, and on success -1 (as
+// slices.Index does for no match).
 func dense(times, probs []float64, step float64) (origin float64, w []float64, bad int, err error) {
 	origin = slices.Min(times)
 	last := slices.Max(times)
 	span := (last - origin) / step
 	if span+1 > maxCellImpulses {
-		return 0, nil, slices.Index(times, last), fmt.Errorf("the cell spans %.0f steps of %g, more than the limit of %d", span, step, maxCellImpulses)
+		return 0, nil, slices.Index(times, last), fmt.Errorf("the cell spans %.0f steps of %g, %.0f grid points, more than the limit of %d", span, step, span+1, maxCellImpulses)
 	}
 	w = make([]float64, int(math.Round(span))+1)
 	seen := make([]bool, len(w))

@@ -211,12 +211,9 @@ func (o SynthOptions) withDefaults(r *rand.Rand) (SynthOptions, error) {
 // Cell means thus spread about 6× either side of the row mean at the extremes, and machine
 // rankings differ between types.
 func DefaultMeans(r *rand.Rand, tasks, machines int) [][]float64 {
-	logUniform := func(lo, hi float64) float64 {
-		return math.Exp(math.Log(lo) + (math.Log(hi)-math.Log(lo))*r.Float64())
-	}
 	factor := make([]float64, machines)
 	for m := range factor {
-		factor[m] = logUniform(0.5, 2)
+		factor[m] = logUniform(r, 0.5, 2)
 	}
 	means := make([][]float64, tasks)
 	for t := range means {
@@ -224,7 +221,7 @@ func DefaultMeans(r *rand.Rand, tasks, machines int) [][]float64 {
 		row := make([]float64, machines)
 		sum := 0.0
 		for m := range row {
-			row[m] = factor[m] * logUniform(1.0/3, 3)
+			row[m] = factor[m] * logUniform(r, 1.0/3, 3)
 			sum += row[m]
 		}
 		for m := range row {
@@ -233,4 +230,10 @@ func DefaultMeans(r *rand.Rand, tasks, machines int) [][]float64 {
 		means[t] = row
 	}
 	return means
+}
+
+// logUniform draws a number whose logarithm is uniform on [log lo, log hi]: x and lo·hi/x are
+// equally likely, and the median is the geometric mean √(lo·hi).
+func logUniform(r *rand.Rand, lo, hi float64) float64 {
+	return math.Exp(math.Log(lo) + (math.Log(hi)-math.Log(lo))*r.Float64())
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 func TestSynthesizeDefault(t *testing.T) {
@@ -189,6 +191,7 @@ func TestSynthesizeLimits(t *testing.T) {
 		"too many samples":   {SynthOptions{Means: means, Samples: MaxSynthSamples + 1}, "10000001 samples a cell exceed the limit of 10000000"},
 		"too many draws":     {SynthOptions{Means: [][]float64{{10, 100, 50}}, Samples: MaxSynthDraws/3 + 1}, "3 cells × 6666667 samples = 20000001 draws exceed the limit of 20000000"},
 		"negative samples":   {SynthOptions{Means: means, Samples: -1}, "samples per cell -1 must be positive"},
+		"zero mean":          {SynthOptions{Means: [][]float64{{10, 0}}}, "synth: mean[0][1] = 0 is not a positive number"},
 		"step just fits":     {SynthOptions{Means: means, Step: 99.9}, ""},
 		"draws at the limit": {SynthOptions{Means: [][]float64{{10}}, Samples: 1000}, ""},
 	} {
@@ -270,3 +273,110 @@ type countingSource struct {
 }
 
 func (c *countingSource) Uint64() uint64 { c.n++; return c.Source.Uint64() }
+
+// TestLogUniform: over 20,000 seeded draws, every draw lies in [lo, hi], and the shares below
+// lo^¾·hi^¼, √(lo·hi) and lo^¼·hi^¾ (the quartiles of a number whose logarithm is uniform) are
+// a quarter, a half and three quarters, each within 4.5 standard errors (√(p(1−p)/n) ≤ 0.0036).
+func TestLogUniform(t *testing.T) {
+	const n = 20000
+	r := rand.New(rand.NewPCG(52, 5))
+	for _, c := range []struct{ lo, hi float64 }{{0.5, 2}, {1.0 / 3, 3}, {2, 50}} {
+		quartiles := []float64{
+			math.Pow(c.lo, 0.75) * math.Pow(c.hi, 0.25),
+			math.Sqrt(c.lo * c.hi),
+			math.Pow(c.lo, 0.25) * math.Pow(c.hi, 0.75),
+		}
+		below := make([]int, len(quartiles))
+		for range n {
+			x := logUniform(r, c.lo, c.hi)
+			if !(x >= c.lo && x <= c.hi) {
+				t.Fatalf("logUniform(%v, %v) drew %v", c.lo, c.hi, x)
+			}
+			for i, q := range quartiles {
+				if x < q {
+					below[i]++
+				}
+			}
+		}
+		for i, q := range quartiles {
+			p := float64(i+1) / 4
+			if got := float64(below[i]) / n; math.Abs(got-p) > 4.5*math.Sqrt(p*(1-p)/n) {
+				t.Errorf("logUniform(%v, %v): %.4f of draws below %.4g, want %v", c.lo, c.hi, got, q, p)
+			}
+		}
+	}
+}
+
+// TestDefaultMeansByHand follows the construction on chosen uniforms u (a source whose
+// Float64 returns each u exactly), drawn in the order factors, then per row base and affinities.
+//
+//	factors: u = 0, 1/2   → s = 0.5·4⁰ = 1/2, 0.5·4^½ = 1
+//	row 0:   u = 1/2      → b = 50 + 150/2 = 125
+//	         u = 3/4, 1/4 → a = (1/3)·9^¾ = √3, (1/3)·9^¼ = 1/√3
+//	         w = s·a = √3/2, 1/√3, whose mean is (3 + 2)/(2√3)/2 = 5/(4√3)
+//	         means = 125·w/mean(w) = 125·(6/5), 125·(4/5) = 150, 100
+//	row 1:   u = 0        → b = 50
+//	         u = 1/2, 1/2 → a = 1, 1; w = 1/2, 1, mean 3/4
+//	         means = 50·(2/3), 50·(4/3) = 100/3, 200/3
+func TestDefaultMeansByHand(t *testing.T) {
+	src := &fixedSource{u: []float64{0, 0.5, 0.5, 0.75, 0.25, 0, 0.5, 0.5}}
+	got := DefaultMeans(rand.New(src), 2, 2)
+	want := [][]float64{{150, 100}, {100.0 / 3, 200.0 / 3}}
+	for i := range want {
+		for j := range want[i] {
+			if math.Abs(got[i][j]-want[i][j]) > 1e-9*want[i][j] {
+				t.Errorf("mean[%d][%d] = %v, want %v", i, j, got[i][j], want[i][j])
+			}
+		}
+	}
+	if src.next != len(src.u) {
+		t.Errorf("took %d uniforms, want %d", src.next, len(src.u))
+	}
+}
+
+// fixedSource returns the given uniforms in turn: rand.Rand.Float64 keeps a Uint64's low 53
+// bits and divides them by 2⁵³, so u·2⁵³ comes back as u exactly.
+type fixedSource struct {
+	u    []float64
+	next int
+}
+
+func (s *fixedSource) Uint64() uint64 {
+	u := s.u[s.next%len(s.u)]
+	s.next++
+	return uint64(u * (1 << 53))
+}
+
+// TestDrawChecksContext: draw checks the context before its first draw and again every
+// drawCheckEvery draws.
+func TestDrawChecksContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	src := &countingSource{Source: rand.NewPCG(1, 2)}
+	times := make([]float64, 10)
+	if err := draw(ctx, distuv.Gamma{Alpha: 2, Beta: 1, Src: src}, times); !errors.Is(err, context.Canceled) || src.n != 0 {
+		t.Errorf("cancelled before the first draw: error %v after %d random numbers, want context.Canceled after none", err, src.n)
+	}
+	// A context done from its second check on: the first drawCheckEvery draws are made, the
+	// rest are not.
+	times = make([]float64, 3*drawCheckEvery)
+	err := draw(&doneAfterChecks{Context: context.Background(), ok: 1}, distuv.Gamma{Alpha: 2, Beta: 1, Src: rand.NewPCG(1, 2)}, times)
+	if !errors.Is(err, context.Canceled) || times[drawCheckEvery-1] == 0 || times[drawCheckEvery] != 0 {
+		t.Errorf("done at the second check: error %v, draws %v and %v around the check, want context.Canceled, a draw and 0",
+			err, times[drawCheckEvery-1], times[drawCheckEvery])
+	}
+}
+
+// doneAfterChecks is a context whose Err is nil for its first ok calls and Canceled after.
+type doneAfterChecks struct {
+	context.Context
+	ok, calls int
+}
+
+func (c *doneAfterChecks) Err() error {
+	c.calls++
+	if c.calls > c.ok {
+		return context.Canceled
+	}
+	return nil
+}
