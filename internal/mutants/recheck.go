@@ -168,24 +168,33 @@ func recordOf(result, rev string, files []string) (rec runRecord, fromRev bool, 
 	return rec, true, nil
 }
 
-// changedSince are those of files whose content differs from rec's, which rec does not know
-// (added since the run), or which are gone.
-func changedSince(rec runRecord, files []string) ([]string, error) {
-	var changed []string
+// changedSince are those of files whose content differs from rec's, which were added since
+// the run (absent at its commit), or which are gone; uncovered are those rec does not name
+// that were there at the run's commit: a run over some of a package's files (make mutate
+// MUTATE_PKGS=DIR:FILE,…) did not mutate them, so it has no mutant of theirs to keep or
+// recheck.
+func changedSince(rec runRecord, files []string) (changed, uncovered []string, err error) {
 	for _, f := range files {
+		h, known := rec.SHA256[f]
+		if !known {
+			if _, err := git("cat-file", "-e", rec.Rev+":./"+f); err == nil {
+				uncovered = append(uncovered, f)
+				continue
+			}
+		}
 		b, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
 			changed = append(changed, f)
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if digest(b) != rec.SHA256[f] {
+		if digest(b) != h {
 			changed = append(changed, f)
 		}
 	}
-	return changed, nil
+	return changed, uncovered, nil
 }
 
 // resultPaths are the paths, relative to the module root, of the files of res, in package dir.
@@ -427,9 +436,12 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 			candidates = append(candidates, p)
 		}
 	}
-	stale, err := changedSince(rec, candidates)
+	stale, uncovered, err := changedSince(rec, candidates)
 	if err != nil {
 		return err
+	}
+	if len(uncovered) > 0 {
+		fmt.Fprintf(log, "mutants: %s not mutated by the run of %s: left out\n", strings.Join(uncovered, ", "), resultName)
 	}
 	var rerun []string // names of the files mutated again, whose statuses are today's
 	if len(stale) > 0 {

@@ -296,6 +296,50 @@ func TestRecheckFileSet(t *testing.T) {
 	}
 }
 
+// TestRecheckSubset: a run over some of a package's files (its record names calc.go alone)
+// leaves out sub.go, there at the run's commit but not mutated by that run: the recheck goes on
+// without gremlins and gives sub.go no mutant. mul.go, added since the run's commit, is new
+// and still needs mutating (named in the refusal without gremlins).
+func TestRecheckSubset(t *testing.T) {
+	tinyModule(t)
+	commitFiles(t, map[string]string{"calc/sub.go": "package calc\n\nfunc Sub(a, b int) int { return a - b }\n"})
+	rec, err := newRunRecord([]string{"calc/calc.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON("out/calc.run.json", rec); err != nil {
+		t.Fatal(err)
+	}
+	o := recheckOptions()
+	o.rev = ""
+	if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+		t.Fatalf("a file the run did not mutate taken for a change: %v", err)
+	}
+	res, err := readResultFile("out/calc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Name != "calc.go" {
+		t.Errorf("files %+v, want calc.go alone", res.Files)
+	}
+	writeFiles(t, ".", map[string]string{"calc/mul.go": "package calc\n\nfunc Mul(a, b int) int { return a * b }\n"})
+	_, err = run(context.Background(), o, []string{"calc"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "calc/mul.go changed since the run") || strings.Contains(err.Error(), "sub.go") {
+		t.Errorf("a file added since the run: error %v, want it named, and sub.go not", err)
+	}
+}
+
+// commitFiles writes files, by path relative to the working directory, and commits those under calc/.
+func commitFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	writeFiles(t, ".", files)
+	for _, args := range [][]string{{"add", "calc"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "edit"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
 // TestRecheckRefusesStale: no recheck when the mutated file differs from the run's, by the run
 // record or, without one, by the file at -rev; none either without a record or -rev. The
 // result is left as it was.
