@@ -245,6 +245,13 @@ func TestSplice(t *testing.T) {
 func TestRecheckPerLine(t *testing.T) {
 	bin := gremlinsBinary(t)
 	positive := strings.Replace(calcSrc, "a > 0", "a > 1", 1)
+	diffWant := map[string]string{
+		"5:11 ARITHMETIC_BASE":        "LIVED",
+		"10:11 CONDITIONALS_BOUNDARY": "LIVED",
+		"10:11 CONDITIONALS_NEGATION": "KILLED",
+		"15:9 INVERT_NEGATIVES":       "NOT COVERED",
+		"15:9 ARITHMETIC_BASE":        "KILLED",
+	}
 	for _, c := range []struct {
 		name, src string
 		diff      bool // make mutate-diff, the edit committed
@@ -273,20 +280,8 @@ func TestRecheckPerLine(t *testing.T) {
 			"15:11 INVERT_NEGATIVES":      "NOT COVERED",
 			"15:11 ARITHMETIC_BASE":       "NOT COVERED",
 		}, "0 of their mutants on lines changed since the run to test, 3 keep the run's status, 2 new"},
-		{"diff", positive, true, false, map[string]string{
-			"5:11 ARITHMETIC_BASE":        "LIVED",
-			"10:11 CONDITIONALS_BOUNDARY": "LIVED",
-			"10:11 CONDITIONALS_NEGATION": "KILLED",
-			"15:9 INVERT_NEGATIVES":       "NOT COVERED",
-			"15:9 ARITHMETIC_BASE":        "KILLED",
-		}, "2 of their mutants on lines changed since"},
-		{"ran", positive, true, true, map[string]string{
-			"5:11 ARITHMETIC_BASE":        "LIVED",
-			"10:11 CONDITIONALS_BOUNDARY": "LIVED",
-			"10:11 CONDITIONALS_NEGATION": "KILLED",
-			"15:9 INVERT_NEGATIVES":       "NOT COVERED",
-			"15:9 ARITHMETIC_BASE":        "KILLED",
-		}, "2 of their mutants on lines changed since"},
+		{"diff", positive, true, false, diffWant, "2 of their mutants on lines changed since"},
+		{"ran", positive, true, true, diffWant, "2 of their mutants on lines changed since"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tinyModule(t)
