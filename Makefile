@@ -144,13 +144,19 @@ mutate: $(GREMLINS)
 
 # The same, over only the source files changed since the merge base with BASE (default main),
 # uncommitted and untracked files included: minutes for a usual change, to run before every stop.
+# With the last make mutate's result in bin/mutate, gremlins only lists those files' mutants (a
+# dry run) and only the mutants on lines changed since the merge base (or since that run) are
+# tested; the others keep the run's status, moved with their line by a line diff. It says how
+# many it tested and kept, and updates the result. Without a result, the files are mutated in full.
 mutate-diff: BASE = main
 mutate-diff: $(GREMLINS)
 	$(MUTATE) -base $(BASE) $(MUTATE_PKGS)
 
 # The last make mutate's survivors against today's tests, in minutes (REV: the run's commit, for results without bin/mutate/PKG.run.json;
 # RECHECK=-timed-out tests the mutants it timed out again too, RECHECK=-not-covered those it found no test reaching).
-# Source files changed or added since the run are mutated again with gremlins and spliced into the result.
+# A source file changed or added since the run: gremlins lists its mutants (a dry run), those on
+# lines changed or added since are tested, the others keep the run's status; a file the run did
+# not mutate (MUTATE_PKGS=DIR:FILE,...) is left out.
 RECHECK ?=
 mutate-recheck: $(GREMLINS)
 	$(MUTATE) -recheck $(if $(REV),-rev $(REV)) $(RECHECK) $(MUTATE_PKGS)

@@ -2,16 +2,23 @@
 // package at a time, prints each package's score, and lists the mutants that lived. A mutant
 // that lives must be either killed by a new test or listed, with a one-line reason, as
 // equivalent (no test could tell it from the original) in the equivalents file; mutants exits 1
-// when a survivor is neither, so the list cannot grow silently. With -base it mutates only the
-// source files changed since the merge base with that revision (make mutate-diff). With
-// -recheck it tests the mutants the last run left alive against today's tests (make
-// mutate-recheck), and runs gremlins only over the source files changed or added since that
-// run: a full run takes hours, a recheck of its survivors minutes.
+// when a survivor is neither, so the list cannot grow silently. With -recheck it tests the
+// mutants the last run left alive against today's tests (make mutate-recheck): a full run takes
+// hours, a recheck of its survivors minutes. With -base it tests only the mutants on lines
+// changed since the merge base with that revision (make mutate-diff).
 //
-// It owns the choice of files per package, the score, the equivalents file's format and the
-// recheck. It leaves finding mutants and testing them in a full run to gremlins, whose JSON
-// output it reads back; a recheck applies the run's survivors itself, exactly as gremlins
-// does, and runs the package's tests on each through go test -overlay.
+// Both keep the last run's result up to date per changed line. For a source file changed or
+// added since the run (or, with -base, since the merge base), gremlins lists the file's mutants
+// without testing them (its dry run); a line diff (a longest common subsequence of lines)
+// against the file as the run saw it moves each mutant of an unchanged line, with its status,
+// to its line now; only the mutants of changed or added lines are tested; those of deleted lines
+// go. A file the run did not mutate (a run over DIR:FILE,…) is left out. The run record beside
+// the result keeps each file's hash, and its source once a recheck has brought it up to date.
+//
+// It owns the choice of files per package, the score, the equivalents file's format, the line
+// diff and the recheck. It leaves finding mutants, and testing them in a full run, to gremlins,
+// whose JSON output it reads back; a recheck applies mutants itself, exactly as gremlins does,
+// and runs the package's tests on each through go test -overlay.
 //
 // A package is given as DIR (its non-test files, not those of its subdirectories) or
 // DIR:FILE,FILE (only those files: report's aggregation is report:aggregate.go).
@@ -84,11 +91,13 @@ func run(ctx context.Context, o options, specs []string, w io.Writer) (ok bool, 
 	if err != nil {
 		return false, err
 	}
+	var since *sinceBase
 	var changed map[string]bool
 	if o.base != "" {
-		if changed, err = changedFiles(o.base); err != nil {
+		if since, err = changedFiles(o.base); err != nil {
 			return false, err
 		}
+		changed = since.files
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return false, err
@@ -107,10 +116,18 @@ func run(ctx context.Context, o options, specs []string, w io.Writer) (ok bool, 
 		result := filepath.Join(o.out, strings.ReplaceAll(dir, "/", "_")+".json")
 		switch {
 		case o.recheck:
-			if err := recheck(ctx, o, spec, dir, result, os.Stderr); err != nil {
+			if err := recheck(ctx, o, spec, dir, result, nil, os.Stderr); err != nil {
 				return false, fmt.Errorf("recheck of %s: %w", spec, err)
 			}
-		case !o.reuse:
+		case o.reuse:
+		case since != nil && hasRun(result, o.rev):
+			if err := recheck(ctx, o, spec, dir, result, since, os.Stderr); err != nil {
+				return false, fmt.Errorf("mutants of %s changed since %.12s: %w", spec, since.rev, err)
+			}
+		default:
+			if since != nil {
+				fmt.Fprintf(os.Stderr, "mutants: no earlier run of %s (%s and its record) to keep statuses from: mutating %s in full\n", dir, result, strings.Join(files, ", "))
+			}
 			if err := unleash(o, dir, files, result); err != nil {
 				return false, err
 			}
@@ -165,14 +182,21 @@ func packageFiles(spec string, changed map[string]bool) (dir string, files []str
 	return dir, files, nil
 }
 
+// sinceBase is what changed since the merge base of HEAD with a revision (make mutate-diff).
+type sinceBase struct {
+	rev   string          // the merge base
+	files map[string]bool // the files that differ from it, by path relative to the module root
+}
+
 // changedFiles are the files that differ between the working tree (untracked files included)
 // and the merge base of HEAD with base.
-func changedFiles(base string) (map[string]bool, error) {
+func changedFiles(base string) (*sinceBase, error) {
 	mb, err := git("merge-base", base, "HEAD")
 	if err != nil {
 		return nil, err
 	}
-	diff, err := git("diff", "--name-only", strings.TrimSpace(mb))
+	mb = strings.TrimSpace(mb)
+	diff, err := git("diff", "--name-only", "--relative", mb)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +208,7 @@ func changedFiles(base string) (map[string]bool, error) {
 	for _, f := range strings.Fields(diff + "\n" + untracked) {
 		changed[f] = true
 	}
-	return changed, nil
+	return &sinceBase{mb, changed}, nil
 }
 
 func git(args ...string) (string, error) {
@@ -200,11 +224,32 @@ func git(args ...string) (string, error) {
 }
 
 // unleash runs gremlins over the files of package dir, every other file of the directory and
-// its subdirectories excluded, and writes its JSON result to result and its log beside it.
+// its subdirectories excluded, and writes its JSON result to result, its log beside it and the
+// run's record.
 func unleash(o options, dir string, files []string, result string) error {
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, path.Join(dir, f))
+	}
+	rec, err := newRunRecord(paths)
+	if err != nil {
+		return err
+	}
+	if err := runGremlins(o, dir, files, result, false); err != nil {
+		return err
+	}
+	return writeJSON(recordName(result), rec)
+}
+
+// runGremlins runs gremlins over the files of package dir, as unleash says; with dryRun it
+// only lists their mutants, each RUNNABLE or NOT COVERED by its coverage run, and tests none.
+func runGremlins(o options, dir string, files []string, result string, dryRun bool) error {
 	args := []string{"unleash", "./" + dir, "--workers", fmt.Sprint(o.workers),
 		"--timeout-coefficient", fmt.Sprint(o.coefficient), "-o", result,
 		"-E", "/"} // gremlins walks subdirectories too: they are packages of their own
+	if dryRun {
+		args = append(args, "--dry-run")
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -214,14 +259,6 @@ func unleash(o options, dir string, files []string, result string) error {
 		if !e.IsDir() && strings.HasSuffix(n, ".go") && !slices.Contains(files, n) {
 			args = append(args, "-E", "^"+regexp.QuoteMeta(n)+"$")
 		}
-	}
-	var paths []string
-	for _, f := range files {
-		paths = append(paths, path.Join(dir, f))
-	}
-	rec, err := newRunRecord(paths)
-	if err != nil {
-		return err
 	}
 	log, err := os.Create(strings.TrimSuffix(result, ".json") + ".log")
 	if err != nil {
@@ -237,7 +274,7 @@ func unleash(o options, dir string, files []string, result string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gremlins over %s: %w (see %s)", dir, err, log.Name())
 	}
-	return writeJSON(recordName(result), rec)
+	return nil
 }
 
 // mutant is one mutation gremlins tried; file is relative to the module root.

@@ -99,10 +99,15 @@ func (res *result) summarise() {
 
 // runRecord is kept beside a gremlins result: the commit the run was made on and the SHA-256
 // of each file it mutated when it started. A recheck finds its mutants by line and column,
-// which hold only while those files are as they were.
+// which hold only while those files are as they were; for a file changed since, it carries
+// their statuses over by a line diff against the file as the run saw it.
 type runRecord struct {
 	Rev    string            `json:"rev"`
 	SHA256 map[string]string `json:"sha256"` // by path relative to the module root
+	// Sources holds the files a recheck or make mutate-diff brought up to date since the
+	// run, as they were then: the next change of such a file is diffed against this copy,
+	// which the run's commit does not hold.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // recordName is the name of the run record of result.
@@ -168,24 +173,62 @@ func recordOf(result, rev string, files []string) (rec runRecord, fromRev bool, 
 	return rec, true, nil
 }
 
-// changedSince are those of files whose content differs from rec's, which rec does not know
-// (added since the run), or which are gone.
-func changedSince(rec runRecord, files []string) ([]string, error) {
-	var changed []string
+// changedSince are those of files whose content differs from rec's, which were added since
+// the run (absent at its commit), or which are gone; uncovered are those rec does not name
+// that were there at the run's commit: a run over some of a package's files (make mutate
+// MUTATE_PKGS=DIR:FILE,…) did not mutate them, so it has no mutant of theirs to keep or
+// recheck.
+func changedSince(rec runRecord, files []string) (changed, uncovered []string, err error) {
 	for _, f := range files {
+		h, known := rec.SHA256[f]
+		if !known {
+			if _, err := git("cat-file", "-e", rec.Rev+":./"+f); err == nil {
+				uncovered = append(uncovered, f)
+				continue
+			}
+		}
 		b, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
 			changed = append(changed, f)
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if digest(b) != rec.SHA256[f] {
+		if digest(b) != h {
 			changed = append(changed, f)
 		}
 	}
-	return changed, nil
+	return changed, uncovered, nil
+}
+
+// hasRun tells whether result holds a run to carry statuses over from: the result and its run
+// record, or the run's commit given as rev.
+func hasRun(result, rev string) bool {
+	if _, err := os.Stat(result); err != nil {
+		return false
+	}
+	_, err := os.Stat(recordName(result))
+	return err == nil || rev != ""
+}
+
+// runSource is file f as the run, or the recheck that last brought it up to date, saw it: the
+// copy rec holds, or f at rec's commit. ok is false when neither has the content rec's hash
+// names (a run made on uncommitted changes, or a file added since): none of the file's
+// mutants can then keep its status.
+func runSource(rec runRecord, f string) (src []byte, ok bool) {
+	want, known := rec.SHA256[f]
+	if !known {
+		return nil, false
+	}
+	if s, has := rec.Sources[f]; has && digest([]byte(s)) == want {
+		return []byte(s), true
+	}
+	s, err := git("show", rec.Rev+":./"+f)
+	if err == nil && digest([]byte(s)) == want {
+		return []byte(s), true
+	}
+	return nil, false
 }
 
 // resultPaths are the paths, relative to the module root, of the files of res, in package dir.
@@ -197,44 +240,112 @@ func resultPaths(res *result, dir string) []string {
 	return paths
 }
 
-// rerunChanged mutates again, with gremlins, the files of package dir that changed (paths
-// relative to the module root) and splices their new mutants into res in place of the old:
-// line and column of a changed file's mutants no longer point at their operators, so only a
-// new run of those files can say which lived. rec takes the files' new hashes.
-func rerunChanged(o options, dir string, changed []string, res *result, rec *runRecord, resultName string, log io.Writer) (names []string, err error) {
-	for _, f := range changed {
-		names = append(names, path.Base(f))
+// tally counts what refresh did with a file's mutants.
+type tally struct {
+	tested, kept, notCovered int // to test, status kept from the run, new and reached by no test
+}
+
+// refresh brings the mutants of the files paths (relative to the module root) of package dir
+// in res up to the files as they are now, testing none. gremlins lists each file's mutants (its
+// dry run: RUNNABLE, or NOT COVERED when its coverage run reaches none); a mutant on a line the
+// file had at the run, which retest does not name, takes the status the run gave it there
+// (same mutator and column, its line moved by the line diff); the others stay RUNNABLE, for the
+// tests, or NOT COVERED. The mutants of deleted lines, and of files gone, drop out. rec takes
+// the files' hashes and sources as they are now.
+func refresh(o options, dir string, paths []string, retest map[string]map[int]bool, res *result, rec *runRecord, resultName string) (n tally, err error) {
+	var names, present []string
+	now := map[string][]byte{}
+	for _, p := range paths {
+		names = append(names, path.Base(p))
+		b, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // gone
+		}
+		if err != nil {
+			return n, err
+		}
+		present = append(present, path.Base(p))
+		now[p] = b
 	}
-	fmt.Fprintf(log, "mutants: %s changed since the run of %s: mutating them again\n", strings.Join(changed, ", "), resultName)
-	part := strings.TrimSuffix(resultName, ".json") + ".changed.json"
-	if err := unleash(o, dir, names, part); err != nil {
-		return nil, err
+	fresh := &result{}
+	if len(present) > 0 {
+		part := strings.TrimSuffix(resultName, ".json") + ".changed.json"
+		if err := runGremlins(o, dir, present, part, true); err != nil {
+			return n, err
+		}
+		fresh, err = readResultFile(part)
+		if errors.Is(err, os.ErrNotExist) {
+			fresh = &result{} // gremlins writes no result when the files hold no mutant
+		} else if err != nil {
+			return n, err
+		}
+		// The part's log stays beside the result; its mutants are now in it.
+		if err := os.Remove(part); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return n, err
+		}
 	}
-	fresh, err := readResultFile(part)
-	if errors.Is(err, os.ErrNotExist) {
-		fresh = &result{} // gremlins writes no result when the files hold no mutant
-	} else if err != nil {
-		return nil, err
-	}
-	partRec, _, err := recordOf(part, "", nil)
-	if err != nil {
-		return nil, err
+	for i := range fresh.Files {
+		f := &fresh.Files[i]
+		p := path.Join(dir, f.Name)
+		was := runStatuses(res, f.Name, *rec, p, now[p])
+		for j := range f.Mutations {
+			m := &f.Mutations[j]
+			if s, ok := was[position{m.Line, m.Column, m.Type}]; ok && !retest[p][m.Line] {
+				m.Status = s
+				n.kept++
+				continue
+			}
+			switch m.Status {
+			case "RUNNABLE":
+				n.tested++
+			case "NOT COVERED":
+				n.notCovered++
+			default:
+				return n, fmt.Errorf("%s:%d:%d: gremlins's dry run gives status %q", p, m.Line, m.Column, m.Status)
+			}
+		}
 	}
 	splice(res, fresh, names)
-	for _, f := range changed {
-		if h, ok := partRec.SHA256[f]; ok {
-			rec.SHA256[f] = h
+	if rec.Sources == nil {
+		rec.Sources = map[string]string{}
+	}
+	for _, p := range paths {
+		if b, ok := now[p]; ok {
+			rec.SHA256[p], rec.Sources[p] = digest(b), string(b)
 		} else {
-			delete(rec.SHA256, f) // gone
+			delete(rec.SHA256, p)
+			delete(rec.Sources, p)
 		}
 	}
-	// The part's log stays beside the result; its result and record are now in them.
-	for _, f := range []string{part, recordName(part)} {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, err
+	return n, nil
+}
+
+// position is where a mutant is, and its mutator.
+type position struct {
+	line, column int
+	kind         string
+}
+
+// runStatuses are the statuses res gives the mutants of file name (at path p), by their
+// position in src, the file now: those on a line the file had at the run, moved with it.
+func runStatuses(res *result, name string, rec runRecord, p string, src []byte) map[position]string {
+	was := map[position]string{}
+	old, ok := runSource(rec, p)
+	if !ok {
+		return was
+	}
+	at := lineMap(splitLines(old), splitLines(src))
+	for _, f := range res.Files {
+		if f.Name != name {
+			continue
+		}
+		for _, m := range f.Mutations {
+			if l, ok := at[m.Line]; ok {
+				was[position{l, m.Column, m.Type}] = m.Status
+			}
 		}
 	}
-	return names, nil
+	return was
 }
 
 // splice replaces the mutants of the files names in res by those of fresh, a run over those
@@ -397,22 +508,25 @@ func testMutant(ctx context.Context, dir, file string, src []byte, timeout time.
 // against the tests as they are now, and writes the result back: each LIVED mutant, and with
 // o.notCovered each NOT COVERED one the tests now reach, is applied as gremlins applies it and
 // gets the status gremlins would give it. Other mutants keep theirs: a killed mutant stays
-// killed, as tests are never weakened. A file that differs from the run's, or was added since,
-// is mutated again with gremlins (its mutants' lines and columns would no longer point at their
-// operators); without the gremlins binary the recheck refuses.
-func recheck(ctx context.Context, o options, spec, dir, resultName string, log io.Writer) error {
+// killed, as tests are never weakened. The mutants of a file that differs from the run's, or
+// was added since, are listed again (refresh): those on lines changed since the run are tested,
+// the others keep the run's status; without the gremlins binary the recheck refuses.
+//
+// With since (make mutate-diff) it tests only the mutants on lines changed since the merge
+// base, in the files changed since, and those on lines changed since the run: the others keep
+// the run's status, LIVED ones included.
+func recheck(ctx context.Context, o options, spec, dir, resultName string, since *sinceBase, log io.Writer) error {
 	res, err := readResultFile(resultName)
 	if err != nil {
 		return err
 	}
-	files := resultPaths(res, dir)
 	// The package's files now and those of the run (gremlins's result names only files with
 	// a mutant; the record names every file the run mutated).
 	_, now, err := packageFiles(spec, nil)
 	if err != nil {
 		return err
 	}
-	candidates := slices.Clone(files)
+	candidates := resultPaths(res, dir)
 	for _, n := range now {
 		if p := path.Join(dir, n); !slices.Contains(candidates, p) {
 			candidates = append(candidates, p)
@@ -427,30 +541,44 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 			candidates = append(candidates, p)
 		}
 	}
-	stale, err := changedSince(rec, candidates)
+	stale, uncovered, err := changedSince(rec, candidates)
 	if err != nil {
 		return err
 	}
-	var rerun []string // names of the files mutated again, whose statuses are today's
-	if len(stale) > 0 {
-		if _, err := os.Stat(o.gremlins); o.gremlins == "" || err != nil {
-			return fmt.Errorf("%s changed since the run of %s (made on %.12s): its mutants' positions no longer hold; rerun make mutate MUTATE_PKGS=%s",
-				strings.Join(stale, ", "), resultName, rec.Rev, spec)
-		}
-		if rerun, err = rerunChanged(o, dir, stale, res, &rec, resultName, log); err != nil {
+	if len(uncovered) > 0 {
+		fmt.Fprintf(log, "mutants: %s not mutated by the run of %s: left out\n", strings.Join(uncovered, ", "), resultName)
+	}
+	var retestLines map[string]map[int]bool
+	if since != nil {
+		if stale, retestLines, err = sinceLines(since, candidates, uncovered, stale); err != nil {
 			return err
 		}
-		writeRecord = true // the record now holds the new files' hashes
-		files = resultPaths(res, dir)
+	}
+	if len(stale) > 0 {
+		if _, err := os.Stat(o.gremlins); o.gremlins == "" || err != nil {
+			return fmt.Errorf("%s changed since the run of %s (made on %.12s): listing their mutants now needs the gremlins binary, or rerun make mutate MUTATE_PKGS=%s",
+				strings.Join(stale, ", "), resultName, rec.Rev, spec)
+		}
+		n, err := refresh(o, dir, stale, retestLines, res, &rec, resultName)
+		if err != nil {
+			return err
+		}
+		writeRecord = true // the record now holds the files' new hashes
+		what := "since the run"
+		if since != nil {
+			what = fmt.Sprintf("since %.12s or the run", since.rev)
+		}
+		fmt.Fprintf(log, "mutants: %s changed: %d of their mutants on lines changed %s to test, %d keep the run's status, %d new ones reached by no test\n",
+			strings.Join(stale, ", "), n.tested, what, n.kept, n.notCovered)
 	}
 	st := res.statuses()
-	todo := st["LIVED"] > 0 || o.notCovered || o.timedOut && st["TIMED OUT"] > 0
-	if !todo && len(rerun) == 0 {
-		fmt.Fprintf(log, "mutants: no mutant of %s lived\n", dir)
+	todo := st["RUNNABLE"] > 0 || since == nil && (st["LIVED"] > 0 || o.notCovered || o.timedOut && st["TIMED OUT"] > 0)
+	if !todo && len(stale) == 0 {
+		fmt.Fprintf(log, "mutants: no mutant of %s to test\n", dir)
 		return nil
 	}
 	if todo {
-		if err := retest(ctx, o, dir, res, files, rerun, log); err != nil {
+		if err := retest(ctx, o, dir, res, since != nil, log); err != nil {
 			return err
 		}
 	}
@@ -467,26 +595,58 @@ func recheck(ctx context.Context, o options, spec, dir, resultName string, log i
 	if err := writeJSON(resultName, res); err != nil {
 		return err
 	}
-	if writeRecord { // made from -rev, or holding the files mutated again
+	if writeRecord { // made from -rev, or holding the files brought up to date
 		return writeJSON(recordName(resultName), rec)
 	}
 	return nil
 }
 
-// retest tests again against today's tests the mutants of res that survivors picks, outside
-// the files rerun (just mutated by gremlins), and sets their statuses.
-func retest(ctx context.Context, o options, dir string, res *result, files, rerun []string, log io.Writer) error {
+// sinceLines adds to stale, the files changed since the run, those of candidates changed since
+// the merge base (but not those the run did not mutate), and gives for each of the latter the
+// lines changed since the merge base, whose mutants are tested whatever the run found.
+func sinceLines(since *sinceBase, candidates, uncovered, stale []string) ([]string, map[string]map[int]bool, error) {
+	lines := map[string]map[int]bool{}
+	for _, p := range candidates {
+		if !since.files[p] || slices.Contains(uncovered, p) {
+			continue
+		}
+		if !slices.Contains(stale, p) {
+			stale = append(stale, p)
+		}
+		now, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // gone: its mutants go
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		var base []byte
+		if _, err := git("cat-file", "-e", since.rev+":./"+p); err == nil { // else added since
+			s, err := git("show", since.rev+":./"+p)
+			if err != nil {
+				return nil, nil, err
+			}
+			base = []byte(s)
+		}
+		lines[p] = changedLines(base, now)
+	}
+	return stale, lines, nil
+}
+
+// retest tests against today's tests the RUNNABLE mutants of res (on lines changed since the
+// run), and unless onlyNew those survivors picks, and sets their statuses.
+func retest(ctx context.Context, o options, dir string, res *result, onlyNew bool, log io.Writer) error {
 	start := time.Now()
 	base, blocks, err := baseline(ctx, dir, res.GoModule)
 	if err != nil {
 		return err
 	}
 	timeout := time.Duration(o.coefficient) * base
-	todo, err := survivors(res, files, blocks, o, rerun)
+	todo, err := survivors(res, dir, blocks, o, onlyNew)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "mutants: rechecking %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(todo), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
+	fmt.Fprintf(log, "mutants: testing %d mutants of %s (unmutated tests %s, timeout %s each)\n", len(todo), dir, base.Round(time.Millisecond), timeout.Round(time.Millisecond))
 	statuses, err := testAll(ctx, todo, dir, timeout, max(o.workers, 1), log)
 	if err != nil {
 		return err
@@ -496,7 +656,7 @@ func retest(ctx context.Context, o options, dir string, res *result, files, reru
 		s.m.Status = statuses[i]
 		counts[statuses[i]]++
 	}
-	fmt.Fprintf(log, "mutants: rechecked %d mutants of %s in %s: %d killed, %d lived, %d timed out, %d not viable\n",
+	fmt.Fprintf(log, "mutants: tested %d mutants of %s in %s: %d killed, %d lived, %d timed out, %d not viable\n",
 		len(todo), dir, time.Since(start).Round(time.Second), counts["KILLED"], counts["LIVED"], counts["TIMED OUT"], counts["NOT VIABLE"])
 	return nil
 }
@@ -508,24 +668,24 @@ type survivor struct {
 	src  []byte
 }
 
-// survivors are the LIVED mutants of res, with o.timedOut the TIMED OUT ones, and with
-// o.notCovered the NOT COVERED ones blocks now cover, outside the files named in skip; files
-// are the paths of res's files.
-func survivors(res *result, files []string, blocks map[string][]block, o options, skip []string) ([]survivor, error) {
+// survivors are the RUNNABLE mutants of res (listed since the run, untested) and, unless
+// onlyNew, its LIVED ones, with o.timedOut the TIMED OUT ones, and with o.notCovered the NOT
+// COVERED ones blocks now cover; res's files are in package dir.
+func survivors(res *result, dir string, blocks map[string][]block, o options, onlyNew bool) ([]survivor, error) {
 	var todo []survivor
 	for i := range res.Files {
-		if slices.Contains(skip, res.Files[i].Name) {
-			continue
-		}
-		file := files[i]
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
+		file := path.Join(dir, res.Files[i].Name)
+		var src []byte
 		for j := range res.Files[i].Mutations {
 			m := &res.Files[i].Mutations[j]
-			if m.Status == "LIVED" || o.timedOut && m.Status == "TIMED OUT" ||
-				o.notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column) {
+			if m.Status == "RUNNABLE" || !onlyNew && (m.Status == "LIVED" || o.timedOut && m.Status == "TIMED OUT" ||
+				o.notCovered && m.Status == "NOT COVERED" && covered(blocks[file], m.Line, m.Column)) {
+				if src == nil {
+					var err error
+					if src, err = os.ReadFile(file); err != nil {
+						return nil, err
+					}
+				}
 				mutated, err := mutate(file, src, m.Line, m.Column, m.Type)
 				if err != nil {
 					return nil, err

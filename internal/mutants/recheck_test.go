@@ -225,54 +225,182 @@ func TestSplice(t *testing.T) {
 	}
 }
 
-// TestRecheckRerunsChanged: with the gremlins binary, a file changed since the run is mutated
-// again instead of refused. calc.go gets a comment line on top, so every operator moves one
-// line down; gremlins's statuses against calcTest, by hand: Add's + KILLED (TestAdd), Positive's
-// > BOUNDARY LIVED (0 is never asked) and NEGATION KILLED (Positive(5)), Neg's - under both
-// mutators NOT COVERED (no test calls Neg). The record then holds the new file's hash.
-func TestRecheckRerunsChanged(t *testing.T) {
+// TestRecheckPerLine: with the gremlins binary, the mutants of a file changed since the run
+// are listed again by gremlins's dry run and only those on changed lines tested; the others
+// keep the run's status (calcResult's), moved with their line. By hand, against calcTest:
+//
+//	top:      a comment line on top moves every operator one line down and changes none: all
+//	          five keep their status; Add's + LIVED is retested as a survivor (KILLED by
+//	          TestAdd), Neg's ARITHMETIC_BASE keeps its made-up KILLED (a new run would say NOT
+//	          COVERED: no test calls Neg)
+//	positive: Positive's line becomes a > 1: its two mutants are tested, >= 1 LIVED (5 and -5
+//	          answer alike), <= 1 KILLED (Positive(5) is false); the other three keep theirs
+//	neg:      Neg's line becomes 0 - a: its old mutants at column 9 go, the new binary minus at
+//	          column 11 gives two, NOT COVERED by the dry run (no test calls Neg), not tested
+//	diff:     make mutate-diff against the run's commit, with Positive's line changed in a
+//	          commit: as positive, but Add's LIVED + is not retested (its line did not change)
+//	ran:      the same, the run made after the commit (calcResult's positions hold for both
+//	          versions): calc.go is as the run saw it, yet Positive's line changed since the
+//	          merge base and its mutants are tested (NEGATION's NOT COVERED becomes KILLED)
+func TestRecheckPerLine(t *testing.T) {
+	bin := gremlinsBinary(t)
+	positive := strings.Replace(calcSrc, "a > 0", "a > 1", 1)
+	diffWant := map[string]string{
+		"5:11 ARITHMETIC_BASE":        "LIVED",
+		"10:11 CONDITIONALS_BOUNDARY": "LIVED",
+		"10:11 CONDITIONALS_NEGATION": "KILLED",
+		"15:9 INVERT_NEGATIVES":       "NOT COVERED",
+		"15:9 ARITHMETIC_BASE":        "KILLED",
+	}
+	for _, c := range []struct {
+		name, src string
+		diff      bool // make mutate-diff, the edit committed
+		ranAfter  bool // the run's record made after the edit's commit
+		want      map[string]string
+		log       string
+	}{
+		{"top", "// Package calc computes.\n" + calcSrc, false, false, map[string]string{
+			"6:11 ARITHMETIC_BASE":        "KILLED",
+			"11:11 CONDITIONALS_BOUNDARY": "LIVED",
+			"11:11 CONDITIONALS_NEGATION": "NOT COVERED",
+			"16:9 INVERT_NEGATIVES":       "NOT COVERED",
+			"16:9 ARITHMETIC_BASE":        "KILLED",
+		}, "0 of their mutants on lines changed since the run to test, 5 keep the run's status, 0 new"},
+		{"positive", positive, false, false, map[string]string{
+			"5:11 ARITHMETIC_BASE":        "KILLED",
+			"10:11 CONDITIONALS_BOUNDARY": "LIVED",
+			"10:11 CONDITIONALS_NEGATION": "KILLED",
+			"15:9 INVERT_NEGATIVES":       "NOT COVERED",
+			"15:9 ARITHMETIC_BASE":        "KILLED",
+		}, "2 of their mutants on lines changed since the run to test, 3 keep the run's status, 0 new"},
+		{"neg", strings.Replace(calcSrc, "return -a", "return 0 - a", 1), false, false, map[string]string{
+			"5:11 ARITHMETIC_BASE":        "KILLED",
+			"10:11 CONDITIONALS_BOUNDARY": "LIVED",
+			"10:11 CONDITIONALS_NEGATION": "NOT COVERED",
+			"15:11 INVERT_NEGATIVES":      "NOT COVERED",
+			"15:11 ARITHMETIC_BASE":       "NOT COVERED",
+		}, "0 of their mutants on lines changed since the run to test, 3 keep the run's status, 2 new"},
+		{"diff", positive, true, false, diffWant, "2 of their mutants on lines changed since"},
+		{"ran", positive, true, true, diffWant, "2 of their mutants on lines changed since"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tinyModule(t)
+			o := recheckOptions()
+			o.gremlins = bin
+			if c.diff {
+				if c.ranAfter {
+					commitFiles(t, map[string]string{"calc/calc.go": c.src})
+				}
+				rec, err := newRunRecord([]string{"calc/calc.go"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := writeJSON("out/calc.run.json", rec); err != nil {
+					t.Fatal(err)
+				}
+				if !c.ranAfter {
+					commitFiles(t, map[string]string{"calc/calc.go": c.src})
+				}
+				o.recheck, o.rev, o.base = false, "", "HEAD~1"
+			} else {
+				writeFiles(t, ".", map[string]string{"calc/calc.go": c.src})
+			}
+			log := captureStderr(t, func() {
+				if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got := statusesOf(t, "out/calc.json"); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("statuses %v, want %v", got, c.want)
+			}
+			if !strings.Contains(log, c.log) {
+				t.Errorf("log does not say %q:\n%s", c.log, log)
+			}
+			var rec runRecord
+			b, err := os.ReadFile("out/calc.run.json")
+			if err == nil {
+				err = json.Unmarshal(b, &rec)
+			}
+			if err != nil || rec.SHA256["calc/calc.go"] != digest([]byte(c.src)) || rec.Sources["calc/calc.go"] != c.src {
+				t.Errorf("run record %+v (%v), want the edited file's hash and source", rec, err)
+			}
+			if _, err := os.Stat("out/calc.changed.json"); !os.IsNotExist(err) {
+				t.Errorf("the dry run's result is left behind: %v", err)
+			}
+		})
+	}
+}
+
+// TestRecheckPerLineTwice: a second edit after a recheck is diffed against the file the recheck
+// saw, kept in the run record, not against the run's commit (which lacks the first edit and so
+// matches not the record's hash: every mutant would be tested afresh). First the comment line
+// on top (as TestRecheckPerLine's top), then Positive's line becomes a > 1: Neg's made-up
+// KILLED is still kept, and only Positive's two mutants are tested.
+func TestRecheckPerLineTwice(t *testing.T) {
 	bin := gremlinsBinary(t)
 	tinyModule(t)
-	edited := "// Package calc computes.\n" + calcSrc
-	if err := os.WriteFile("calc/calc.go", []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	o := recheckOptions()
 	o.gremlins = bin
-	if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
-		t.Fatal(err)
+	top := "// Package calc computes.\n" + calcSrc
+	var log string
+	for _, src := range []string{top, strings.Replace(top, "a > 0", "a > 1", 1)} {
+		writeFiles(t, ".", map[string]string{"calc/calc.go": src})
+		log = captureStderr(t, func() {
+			if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
-	res, err := readResultFile("out/calc.json")
+	want := map[string]string{
+		"6:11 ARITHMETIC_BASE":        "KILLED",
+		"11:11 CONDITIONALS_BOUNDARY": "LIVED",
+		"11:11 CONDITIONALS_NEGATION": "KILLED",
+		"16:9 INVERT_NEGATIVES":       "NOT COVERED",
+		"16:9 ARITHMETIC_BASE":        "KILLED",
+	}
+	if got := statusesOf(t, "out/calc.json"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	if !strings.Contains(log, "2 of their mutants on lines changed since the run to test, 3 keep") {
+		t.Errorf("second recheck's log:\n%s", log)
+	}
+}
+
+// statusesOf reads a result's statuses by "LINE:COLUMN MUTATOR" (a single file's).
+func statusesOf(t *testing.T, name string) map[string]string {
+	t.Helper()
+	res, err := readResultFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, f := range res.Files {
 		for _, x := range f.Mutations {
-			got[fmt.Sprintf("%s:%d:%d %s", f.Name, x.Line, x.Column, x.Type)] = x.Status
+			got[fmt.Sprintf("%d:%d %s", x.Line, x.Column, x.Type)] = x.Status
 		}
 	}
-	want := map[string]string{
-		"calc.go:6:11 ARITHMETIC_BASE":        "KILLED",
-		"calc.go:11:11 CONDITIONALS_BOUNDARY": "LIVED",
-		"calc.go:11:11 CONDITIONALS_NEGATION": "KILLED",
-		"calc.go:16:9 INVERT_NEGATIVES":       "NOT COVERED",
-		"calc.go:16:9 ARITHMETIC_BASE":        "NOT COVERED",
+	return got
+}
+
+// captureStderr is what f writes to os.Stderr, where run logs.
+func captureStderr(t *testing.T, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("statuses %v, want %v", got, want)
-	}
-	var rec runRecord
-	b, err := os.ReadFile("out/calc.run.json")
-	if err == nil {
-		err = json.Unmarshal(b, &rec)
-	}
-	if err != nil || rec.SHA256["calc/calc.go"] != digest([]byte(edited)) {
-		t.Errorf("run record %+v (%v), want the edited file's hash", rec, err)
-	}
-	if _, err := os.Stat("out/calc.changed.json"); !os.IsNotExist(err) {
-		t.Errorf("the part result is left behind: %v", err)
-	}
+	saved := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	defer func() { os.Stderr = saved }()
+	f()
+	w.Close()
+	os.Stderr = saved
+	return <-done
 }
 
 // TestRecheckFileSet: a file of the package with no mutant, which gremlins's result does not
@@ -293,6 +421,50 @@ func TestRecheckFileSet(t *testing.T) {
 	_, err := run(context.Background(), recheckOptions(), []string{"calc"}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "calc/sub.go changed since the run") {
 		t.Errorf("a file added since the run: error %v, want it named", err)
+	}
+}
+
+// TestRecheckSubset: a run over some of a package's files (its record names calc.go alone)
+// leaves out sub.go, there at the run's commit but not mutated by that run: the recheck goes on
+// without gremlins and gives sub.go no mutant. mul.go, added since the run's commit, is new
+// and still needs mutating (named in the refusal without gremlins).
+func TestRecheckSubset(t *testing.T) {
+	tinyModule(t)
+	commitFiles(t, map[string]string{"calc/sub.go": "package calc\n\nfunc Sub(a, b int) int { return a - b }\n"})
+	rec, err := newRunRecord([]string{"calc/calc.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON("out/calc.run.json", rec); err != nil {
+		t.Fatal(err)
+	}
+	o := recheckOptions()
+	o.rev = ""
+	if _, err := run(context.Background(), o, []string{"calc"}, io.Discard); err != nil {
+		t.Fatalf("a file the run did not mutate taken for a change: %v", err)
+	}
+	res, err := readResultFile("out/calc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Name != "calc.go" {
+		t.Errorf("files %+v, want calc.go alone", res.Files)
+	}
+	writeFiles(t, ".", map[string]string{"calc/mul.go": "package calc\n\nfunc Mul(a, b int) int { return a * b }\n"})
+	_, err = run(context.Background(), o, []string{"calc"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "calc/mul.go changed since the run") || strings.Contains(err.Error(), "sub.go") {
+		t.Errorf("a file added since the run: error %v, want it named, and sub.go not", err)
+	}
+}
+
+// commitFiles writes files, by path relative to the working directory, and commits those under calc/.
+func commitFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	writeFiles(t, ".", files)
+	for _, args := range [][]string{{"add", "calc"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "edit"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }
 
