@@ -32,8 +32,11 @@ func withRowCount(t *testing.T, b []byte, n int64) []byte {
 	out = append(out, "PAR1"...)
 	// The rewritten file must open and claim n rows, or the test below proves nothing.
 	pf, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
-	if err != nil || pf.NumRows() != n {
-		t.Fatalf("rewritten footer: %v rows, error %v; want %d rows", pf.NumRows(), err, n)
+	if err != nil {
+		t.Fatalf("rewritten footer: %v", err)
+	}
+	if pf.NumRows() != n {
+		t.Fatalf("rewritten footer claims %d rows, want %d", pf.NumRows(), n)
 	}
 	return out
 }
