@@ -290,6 +290,10 @@ func TestReadParquetBad(t *testing.T) {
 		{"unlisted type", writeParquet(t, rows(r("a", "x", 2, 1), r("a", "z", 2, 1)), two), []string{`row 2: machine_type "z" is not in the metadata's type list`}},
 		{"off step", writeParquet(t, rows(r("a", "x", 2, 0.5), r("a", "x", 3, 0.5)), map[string]string{pqKeyStep: "2"}), []string{"row 2", `time "3" is not a whole multiple of the step 2`}},
 		{"off lattice", writeParquet(t, rows(r("a", "x", 2, 0.5), r("a", "x", 3.141592653589793, 0.5)), nil), []string{"row 2", "is not on a common step"}},
+		// offStep looks for the bad time cell by cell, row-major: here it is only in the last
+		// cell, (b, z), of a 2 × 3 file, and its row is named.
+		{"off lattice in the last cell", writeParquet(t, rows(r("a", "x", 1, 1), r("a", "y", 1, 1), r("a", "z", 1, 1), r("b", "x", 1, 1), r("b", "y", 1, 1), r("b", "z", 3.141592653589793, 1)), nil),
+			[]string{`read mem.parquet row 6: time "3.141592653589793" is not on a common step`}},
 		{"duplicate time", writeParquet(t, rows(r("a", "x", 2, 0.5), r("a", "x", 2, 0.5)), nil), []string{"row 2", `time "2" appears twice in the cell`}},
 		{"deficit", writeParquet(t, rows(r("a", "x", 2, 0.5)), nil), []string{"row 1", "cell task=a machine=x", "exceeds the tolerance"}},
 		{"lz4", lz4File(t), []string{`column "task_type" uses compression LZ4_RAW`}},

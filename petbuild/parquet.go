@@ -116,7 +116,16 @@ func parquetMetadata(p *PET) ([]parquet.WriterOption, error) {
 // ReadParquet reads a long-form Parquet PET of the given size from r; name is used in error
 // messages. Columns may be uncompressed or compressed with snappy, gzip, brotli or zstd; see
 // codecs for why LZ4 is refused.
-func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (p *PET, err error) {
+func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*PET, error) {
+	return readParquet(r, size, name, opt, pqLimits{cells: maxCells, cellRows: maxCellImpulses})
+}
+
+// pqLimits are the most cells a file may have and the most rows a cell may have: maxCells and
+// maxCellImpulses, or less in a test, which then reaches them without a million rows.
+type pqLimits struct{ cells, cellRows int }
+
+// readParquet is ReadParquet with the limits as a parameter.
+func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions, lim pqLimits) (p *PET, err error) {
 	if size == 0 {
 		return nil, &ReadError{File: name, Msg: "file is empty"}
 	}
@@ -138,7 +147,7 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (p *PE
 	if n := pf.NumRows(); n < 0 || n > maxParquetRows {
 		return nil, &ReadError{File: name, Msg: fmt.Sprintf("claims %d rows; the limit is %d", n, maxParquetRows)}
 	}
-	pr := &parquetReader{file: name, pf: pf}
+	pr := &parquetReader{file: name, pf: pf, lim: lim}
 	if err := pr.codecs(); err != nil {
 		return nil, err
 	}
@@ -198,6 +207,7 @@ type parquetReader struct {
 	taskIdx    map[string]int
 	machineIdx map[string]int
 	cells      map[[2]int]*pqCell
+	lim        pqLimits
 }
 
 // codecs rejects compression codecs the reader cannot decode safely. parquet-go v0.32.0's
@@ -302,8 +312,8 @@ func (pr *parquetReader) typeLists() error {
 		}
 		*l.idx = idx
 	}
-	if len(pr.tasks)*len(pr.machines) > maxCells {
-		return &ReadError{File: pr.file, Field: "metadata", Msg: fmt.Sprintf("more than %d cells", maxCells)}
+	if len(pr.tasks)*len(pr.machines) > pr.lim.cells {
+		return &ReadError{File: pr.file, Field: "metadata", Msg: fmt.Sprintf("more than %d cells", pr.lim.cells)}
 	}
 	pr.fixedTypes = true
 	return nil
@@ -395,14 +405,14 @@ func (pr *parquetReader) row(r parquet.Row, row int) error {
 	}
 	c := pr.cells[[2]int{ti, mi}]
 	if c == nil {
-		if len(pr.cells) >= maxCells {
-			return &ReadError{File: pr.file, Row: row, Msg: fmt.Sprintf("more than %d cells", maxCells)}
+		if len(pr.cells) >= pr.lim.cells {
+			return &ReadError{File: pr.file, Row: row, Msg: fmt.Sprintf("more than %d cells", pr.lim.cells)}
 		}
 		c = &pqCell{}
 		pr.cells[[2]int{ti, mi}] = c
 	}
-	if len(c.times) >= maxCellImpulses {
-		return &ReadError{File: pr.file, Row: row, Cell: cellName(task, machine), Msg: fmt.Sprintf("has more than %d rows", maxCellImpulses)}
+	if len(c.times) >= pr.lim.cellRows {
+		return &ReadError{File: pr.file, Row: row, Cell: cellName(task, machine), Msg: fmt.Sprintf("has more than %d rows", pr.lim.cellRows)}
 	}
 	c.times, c.probs, c.rows = append(c.times, t), append(c.probs, p), append(c.rows, row)
 	return nil
@@ -438,8 +448,8 @@ func (pr *parquetReader) typeIndex(name string, idx map[string]int, names *[]str
 
 // finish settles the step, lays each cell out on it and assembles the PET.
 func (pr *parquetReader) finish(opt ReadOptions) (*PET, error) {
-	if len(pr.tasks)*len(pr.machines) > maxCells {
-		return nil, &ReadError{File: pr.file, Msg: fmt.Sprintf("more than %d cells", maxCells)}
+	if len(pr.tasks)*len(pr.machines) > pr.lim.cells {
+		return nil, &ReadError{File: pr.file, Msg: fmt.Sprintf("more than %d cells", pr.lim.cells)}
 	}
 	step := pr.step
 	if step == 0 {
