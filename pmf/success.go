@@ -217,24 +217,27 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 	// Here 0 ≤ l = last − k < capIdx, inside prev's table: read it directly, k from top down to
 	// lo, l up from last − top. The loops read slices cut to the range and keep every value they
 	// reuse in a local, so that each term costs its arithmetic and no reloads or index checks
-	// (37 instructions a term before, cachegrind); the terms and their order are the same.
+	// (37 instructions a term before, cachegrind); the terms and their order are the same. They
+	// count j down over ps, which lets the compiler prove both indexes in range: counted up over
+	// cs, ps's index kept a bounds check per term (25 instructions a term, cachegrind).
 	if lo <= top {
 		ps := exec.p[lo : top+1]
 		cs := prev.cum[last-top : last-lo+1]
-		cs = cs[:len(ps)]
+		np := len(ps)
+		cs = cs[:np]
 		if model == Evict {
 			base, he, hp := prev.origin+exec.origin, exec.step, prev.step
 			kf := float64(top) // k, exactly
-			for i, c := range cs {
-				x := ps[len(ps)-1-i]
+			for j := np - 1; j >= 0; j-- {
+				x, c := ps[j], cs[np-1-j]
 				success += x * c.p
 				// prev.moment(l) + exec.Time(k)·F(l)
 				done += x * ((base+kf*he)*c.p + hp*c.k)
 				kf--
 			}
 		} else {
-			for i, c := range cs {
-				success += ps[len(ps)-1-i] * c.p
+			for j := np - 1; j >= 0; j-- {
+				success += ps[j] * cs[np-1-j].p
 			}
 		}
 	}
