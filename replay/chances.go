@@ -388,50 +388,58 @@ type fast struct {
 	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
 	headBufs []pmf.Buffer  // where heads live
 	drift    []float64     // driftFloors' answer
-	oracle   oracleTail    // the last tail refAppend built
+	oracles  []oracleTail  // per machine, its chain as the reference engine last built it
 	handed   []QueueChance // queueChances' answer
 }
 
-// oracleTail is a machine's tail as the reference engine builds it, at the table version and
-// time it was built for (the values near a rounding boundary of one event are mostly on one
-// machine, and share it), and the storage refAppend works in.
+// oracleTail is a machine's chain as the reference engine builds it, the queue (its epoch) and
+// the times it holds for, and the storage refAppend works in. The reference's chain depends on
+// the time it is built for only through the running task's conditioning on its elapsed time,
+// which stays as it is from the time it was built for to until (reference.readyAt: the fast
+// engine's own chains are kept on the same rule, fast.unmoved); an idle machine's, only at that
+// time. So a chain asked again on the same queue within that span is the one built before, to
+// the bit, and is not built again: values near a rounding boundary come back to a machine over
+// several rounds and events, and alternate between machines.
 type oracleTail struct {
-	m       int
-	version int64 // 0: none
-	now     float64
-	tail    pmf.PMF // in chain
-	chain   chainScratch
-	next    pmf.Buffer
+	epoch     int64 // of the machine's queue when built; 0: none
+	at, until float64
+	tail      pmf.PMF // in chain
+	chain     chainScratch
+	next      pmf.Buffer
 }
 
 // refAppend is reference.appendTask: task h appended to machine m's queue, computed as the
 // reference engine computes it, to the bit (pmf.AppendPlainInto is pmf.AppendPlain), in storage
-// of its own.
+// of its own. Callers have ensured m.
 func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
-	tail := f.refTail(m)
+	o := f.oracle(m)
 	f.e.stats.successEvals++
-	return reference{e: f.e}.append(&f.oracle.next, tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+	return reference{e: f.e}.append(&o.next, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
 }
 
-// refTail is machine m's tail as the reference engine builds it, to the bit: the oracle's, built
-// again unless it is of m's current table at this very event.
-func (f *fast) refTail(m int) pmf.PMF {
-	o := &f.oracle
-	if o.version == 0 || o.version != f.versions[m] || o.m != m || o.now != f.e.now { // exact: this very event's state
-		f.refChain(m)
+// refTail is machine m's tail as the reference engine builds it, to the bit. Callers have
+// ensured m.
+func (f *fast) refTail(m int) pmf.PMF { return f.oracle(m).tail }
+
+// refChain is the chances of machine m's queued tasks as the reference engine computes them, to
+// the bit (valid until the machine's chain is next built). Callers have ensured m.
+func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chain.chances }
+
+// oracle is machine m's chain as the reference engine builds it (reference.chainAt) now: the one
+// kept, when it was built on the queue m holds (its epoch, current once m is ensured) and the
+// time has not moved past what it holds for (unmoved's rule), and otherwise built again.
+func (f *fast) oracle(m int) *oracleTail {
+	if len(f.oracles) != len(f.valid) {
+		f.oracles = make([]oracleTail, len(f.valid))
 	}
-	return o.tail
-}
-
-// refChain is machine m's chain as the reference engine builds it (reference.chainAt), to the
-// bit, kept as the oracle's tail, and the chances of its queued tasks (valid until the next
-// call).
-func (f *fast) refChain(m int) []QueueChance {
-	o := &f.oracle
-	var chances []QueueChance
-	o.tail, chances, _ = reference{e: f.e}.chainAt(&o.chain, m, f.e.now)
-	o.m, o.version, o.now = m, f.versions[m], f.e.now
-	return chances
+	o := &f.oracles[m]
+	now := f.e.now
+	if o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
+		return o
+	}
+	o.tail, _, o.until = reference{e: f.e}.chainAt(&o.chain, m, now)
+	o.epoch, o.at = f.epochs[m], now
+	return o
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they

@@ -101,6 +101,10 @@ func (f *fast) recycle(old *fast, n int) {
 	f.exact, f.drift, f.handed = old.exact[:0], old.drift[:0], old.handed[:0]
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
+	f.oracles = resize(old.oracles, n)
+	for i := range f.oracles {
+		f.oracles[i].epoch = 0 // none: the epochs start again
+	}
 }
 
 // emptied is s with its storage kept and nothing in it.
