@@ -177,6 +177,21 @@ func AppendStats(model Model, exec PMF, prev CDFTable, deadline float64, strict 
 // only over the rest, at most cap + 1 impulses. Behind an idle machine (prev one impulse) a
 // chance costs a few lookups.
 func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline float64, strict bool) (success, mean float64, err error) {
+	return appendStats(model, exec, execTable, prev, deadline, strict, true)
+}
+
+// AppendSuccessTable is AppendStatsTable's success chance alone, to the bit: under evict the
+// pass over exec then sums the chance's terms only, not the first moment of the completions as
+// well, which was half its arithmetic. A heuristic that picks a task's machine by its chance
+// (PAM, MOC, MR) and the pruner's thresholds ask for far more chances than expected completions.
+func AppendSuccessTable(model Model, exec PMF, execTable, prev *CDFTable, deadline float64, strict bool) (float64, error) {
+	success, _, err := appendStats(model, exec, execTable, prev, deadline, strict, false)
+	return success, err
+}
+
+// appendStats is AppendStatsTable, and with wantMean false AppendSuccessTable (mean NaN): the
+// chance's terms and their order are the same either way.
+func appendStats(model Model, exec PMF, execTable, prev *CDFTable, deadline float64, strict, wantMean bool) (success, mean float64, err error) {
 	if !sameStep(exec.step, prev.step) {
 		return 0, 0, fmt.Errorf("%w: steps %g and %g differ", ErrInvalid, exec.step, prev.step)
 	}
@@ -210,7 +225,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 		lo = split + 1
 		mass := execTable.at(split)
 		success = fCap * mass
-		if model == Evict {
+		if model == Evict && wantMean {
 			done = prev.moment(capIdx)*mass + fCap*execTable.moment(split)
 		}
 	}
@@ -225,7 +240,7 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 		cs := prev.cum[last-top : last-lo+1]
 		np := len(ps)
 		cs = cs[:np]
-		if model == Evict {
+		if model == Evict && wantMean {
 			base, he, hp := prev.origin+exec.origin, exec.step, prev.step
 			kf := float64(top) // k, exactly
 			for j := np - 1; j >= 0; j-- {
@@ -241,10 +256,12 @@ func AppendStatsTable(model Model, exec PMF, execTable, prev *CDFTable, deadline
 			}
 		}
 	}
-	switch model {
-	case None:
+	switch {
+	case !wantMean:
+		return success, math.NaN(), nil
+	case model == None:
 		return success, prev.mean + execTable.mean, nil
-	case Pending:
+	case model == Pending:
 		return success, pendingMean(prev, fCap, execTable), nil
 	}
 	passed := prev.moment(n-1) - prev.moment(capIdx) // the task never started
