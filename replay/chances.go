@@ -429,9 +429,6 @@ func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chain.chances 
 // kept, when it was built on the queue m holds (its epoch, current once m is ensured) and the
 // time has not moved past what it holds for (unmoved's rule), and otherwise built again.
 func (f *fast) oracle(m int) *oracleTail {
-	if len(f.oracles) != len(f.valid) {
-		f.oracles = make([]oracleTail, len(f.valid))
-	}
 	o := &f.oracles[m]
 	now := f.e.now
 	if o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
@@ -490,7 +487,7 @@ func newFast(e *engine) chancer {
 		tails: make([]pmf.PMF, n), tailBufs: make([][2]pmf.Buffer, n), cur: make([]int, n),
 		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
 		versions: make([]int64, n), epochs: make([]int64, n), same: make([]int8, n),
-		floors: make([]floorCache, n), heads: make([]pmf.PMF, n), headBufs: make([]pmf.Buffer, n)}
+		floors: make([]floorCache, n), heads: make([]pmf.PMF, n), headBufs: make([]pmf.Buffer, n), oracles: make([]oracleTail, n)}
 }
 
 func (f *fast) begin() {

@@ -103,7 +103,8 @@ func (f *fast) recycle(old *fast, n int) {
 	f.headBufs = resize(old.headBufs, n)
 	f.oracles = resize(old.oracles, n)
 	for i := range f.oracles {
-		f.oracles[i].epoch = 0 // none: the epochs start again
+		o := &f.oracles[i]
+		*o = oracleTail{chain: o.chain.emptied(), next: o.next} // none: the epochs start again
 	}
 }
 
