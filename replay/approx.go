@@ -99,7 +99,7 @@ func (a *approx) queueChances(m int) []QueueChance {
 
 func (a *approx) stats(h, m int) (float64, float64) {
 	a.ensure(m)
-	return a.memoized(h, m, true, func() (float64, float64, error) {
+	return a.memoized(h, m, func() (float64, float64, error) {
 		e := a.e
 		t := e.tasks[h].Task
 		c := a.cell(h, m)

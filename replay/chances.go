@@ -685,34 +685,32 @@ func (f *fast) against(h, m int) func() (float64, float64, error) {
 	}
 }
 
-// chanceAgainst is against for the chance alone (pmf.AppendSuccessTable, the same bits), its
-// mean NaN: most questions are for a chance (PAM's phase 1, the bounds, the pruner's
+// chance is task h's chance on machine m, from the memo as memoized reads it, or computed alone
+// against whatever table m holds (pmf.AppendSuccessTable, AppendStatsTable's bits) and kept with
+// its mean NaN: most questions are for a chance (PAM's phase 1, the bounds, the pruner's
 // thresholds), and under evict the chance alone costs half the pass over the task's execution
 // time. In PAM-P's replays of HCW19 fewer than 2% of the pairs asked also had their expected
-// completion asked, which then costs the full pass.
-func (f *fast) chanceAgainst(h, m int) func() (float64, float64, error) {
-	return func() (float64, float64, error) {
-		c := f.e.taskCell(h, m)
-		s, err := pmf.AppendSuccessTable(f.e.opt.DropModel, c.exec, &c.table, &f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
-		return s, math.NaN(), err
-	}
-}
-
-// chance is task h's chance on machine m, memoised, against whatever table m holds (memoized).
+// completion asked, which then costs the full pass (memoized).
 func (f *fast) chance(h, m int) float64 {
-	s, _ := f.memoized(h, m, false, f.chanceAgainst(h, m))
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+		return f.memo[i].success
+	}
+	f.e.stats.successEvals++
+	c := f.e.taskCell(h, m)
+	s, err := pmf.AppendSuccessTable(f.e.opt.DropModel, c.exec, &c.table, &f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
+	if err != nil {
+		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
+	}
+	f.remember(h, m, s, math.NaN())
 	return s
 }
 
 // memoized returns the success chance and expected completion of task h on machine m from the
 // memo when machine m's table has not changed since they were computed, and computes them
-// otherwise, against whatever table m holds: callers ensure m first, or (successBound) want
-// the chance against its older table. An entry may hold the chance alone (its mean NaN,
-// chanceAgainst), which serves a caller that does not need the mean; one that does
-// (needMean) has it computed with the chance again.
-func (f *fast) memoized(h, m int, needMean bool, compute func() (success, mean float64, err error)) (float64, float64) {
-	n := len(f.valid)
-	if i := h*n + m; i < len(f.memo) && f.memo[i].version == f.versions[m] && !(needMean && math.IsNaN(f.memo[i].mean)) {
+// otherwise, against whatever table m holds: callers ensure m first. An entry that holds the
+// chance alone (its mean NaN: chance) does not serve.
+func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] && !math.IsNaN(f.memo[i].mean) {
 		return f.memo[i].success, f.memo[i].mean
 	}
 	f.e.stats.successEvals++
@@ -720,11 +718,18 @@ func (f *fast) memoized(h, m int, needMean bool, compute func() (success, mean f
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
+	f.remember(h, m, s, mean)
+	return s, mean
+}
+
+// remember keeps task h's chance and mean (NaN: not computed) on machine m in the memo, for the
+// version of m's table they were computed against.
+func (f *fast) remember(h, m int, s, mean float64) {
+	n := len(f.valid)
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
 	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
-	return s, mean
 }
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance
@@ -991,7 +996,7 @@ func (f *fast) mean(h, m int) float64 {
 	if ok {
 		return mean
 	}
-	_, mean = f.memoized(h, m, true, f.against(h, m))
+	_, mean = f.memoized(h, m, f.against(h, m))
 	return mean
 }
 
