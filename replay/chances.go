@@ -686,22 +686,29 @@ func (f *fast) against(h, m int) func() (float64, float64, error) {
 }
 
 // chance is task h's chance on machine m, from the memo as memoized reads it, or computed alone
-// against whatever table m holds (pmf.AppendSuccessTable, AppendStatsTable's bits) and kept with
-// its mean NaN: most questions are for a chance (PAM's phase 1, the bounds, the pruner's
-// thresholds), and under evict the chance alone costs half the pass over the task's execution
-// time. In PAM-P's replays of HCW19 fewer than 2% of the pairs asked also had their expected
-// completion asked, which then costs the full pass (memoized).
+// against whatever table m holds (pmf.AppendSuccessTable, AppendStatsTable's bits) and kept:
+// most questions are for a chance (PAM's phase 1, the bounds, the pruner's thresholds), and
+// under evict the chance alone costs half the pass over the task's execution time, so there its
+// mean is kept as NaN, not computed. In PAM-P's replays of HCW19 fewer than 2% of the pairs
+// asked also had their expected completion asked, which then costs the full pass (memoized).
+// Under none and pending the mean costs a few lookups (pmf.AppendMeanTable, AppendStatsTable's
+// bits) and is kept with the chance, as it was when both came from one pass: completionBound
+// then reads it from the memo.
 func (f *fast) chance(h, m int) float64 {
 	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
 		return f.memo[i].success
 	}
 	f.e.stats.successEvals++
-	c := f.e.taskCell(h, m)
-	s, err := pmf.AppendSuccessTable(f.e.opt.DropModel, c.exec, &c.table, &f.tables[m], f.e.keys[h].deadline, f.e.opt.Strict)
+	c, model, deadline := f.e.taskCell(h, m), f.e.opt.DropModel, f.e.keys[h].deadline
+	s, err := pmf.AppendSuccessTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
+	mean := math.NaN()
+	if err == nil && model != pmf.Evict {
+		mean, _, err = pmf.AppendMeanTable(model, &c.table, &f.tables[m], deadline)
+	}
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
-	f.remember(h, m, s, math.NaN())
+	f.remember(h, m, s, mean)
 	return s
 }
 
