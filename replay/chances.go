@@ -379,18 +379,27 @@ type fast struct {
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64       // per machine, changes whenever its queue's tasks change
-	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
-	next     int64         // the next version (and epoch) number
-	memo     []memoEntry   // by handle × machine; version 0 is no entry
-	floors   []floorCache  // per machine
-	exact    []float64     // queueFloors' answer when it is the exact chances
-	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
-	headBufs []pmf.Buffer  // where heads live
-	drift    []float64     // driftFloors' answer
-	oracles  []oracleTail  // per machine, its chain as the reference engine last built it
-	handed   []QueueChance // queueChances' answer
+	epochs   []int64                 // per machine, changes whenever its queue's tasks change
+	same     []int8                  // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64                   // the next version (and epoch) number
+	memo     []memoEntry             // by handle × machine; version 0 is no entry
+	floors   []floorCache            // per machine
+	exact    []float64               // queueFloors' answer when it is the exact chances
+	heads    []pmf.PMF               // per machine, its running task's completion before conditioning, as of its chain
+	headBufs []pmf.Buffer            // where heads live
+	drift    []float64               // driftFloors' answer
+	oracles  [oracleSlots]oracleTail // the chains of the machines whose reference chain was last asked for
+	asked    int64                   // how many times oracle has been asked: the slots' clock
+	handed   []QueueChance           // queueChances' answer
 }
+
+// oracleSlots is how many machines' reference chains the fast engine keeps (fast.oracle). A
+// chain kept per machine let values near a rounding boundary, which come back to a few machines
+// over several rounds and events, reuse it; but each machine's chain storage, first built and
+// grown whenever a value near a boundary first lands on it, made allocations that went on
+// through the replay (TestHeuristicsAllocateNothing). A few slots, reused least recently asked
+// first, keep that reuse with storage bounded as one chain's was.
+const oracleSlots = 4
 
 // oracleTail is a machine's chain as the reference engine builds it, the queue (its epoch) and
 // the times it holds for, and the storage refAppend works in. The reference's chain depends on
@@ -401,7 +410,9 @@ type fast struct {
 // the bit, and is not built again: values near a rounding boundary come back to a machine over
 // several rounds and events, and alternate between machines.
 type oracleTail struct {
+	m         int
 	epoch     int64 // of the machine's queue when built; 0: none
+	asked     int64 // fast.asked when last asked for
 	at, until float64
 	tail      pmf.PMF // in chain
 	chain     chainScratch
@@ -427,16 +438,36 @@ func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chain.chances 
 
 // oracle is machine m's chain as the reference engine builds it (reference.chainAt) now: the one
 // kept, when it was built on the queue m holds (its epoch, current once m is ensured) and the
-// time has not moved past what it holds for (unmoved's rule), and otherwise built again.
+// time has not moved past what it holds for (unmoved's rule), and otherwise built again, in m's
+// slot or, when m has none, in the slot least recently asked for. What it returns is valid until
+// oracle is next asked for another machine.
 func (f *fast) oracle(m int) *oracleTail {
-	o := &f.oracles[m]
+	f.asked++
+	o := f.slot(m)
+	o.asked = f.asked
 	now := f.e.now
-	if o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
+	if o.m == m && o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
 		return o
 	}
 	o.tail, _, o.until = reference{e: f.e}.chainAt(&o.chain, m, now)
-	o.epoch, o.at = f.epochs[m], now
+	o.m, o.epoch, o.at = m, f.epochs[m], now
 	return o
+}
+
+// slot is the oracle slot that holds machine m's chain, or else the one least recently asked
+// for (an empty one first: its asked is 0).
+func (f *fast) slot(m int) *oracleTail {
+	lru := &f.oracles[0]
+	for i := range f.oracles {
+		o := &f.oracles[i]
+		if o.epoch != 0 && o.m == m {
+			return o
+		}
+		if o.asked < lru.asked {
+			lru = o
+		}
+	}
+	return lru
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -487,7 +518,7 @@ func newFast(e *engine) chancer {
 		tails: make([]pmf.PMF, n), tailBufs: make([][2]pmf.Buffer, n), cur: make([]int, n),
 		tables: make([]pmf.CDFTable, n), chances: make([][]QueueChance, n),
 		versions: make([]int64, n), epochs: make([]int64, n), same: make([]int8, n),
-		floors: make([]floorCache, n), heads: make([]pmf.PMF, n), headBufs: make([]pmf.Buffer, n), oracles: make([]oracleTail, n)}
+		floors: make([]floorCache, n), heads: make([]pmf.PMF, n), headBufs: make([]pmf.Buffer, n)}
 }
 
 func (f *fast) begin() {
