@@ -390,6 +390,8 @@ type fast struct {
 	drift    []float64               // driftFloors' answer
 	oracles  [oracleSlots]oracleTail // the chains of the machines whose reference chain was last asked for
 	asked    int64                   // how many times oracle has been asked: the slots' clock
+	refBuilt chainScratch            // where oracle builds a reference chain before a slot keeps it
+	refNext  pmf.Buffer              // where refAppend appends
 	handed   []QueueChance           // queueChances' answer
 }
 
@@ -398,7 +400,8 @@ type fast struct {
 // over several rounds and events, reuse it; but each machine's chain storage, first built and
 // grown whenever a value near a boundary first lands on it, made allocations that went on
 // through the replay (TestHeuristicsAllocateNothing). A few slots, reused least recently asked
-// first, keep that reuse with storage bounded as one chain's was.
+// first, keep that reuse with storage bounded; the chains are built in one storage (refBuilt)
+// and a slot keeps only the tail and the chances.
 const oracleSlots = 4
 
 // oracleTail is a machine's chain as the reference engine builds it, the queue (its epoch) and
@@ -414,9 +417,9 @@ type oracleTail struct {
 	epoch     int64 // of the machine's queue when built; 0: none
 	asked     int64 // fast.asked when last asked for
 	at, until float64
-	tail      pmf.PMF // in chain
-	chain     chainScratch
-	next      pmf.Buffer
+	tail      pmf.PMF // in kept
+	kept      pmf.Buffer
+	chances   []QueueChance
 }
 
 // refAppend is reference.appendTask: task h appended to machine m's queue, computed as the
@@ -425,7 +428,7 @@ type oracleTail struct {
 func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
 	o := f.oracle(m)
 	f.e.stats.successEvals++
-	return reference{e: f.e}.append(&o.next, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+	return reference{e: f.e}.append(&f.refNext, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
 }
 
 // refTail is machine m's tail as the reference engine builds it, to the bit. Callers have
@@ -434,7 +437,7 @@ func (f *fast) refTail(m int) pmf.PMF { return f.oracle(m).tail }
 
 // refChain is the chances of machine m's queued tasks as the reference engine computes them, to
 // the bit (valid until the machine's chain is next built). Callers have ensured m.
-func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chain.chances }
+func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chances }
 
 // oracle is machine m's chain as the reference engine builds it (reference.chainAt) now: the one
 // kept, when it was built on the queue m holds (its epoch, current once m is ensured) and the
@@ -449,8 +452,9 @@ func (f *fast) oracle(m int) *oracleTail {
 	if o.m == m && o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
 		return o
 	}
-	o.tail, _, o.until = reference{e: f.e}.chainAt(&o.chain, m, now)
-	o.m, o.epoch, o.at = m, f.epochs[m], now
+	tail, chances, until := reference{e: f.e}.chainAt(&f.refBuilt, m, now)
+	o.tail, o.chances = tail.CopyInto(&o.kept), append(o.chances[:0], chances...)
+	o.m, o.epoch, o.at, o.until = m, f.epochs[m], now, until
 	return o
 }
 

@@ -102,8 +102,9 @@ func (f *fast) recycle(old *fast, n int) {
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
 	for i, o := range old.oracles {
-		f.oracles[i] = oracleTail{chain: o.chain.emptied(), next: o.next} // none: the epochs start again
+		f.oracles[i] = oracleTail{kept: o.kept, chances: o.chances[:0]} // none: the epochs start again
 	}
+	f.refBuilt, f.refNext = old.refBuilt.emptied(), old.refNext
 }
 
 // emptied is s with its storage kept and nothing in it.
