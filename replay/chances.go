@@ -379,20 +379,23 @@ type fast struct {
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64                 // per machine, changes whenever its queue's tasks change
-	same     []int8                  // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
-	next     int64                   // the next version (and epoch) number
-	memo     []memoEntry             // by handle × machine; version 0 is no entry
-	floors   []floorCache            // per machine
-	exact    []float64               // queueFloors' answer when it is the exact chances
-	heads    []pmf.PMF               // per machine, its running task's completion before conditioning, as of its chain
-	headBufs []pmf.Buffer            // where heads live
-	drift    []float64               // driftFloors' answer
-	oracles  [oracleSlots]oracleTail // the chains of the machines whose reference chain was last asked for
-	asked    int64                   // how many times oracle has been asked: the slots' clock
-	refBuilt chainScratch            // where oracle builds a reference chain before a slot keeps it
-	refNext  pmf.Buffer              // where refAppend appends
-	handed   []QueueChance           // queueChances' answer
+	epochs   []int64       // per machine, changes whenever its queue's tasks change
+	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64         // the next version (and epoch) number
+	memo     []memoEntry   // by handle × machine; version 0 is no entry
+	floors   []floorCache  // per machine
+	exact    []float64     // queueFloors' answer when it is the exact chances
+	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
+	headBufs []pmf.Buffer  // where heads live
+	drift    []float64     // driftFloors' answer
+	handed   []QueueChance // queueChances' answer
+
+	// The reference engine's chains (fast.oracle): those of the machines last asked for, where
+	// they are built, and where refAppend appends.
+	oracles  [oracleSlots]oracleTail
+	asked    int64 // how many times oracle has been asked: the slots' clock
+	refBuilt chainScratch
+	refNext  pmf.Buffer
 }
 
 // oracleSlots is how many machines' reference chains the fast engine keeps (fast.oracle). A
@@ -404,12 +407,12 @@ type fast struct {
 // and a slot keeps only the tail and the chances.
 const oracleSlots = 4
 
-// oracleTail is a machine's chain as the reference engine builds it, the queue (its epoch) and
-// the times it holds for, and the storage refAppend works in. The reference's chain depends on
-// the time it is built for only through the running task's conditioning on its elapsed time,
-// which stays as it is from the time it was built for to until (reference.readyAt: the fast
-// engine's own chains are kept on the same rule, fast.unmoved); an idle machine's, only at that
-// time. So a chain asked again on the same queue within that span is the one built before, to
+// oracleTail is a machine's chain as the reference engine builds it, its tail and its queued
+// tasks' chances in storage of their own, with the queue (its epoch) and the times it holds for.
+// The reference's chain depends on the time it is built for only through the running task's
+// conditioning on its elapsed time, which stays as it is from the time it was built for to until
+// (reference.readyAt: the fast engine's own chains are kept on the same rule, fast.unmoved); an
+// idle machine's, only at that time. So a chain asked again on the same queue within that span is the one built before, to
 // the bit, and is not built again: values near a rounding boundary come back to a machine over
 // several rounds and events, and alternate between machines.
 type oracleTail struct {
@@ -436,7 +439,7 @@ func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
 func (f *fast) refTail(m int) pmf.PMF { return f.oracle(m).tail }
 
 // refChain is the chances of machine m's queued tasks as the reference engine computes them, to
-// the bit (valid until the machine's chain is next built). Callers have ensured m.
+// the bit (valid until oracle is next asked for another machine). Callers have ensured m.
 func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chances }
 
 // oracle is machine m's chain as the reference engine builds it (reference.chainAt) now: the one
