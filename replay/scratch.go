@@ -101,11 +101,6 @@ func (f *fast) recycle(old *fast, n int) {
 	f.exact, f.drift, f.handed = old.exact[:0], old.drift[:0], old.handed[:0]
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
-	f.oracles = resize(old.oracles, n)
-	for i := range f.oracles {
-		o := &f.oracles[i]
-		*o = oracleTail{chain: o.chain.emptied(), next: o.next} // none: the epochs start again
-	}
 }
 
 // emptied is s with its storage kept and nothing in it.
