@@ -3,7 +3,6 @@ package heuristic
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -119,14 +118,7 @@ func TestEventCompletionsHandWorked(t *testing.T) {
 			ev.done[0][r.move], ev.done[1][r.move] = r.done[0], r.done[1]
 		}
 		ev.asked = nil
-		pairs := eventCompletions(ev, Params{}, b, r.tasks, []int{0, 1, 2})
-		if got, want := fmt.Sprintf("%+v", pairs), fmt.Sprintf("%+v", r.pairs); got != want {
-			t.Errorf("round %d: pairs %s, want %s", i+1, got, want)
-		}
-		slices.Sort(ev.asked)
-		if !slices.Equal(ev.asked, r.asked) {
-			t.Errorf("round %d: asked %v (task·10 + machine), want %v", i+1, ev.asked, r.asked)
-		}
+		ev.check(t, i+1, eventCompletions(ev, Params{}, b, r.tasks, []int{0, 1, 2}), r.pairs, r.asked)
 	}
 	if b.memo.reused != 5 {
 		t.Errorf("%d completions taken from the memo, want 5", b.memo.reused)
