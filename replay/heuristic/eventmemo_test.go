@@ -77,3 +77,50 @@ func TestEventCompletionsArePlain(t *testing.T) {
 	}
 	t.Logf("%d completions taken from the memo", reused)
 }
+
+// TestEventCompletionsHandWorked: the completions eventCompletions asks and those it takes from
+// the memo, over three rounds of one event worked by hand. Machines 0, 1, 2 (engine bounds of
+// task 0: 1, 2, 100), drop model evict.
+//
+// Round 1, tasks 0 and 1, nothing known: several tasks go through everyCompletion, which asks
+// every machine (0·0, 0·1, 0·2, 1·0, 1·1, 1·2): task 0 completes at 5, 6, 200, best m0; task 1
+// at 3, 4, 300, best m0.
+//
+// m0 takes a task (task 0 there now 8, task 1 9). Round 2, tasks 0 and 1: m1 and m2 are
+// unmoved, so each task's two answers there come from the memo (4 reuses), and m0 is asked for
+// both (0·0, 1·0): task 0 best m1 at 6 (8 > 6), task 1 best m1 at 4.
+//
+// m1 takes a task (task 0 there now 7). Round 3, task 0 alone: a single task goes through
+// completions, by the engine's bounds (m0 1, m1 2, m2 100). m0 was asked in round 2 and has not
+// moved since: 8 from the memo (a fifth reuse); m1 moved: asked, 7; m2's bound 100 is above
+// 7 + slack: not asked. Best m1 at 7. Asked 0·1 only; 5 reuses in all.
+func TestEventCompletionsHandWorked(t *testing.T) {
+	ev := &memoEvent{
+		done:  [][]float64{{5, 6, 200}, {3, 4, 300}},
+		bound: [][]float64{{1, 2, 100}, {1, 2, 100}},
+	}
+	b := new(buffers)
+	b.memo.start(3)
+	rounds := []struct {
+		tasks []int
+		move  int       // the machine that took a task before the round; -1: none
+		done  []float64 // then the completions of tasks 0 and 1 on it
+		asked []int
+		pairs []pair
+	}{
+		{[]int{0, 1}, -1, nil, []int{0, 1, 2, 10, 11, 12}, []pair{pairOf(0, 0, 5), pairOf(1, 0, 3)}},
+		{[]int{0, 1}, 0, []float64{8, 9}, []int{0, 10}, []pair{pairOf(0, 1, 6), pairOf(1, 1, 4)}},
+		{[]int{0}, 1, []float64{7, 5}, []int{1}, []pair{pairOf(0, 1, 7)}},
+	}
+	for i, r := range rounds {
+		if r.move >= 0 {
+			b.memo.moved(r.move)
+			ev.done[0][r.move], ev.done[1][r.move] = r.done[0], r.done[1]
+		}
+		ev.asked = nil
+		ev.check(t, i+1, eventCompletions(ev, Params{}, b, r.tasks, []int{0, 1, 2}), r.pairs, r.asked)
+	}
+	if b.memo.reused != 5 {
+		t.Errorf("%d completions taken from the memo, want 5", b.memo.reused)
+	}
+}

@@ -26,6 +26,18 @@ func (e *memoEvent) Completion(h, m int) float64 {
 	return e.done[h][m]
 }
 
+// check reports a round whose pairs or asked completions (sorted) are not those wanted.
+func (e *memoEvent) check(t *testing.T, round int, pairs, want []pair, asked []int) {
+	t.Helper()
+	if got, want := fmt.Sprintf("%+v", pairs), fmt.Sprintf("%+v", want); got != want {
+		t.Errorf("round %d: pairs %s, want %s", round, got, want)
+	}
+	slices.Sort(e.asked)
+	if !slices.Equal(e.asked, asked) {
+		t.Errorf("round %d: asked %v (task·10 + machine), want %v", round, e.asked, asked)
+	}
+}
+
 // TestMemoHandWorked: the completions the memo asks for, and those it answers itself, over
 // three rounds of one mapping event worked by hand from memoCompletions's rule. Every exact
 // completion asked is work the run reports (a convolution under the reference engine, a success
@@ -64,14 +76,7 @@ func TestMemoHandWorked(t *testing.T) {
 			ev.done[0][0] = r.move
 		}
 		ev.asked = nil
-		pairs := memoCompletions(ev, Params{}, b, r.tasks, []int{0, 1, 2})
-		if got, want := fmt.Sprintf("%+v", pairs), fmt.Sprintf("%+v", r.pairs); got != want {
-			t.Errorf("round %d: pairs %s, want %s", i+1, got, want)
-		}
-		slices.Sort(ev.asked)
-		if !slices.Equal(ev.asked, r.asked) {
-			t.Errorf("round %d: asked %v (task·10 + machine), want %v", i+1, ev.asked, r.asked)
-		}
+		ev.check(t, i+1, memoCompletions(ev, Params{}, b, r.tasks, []int{0, 1, 2}), r.pairs, r.asked)
 	}
 	if b.memo.reused != 4 {
 		t.Errorf("%d completions taken from the memo, want 4", b.memo.reused)
