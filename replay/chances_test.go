@@ -590,7 +590,7 @@ func TestIdleBoundWithinEvent(t *testing.T) {
 	}
 }
 
-// TestOracleIsReference: the reference engine's chain that the fast engine keeps per machine
+// TestOracleIsReference: the reference engine's chain that the fast engine keeps for a machine
 // for the values it must compute as the reference does (fast.oracle: refAppend, refTail,
 // refChain) is, whenever it is asked for, the chain the reference engine builds for that state
 // in new storage, to the bit: its tail and its queued tasks' chances. A kept chain is reused on
