@@ -79,14 +79,17 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 // when the task cannot start), and the convolution in buf's scratch: the same sums in the same
 // order, so AppendPlain's result to the bit, without allocating once buf has grown. The fast
 // engine computes a value as the reference engine does with it when its own value lies too close
-// to a rounding boundary to be rounded safely.
+// to a rounding boundary to be rounded safely. Its convolution is convolveInto's vectorised
+// kernel, which sums each impulse's terms in the textbook loop's order (so the bits are
+// AppendPlain's): the fast engine's rebuilds of the reference chain near a rounding boundary were
+// a sixth of PAM-P's instructions with the scalar loop (cachegrind, 30 HCW19 trials).
 func AppendPlainInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
 	prev, exec, shift, err := linkInputs(model, prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
 	}
 	if model == None {
-		p := convolveSlicesTo(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p)
+		p := convolveInto(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p, &buf.pad)
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: p}
 		return next, next.Success(deadline, strict), nil
 	}
@@ -152,14 +155,14 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 	var conv []float64
 	if buf == nil {
 		conv = convolveSlices(prev.p[:starts+1], exec.p)
-	} else { // in buf's convolution scratch, which nothing else uses during the call
+	} else { // in buf's convolution storage, which nothing else uses during the call
 		n := starts + len(exec.p)
-		if cap(buf.pad) < n {
-			buf.pad = make([]float64, n, n+n/4)
+		if cap(buf.conv) < n {
+			buf.conv = make([]float64, n, n+n/4)
 		}
-		conv = buf.pad[:n]
+		conv = buf.conv[:n]
 		clear(conv)
-		conv = convolveSlicesTo(conv, prev.p[:starts+1], exec.p)
+		conv = convolveInto(conv, prev.p[:starts+1], exec.p, &buf.pad)
 	}
 	success, killed := 0.0, 0.0
 	for i, x := range conv {

@@ -8,8 +8,9 @@ import "fmt"
 // until the next result is written into the same Buffer; a Buffer must not hold an input of the
 // call that writes into it. The zero Buffer is empty and ready to use.
 type Buffer struct {
-	p   []float64
-	pad []float64 // convolveInto's scratch
+	p    []float64
+	pad  []float64 // convolveInto's scratch
+	conv []float64 // AppendPlainInto's convolution, before it is laid out on the chain's grid
 }
 
 // take returns n zeroed impulses of the buffer's storage, growing it when it is too small.

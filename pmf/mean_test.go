@@ -63,3 +63,41 @@ func TestAppendMeanTableIsStats(t *testing.T) {
 		t.Error("model 7: no error")
 	}
 }
+
+// TestAppendSuccessTableIsStats: AppendSuccessTable's chance is AppendStatsTable's, to the bit
+// (the fast engine memoises either and rounds it, and a last bit apart could round a tie
+// apart), under every drop model, strict or not, with deadlines on and off the grid, before,
+// inside and past the link's outcomes, on short links and on long ones (up to 80 impulses, where
+// a sum in another order would part in its last bits).
+func TestAppendSuccessTableIsStats(t *testing.T) {
+	r := rand.New(rand.NewPCG(50, 8))
+	for trial := range 900 {
+		step, prev, exec := randomLink(r, trial)
+		if trial%2 == 1 {
+			prev = randomPMF(r, 100+float64(r.IntN(5))*step, step, 1+r.IntN(80))
+			exec = randomPMF(r, float64(1+r.IntN(4))*step, step, 1+r.IntN(60))
+		}
+		dl := prev.Min() - 2*step + r.Float64()*(prev.Max()-prev.Min()+exec.Max()+4*step)
+		if trial%10 == 0 { // on a grid point now and then
+			dl = prev.Time(r.IntN(prev.Len()))
+		}
+		et, pt := exec.CDFTable(), prev.CDFTable()
+		for _, model := range []Model{None, Pending, Evict} {
+			for _, strict := range []bool{false, true} {
+				want, _, err := AppendStatsTable(model, exec, &et, &pt, dl, strict)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := AppendSuccessTable(model, exec, &et, &pt, dl, strict)
+				if err != nil || got != want {
+					t.Fatalf("trial %d %v (δ %.6g, strict %v): AppendSuccessTable %.17g (%v), AppendStatsTable %.17g", trial, model, dl, strict, got, err, want)
+				}
+			}
+		}
+	}
+	exec := mustNew(t, 1, 1, []float64{1})
+	et, half := exec.CDFTable(), mustNew(t, 0, 0.5, []float64{1}).CDFTable()
+	if _, err := AppendSuccessTable(Evict, exec, &et, &half, 10, false); err == nil {
+		t.Error("steps 1 and 0.5: no error")
+	}
+}

@@ -388,50 +388,93 @@ type fast struct {
 	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
 	headBufs []pmf.Buffer  // where heads live
 	drift    []float64     // driftFloors' answer
-	oracle   oracleTail    // the last tail refAppend built
 	handed   []QueueChance // queueChances' answer
+
+	// The reference engine's chains (fast.oracle): those of the machines last asked for, where
+	// they are built, and where refAppend appends.
+	oracles  [oracleSlots]oracleTail
+	asked    int64 // how many times oracle has been asked: the slots' clock
+	refBuilt chainScratch
+	refNext  pmf.Buffer
 }
 
-// oracleTail is a machine's tail as the reference engine builds it, at the table version and
-// time it was built for (the values near a rounding boundary of one event are mostly on one
-// machine, and share it), and the storage refAppend works in.
+// oracleSlots is how many machines' reference chains the fast engine keeps (fast.oracle). A
+// chain kept per machine let values near a rounding boundary, which come back to a few machines
+// over several rounds and events, reuse it; but each machine's chain storage, first built and
+// grown whenever a value near a boundary first lands on it, made allocations that went on
+// through the replay (TestHeuristicsAllocateNothing). A few slots, reused least recently asked
+// first, keep that reuse with storage bounded; the chains are built in one storage (refBuilt)
+// and a slot keeps only the tail and the chances.
+const oracleSlots = 4
+
+// oracleTail is a machine's chain as the reference engine builds it, its tail and its queued
+// tasks' chances in storage of their own, with the queue (its epoch) and the times it holds for.
+// The reference's chain depends on the time it is built for only through the running task's
+// conditioning on its elapsed time, which stays as it is from the time it was built for to until
+// (reference.readyAt: the fast engine's own chains are kept on the same rule, fast.unmoved); an
+// idle machine's, only at that time. So a chain asked again on the same queue within that span is the one built before, to
+// the bit, and is not built again: values near a rounding boundary come back to a machine over
+// several rounds and events, and alternate between machines.
 type oracleTail struct {
-	m       int
-	version int64 // 0: none
-	now     float64
-	tail    pmf.PMF // in chain
-	chain   chainScratch
-	next    pmf.Buffer
+	m         int
+	epoch     int64 // of the machine's queue when built; 0: none
+	asked     int64 // fast.asked when last asked for
+	at, until float64
+	tail      pmf.PMF // in kept
+	kept      pmf.Buffer
+	chances   []QueueChance
 }
 
 // refAppend is reference.appendTask: task h appended to machine m's queue, computed as the
 // reference engine computes it, to the bit (pmf.AppendPlainInto is pmf.AppendPlain), in storage
-// of its own.
+// of its own. Callers have ensured m.
 func (f *fast) refAppend(h, m int) (pmf.PMF, float64) {
-	tail := f.refTail(m)
+	o := f.oracle(m)
 	f.e.stats.successEvals++
-	return reference{e: f.e}.append(&f.oracle.next, tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
+	return reference{e: f.e}.append(&f.refNext, o.tail, f.e.taskCell(h, m).exec, nil, f.e.tasks[h].Task.Deadline)
 }
 
-// refTail is machine m's tail as the reference engine builds it, to the bit: the oracle's, built
-// again unless it is of m's current table at this very event.
-func (f *fast) refTail(m int) pmf.PMF {
-	o := &f.oracle
-	if o.version == 0 || o.version != f.versions[m] || o.m != m || o.now != f.e.now { // exact: this very event's state
-		f.refChain(m)
+// refTail is machine m's tail as the reference engine builds it, to the bit. Callers have
+// ensured m.
+func (f *fast) refTail(m int) pmf.PMF { return f.oracle(m).tail }
+
+// refChain is the chances of machine m's queued tasks as the reference engine computes them, to
+// the bit (valid until oracle is next asked for another machine). Callers have ensured m.
+func (f *fast) refChain(m int) []QueueChance { return f.oracle(m).chances }
+
+// oracle is machine m's chain as the reference engine builds it (reference.chainAt) now: the one
+// kept, when it was built on the queue m holds (its epoch, current once m is ensured) and the
+// time has not moved past what it holds for (unmoved's rule), and otherwise built again, in m's
+// slot or, when m has none, in the slot least recently asked for. What it returns is valid until
+// oracle is next asked for another machine.
+func (f *fast) oracle(m int) *oracleTail {
+	f.asked++
+	o := f.slot(m)
+	o.asked = f.asked
+	now := f.e.now
+	if o.m == m && o.epoch != 0 && o.epoch == f.epochs[m] && (now == o.at || now < o.until) { // exact: the time it was built for, or before its conditioning changes
+		return o
 	}
-	return o.tail
+	tail, chances, until := reference{e: f.e}.chainAt(&f.refBuilt, m, now)
+	o.tail, o.chances = tail.CopyInto(&o.kept), append(o.chances[:0], chances...)
+	o.m, o.epoch, o.at, o.until = m, f.epochs[m], now, until
+	return o
 }
 
-// refChain is machine m's chain as the reference engine builds it (reference.chainAt), to the
-// bit, kept as the oracle's tail, and the chances of its queued tasks (valid until the next
-// call).
-func (f *fast) refChain(m int) []QueueChance {
-	o := &f.oracle
-	var chances []QueueChance
-	o.tail, chances, _ = reference{e: f.e}.chainAt(&o.chain, m, f.e.now)
-	o.m, o.version, o.now = m, f.versions[m], f.e.now
-	return chances
+// slot is the oracle slot that holds machine m's chain, or else the one least recently asked
+// for (an empty one first: its asked is 0).
+func (f *fast) slot(m int) *oracleTail {
+	lru := &f.oracles[0]
+	for i := range f.oracles {
+		o := &f.oracles[i]
+		if o.epoch != 0 && o.m == m {
+			return o
+		}
+		if o.asked < lru.asked {
+			lru = o
+		}
+	}
+	return lru
 }
 
 // floorCache holds lower bounds on the chances of a machine's queued tasks: their chances as they
@@ -672,11 +715,6 @@ func (f *fast) queueChances(m int) []QueueChance {
 	return f.handed
 }
 
-func (f *fast) stats(h, m int) (float64, float64) {
-	f.ensure(m)
-	return f.memoized(h, m, f.against(h, m))
-}
-
 // against computes task h's chance and expected completion against machine m's cached table.
 func (f *fast) against(h, m int) func() (float64, float64, error) {
 	return func() (float64, float64, error) {
@@ -685,13 +723,39 @@ func (f *fast) against(h, m int) func() (float64, float64, error) {
 	}
 }
 
+// chance is task h's chance on machine m, from the memo as memoized reads it, or computed alone
+// against whatever table m holds (pmf.AppendSuccessTable, AppendStatsTable's bits) and kept:
+// most questions are for a chance (PAM's phase 1, the bounds, the pruner's thresholds), and
+// under evict the chance alone costs half the pass over the task's execution time, so there its
+// mean is kept as NaN, not computed. In PAM-P's replays of HCW19 fewer than 2% of the pairs
+// asked also had their expected completion asked, which then costs the full pass (memoized).
+// Under none and pending the mean costs a few lookups (pmf.AppendMeanTable, AppendStatsTable's
+// bits) and is kept with the chance, as it was when both came from one pass: completionBound
+// then reads it from the memo.
+func (f *fast) chance(h, m int) float64 {
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+		return f.memo[i].success
+	}
+	f.e.stats.successEvals++
+	c, model, deadline := f.e.taskCell(h, m), f.e.opt.DropModel, f.e.keys[h].deadline
+	s, err := pmf.AppendSuccessTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
+	mean := math.NaN()
+	if err == nil && model != pmf.Evict {
+		mean, _, err = pmf.AppendMeanTable(model, &c.table, &f.tables[m], deadline)
+	}
+	if err != nil {
+		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
+	}
+	f.remember(h, m, s, mean)
+	return s
+}
+
 // memoized returns the success chance and expected completion of task h on machine m from the
 // memo when machine m's table has not changed since they were computed, and computes them
-// otherwise, against whatever table m holds: callers ensure m first, or (successBound) want
-// the chance against its older table.
+// otherwise, against whatever table m holds: callers ensure m first. An entry that holds the
+// chance alone (its mean NaN: chance) does not serve.
 func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
-	n := len(f.valid)
-	if i := h*n + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] && !math.IsNaN(f.memo[i].mean) {
 		return f.memo[i].success, f.memo[i].mean
 	}
 	f.e.stats.successEvals++
@@ -699,11 +763,18 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
+	f.remember(h, m, s, mean)
+	return s, mean
+}
+
+// remember keeps task h's chance and mean (NaN: not computed) on machine m in the memo, for the
+// version of m's table they were computed against.
+func (f *fast) remember(h, m int, s, mean float64) {
+	n := len(f.valid)
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
 	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
-	return s, mean
 }
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance
@@ -747,8 +818,7 @@ func (f *fast) rawBound(h, m int) (float64, bool) {
 	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version != 0 && f.memo[i].epoch == f.epochs[m] {
 		return f.memo[i].success, true
 	}
-	s, _ := f.memoized(h, m, f.against(h, m))
-	return s, true
+	return f.chance(h, m), true
 }
 
 // roundedBelow is roundedAbove(s) < x. roundedAbove moves s by at most half a rounding step
@@ -816,7 +886,7 @@ func (f *fast) currentBound(h, m int) float64 {
 // tableBound is currentBound with what every task shares given: machine m's type, and the
 // version and table of its chain.
 func (f *fast) tableBound(h, m, mt int, version int64, table *pmf.CDFTable) float64 {
-	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == version {
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == version && !math.IsNaN(f.memo[i].mean) {
 		mean := f.memo[i].mean
 		if w := timeWindow(mean); nearHalf(mean*1e9, w*1e9) {
 			return roundTime(mean - 2*w) // completion may round the reference's value down
@@ -939,7 +1009,8 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 }
 
 func (f *fast) success(h, m int) float64 {
-	s, _ := f.stats(h, m)
+	f.ensure(m)
+	s := f.chance(h, m)
 	if nearHalf(s*1e12, chanceWindow*1e12) {
 		_, s = f.refAppend(h, m)
 	}

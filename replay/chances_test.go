@@ -589,3 +589,58 @@ func TestIdleBoundWithinEvent(t *testing.T) {
 		t.Fatal("never asked")
 	}
 }
+
+// TestOracleIsReference: the reference engine's chain that the fast engine keeps for a machine
+// for the values it must compute as the reference does (fast.oracle: refAppend, refTail,
+// refChain) is, whenever it is asked for, the chain the reference engine builds for that state
+// in new storage, to the bit: its tail and its queued tasks' chances. A kept chain is reused on
+// the same queue until the running task's conditioning changes; the workloads (evict, pending,
+// none; conditioning on and off; a check before and after each assignment) reach that reuse
+// across events many times, which the test counts. The last three have more machines than the
+// engine keeps chains for (oracleSlots), so slots are taken over from other machines.
+func TestOracleIsReference(t *testing.T) {
+	reused, checked := 0, 0
+	for i := range 9 {
+		r := rand.New(rand.NewPCG(50, uint64(i)))
+		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		tasks := randomTasks(r, 150, 4, 0.06+0.04*r.Float64(), 50, 400)
+		machines := machinesOf(0, 1, 1)
+		if i >= 6 {
+			machines = machinesOf(0, 1, 1, 0, 1, 0, 1)
+		}
+		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machines, Tasks: tasks, Options: DefaultOptions()}
+		cfg.Options.DropModel, cfg.Options.ConditionElapsed = model, i%6 < 3
+		check := func(ev Event) {
+			e := ev.(*mapping).e
+			f := e.chances.(*fast)
+			for m := range ev.NumMachines() {
+				f.ensure(m)
+				if o := f.slot(m); o.m == m && o.epoch == f.epochs[m] && o.at != e.now && e.now < o.until {
+					reused++
+				}
+				tail, chances := f.refTail(m), f.refChain(m)
+				want, wantChances, _ := reference{e: e}.chainAt(nil, m, e.now)
+				if !samePMF(tail, want) {
+					t.Fatalf("workload %d (%v) at %v: machine %d: kept tail %v, reference %v", i, model, e.now, m, tail, want)
+				}
+				if len(chances) != len(wantChances) {
+					t.Fatalf("workload %d (%v) at %v: machine %d: %d chances, reference %d", i, model, e.now, m, len(chances), len(wantChances))
+				}
+				for k := range chances {
+					if chances[k].Success != wantChances[k].Success || !sameSkewness(chances[k].Skewness, wantChances[k].Skewness) {
+						t.Fatalf("workload %d (%v) at %v: machine %d position %d: kept %v, reference %v", i, model, e.now, m, k, chances[k], wantChances[k])
+					}
+				}
+				checked++
+			}
+		}
+		run(t, cfg, mapperFunc{"checking greedy", Batch, func(ev Event) {
+			check(ev)
+			greedy(ev, check)
+		}})
+	}
+	if reused < 100 {
+		t.Fatalf("a kept chain reused across events %d times in %d checks: too few to tell", reused, checked)
+	}
+	t.Logf("checked %d chains, %d reused across events", checked, reused)
+}

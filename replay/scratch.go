@@ -101,6 +101,10 @@ func (f *fast) recycle(old *fast, n int) {
 	f.exact, f.drift, f.handed = old.exact[:0], old.drift[:0], old.handed[:0]
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
+	for i, o := range old.oracles {
+		f.oracles[i] = oracleTail{kept: o.kept, chances: o.chances[:0]} // none: the epochs start again
+	}
+	f.refBuilt, f.refNext = old.refBuilt.emptied(), old.refNext
 }
 
 // emptied is s with its storage kept and nothing in it.
