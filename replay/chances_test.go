@@ -644,3 +644,51 @@ func TestOracleIsReference(t *testing.T) {
 	}
 	t.Logf("checked %d chains, %d reused across events", checked, reused)
 }
+
+// TestOracleAtItsUntil: a kept reference chain serves up to, not at, the time its running task's
+// conditioning changes (until). One machine; A (1 or 3, observed 3) starts at 0; B arrives at
+// 0.5, and neither B nor C is assigned, so the queue (A running) stays as it is. At 0.5 the chain
+// conditions A on running past 0.5, which keeps both 1 and 3, and holds until the time at which
+// finishing at 1 is ruled out (1 less the clock's tolerance), found by a first run. C then
+// arrives at exactly that time: the reference conditions A on running past it, which leaves 3
+// alone, so the chain kept from 0.5 must not serve.
+func TestOracleAtItsUntil(t *testing.T) {
+	a, err := pmf.New(1, 1, []float64{0.5, 0, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayAt := func(c float64) (until float64, tails map[float64][2]float64) {
+		cfg := Config{PET: gridPET{{a}}, Machines: machinesOf(0), Options: DefaultOptions(),
+			Tasks: []Task{{ID: 0, Deadline: 100, Observed: []float64{3}}, {ID: 1, Arrival: 0.5, Deadline: 100}, {ID: 2, Arrival: c, Deadline: 100}}}
+		cfg.Options.ConditionElapsed = true
+		tails = map[float64][2]float64{}
+		run(t, cfg, mapperFunc{"A only", Batch, func(ev Event) {
+			e := ev.(*mapping).e
+			for _, h := range ev.Batch() {
+				if e.tasks[h].Task.ID == 0 {
+					ev.Assign(h, 0)
+				}
+			}
+			f := e.chances.(*fast)
+			f.ensure(0)
+			tail := f.refTail(0)
+			if e.now == 0.5 {
+				until = f.slot(0).until
+			}
+			want, _, _ := reference{e: e}.chainAt(nil, 0, e.now)
+			if !samePMF(tail, want) {
+				t.Errorf("C at %v: at %v: kept tail %v, reference %v", c, e.now, tail, want)
+			}
+			tails[e.now] = [2]float64{float64(tail.Len()), tail.Mean()}
+		}})
+		return until, tails
+	}
+	until, _ := replayAt(2)
+	if !(until > 0.5 && until <= 1) {
+		t.Fatalf("premise: the chain built at 0.5 holds until %v, want in (0.5, 1]", until)
+	}
+	_, tails := replayAt(until)
+	if tail, ok := tails[until]; !ok || tail != [2]float64{1, 3} {
+		t.Errorf("at %v: tail of %v impulses, mean %v, want A's 3 alone", until, tail[0], tail[1])
+	}
+}
