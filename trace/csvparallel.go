@@ -162,17 +162,7 @@ func (lr *LogReader) eachChunk(t *csvTable, fn func(LogRecord) error, workers in
 		defer close(jobs)
 		send := func(ch chunk) bool {
 			res := make(chan chunkResult, 1)
-			select {
-			case order <- chunkItem{res: res}:
-			case <-done:
-				return false
-			}
-			select {
-			case jobs <- chunkJob{ch, res}:
-				return true
-			case <-done:
-				return false
-			}
+			return enqueue(order, chunkItem{res: res}, jobs, chunkJob{ch, res}, done)
 		}
 		if len(rest.data) > 0 { // the rest of the chunk read last
 			if !send(rest) {
@@ -260,5 +250,23 @@ func (w *chunkReader) parse(ch chunk, recs []LogRecord) chunkResult {
 			return chunkResult{recs, w.t.lines.line, err}
 		}
 		recs = append(recs, rec)
+	}
+}
+
+// enqueue hands a job to the workers of an ordered pipeline (eachChunk, eachColumns): first its
+// place in the order the results are read in, then the job itself, so that results come back in
+// the order jobs were given whichever worker finishes first. It reports false when done closes
+// first (the reader stopped early).
+func enqueue[I, J any](order chan<- I, item I, jobs chan<- J, job J, done <-chan struct{}) bool {
+	select {
+	case order <- item:
+	case <-done:
+		return false
+	}
+	select {
+	case jobs <- job:
+		return true
+	case <-done:
+		return false
 	}
 }

@@ -147,14 +147,7 @@ func (lr *LogReader) eachColumns(t *parquetTable, fn func(*LogColumns) error, wo
 		start := int64(0)
 		for g, rg := range t.f.RowGroups() {
 			res := make(chan batchResult, windowsAhead)
-			select {
-			case order <- res:
-			case <-done:
-				return
-			}
-			select {
-			case jobs <- batchJob{g, start, res}:
-			case <-done:
+			if !enqueue(order, res, jobs, batchJob{g, start, res}, done) {
 				return
 			}
 			start += rg.NumRows()
