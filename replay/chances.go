@@ -83,7 +83,9 @@ func (r reference) ready(m int) pmf.PMF {
 // in new storage), and the time before which it stays as it is: the running task's conditioning
 // on its elapsed time (of its drop-aware completion PMF here, of its execution PMF in
 // headSuccess) changes only when at crosses a grid point of either. An idle machine's ready is an
-// impulse at at, good for that time only.
+// impulse at at, good for that time only. The running task's completion before conditioning is
+// s.kept when the caller kept it from a chain of the same running task (the fast engine, when
+// only time has moved), and is computed otherwise.
 func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64) {
 	e := r.e
 	ms := &e.machines[m]
@@ -97,7 +99,12 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 	c := e.taskCell(h, m)
 	exec := c.exec
 	start := e.tasks[h].Start
-	free, _ := r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, e.keys[h].deadline)
+	var free pmf.PMF
+	if s != nil && s.kept.Len() > 0 {
+		free = s.kept
+	} else {
+		free, _ = r.append(s.headBuffer(), s.impulse(start, exec.Step()), exec, &c.table, e.keys[h].deadline)
+	}
 	if s != nil {
 		s.headFree = free
 	}
@@ -117,6 +124,7 @@ type chainScratch struct {
 	links              [2]pmf.Buffer // a link reads one and writes the other
 	chances            []QueueChance
 	headFree           pmf.PMF    // the running task's completion before conditioning, in head
+	kept               pmf.PMF    // headFree of the same running task, kept by the caller: readyAt reads it instead of computing it again
 	linkList           []pmf.Link // linksAt's waiting and virtual tasks, rewritten at each chain
 	successes          []float64  // and their chances
 }
@@ -600,7 +608,12 @@ func (f *fast) ensure(m int) {
 		f.valid[m] = true
 		return
 	}
+	f.scratch.kept = pmf.PMF{}
+	if sameQueue {
+		f.scratch.kept = f.heads[m] // the same task runs since it was built: only its conditioning moved
+	}
 	tail, chances, until := f.reference.chainAt(&f.scratch, m, f.e.now)
+	f.scratch.kept = pmf.PMF{}
 	if !samePMF(tail, f.tails[m]) || f.versions[m] == 0 {
 		f.tails[m] = tail.CopyInto(&f.tailBufs[m][f.cur[m]]) // the old tail is not needed any more
 		tail.CDFTableInto(&f.tables[m])
@@ -610,9 +623,11 @@ func (f *fast) ensure(m int) {
 		f.epochs[m] = f.bump()
 	}
 	f.chances[m] = append(f.chances[m][:0], chances...)
-	f.heads[m] = pmf.PMF{}
-	if f.scratch.headFree.Len() > 0 {
-		f.heads[m] = f.scratch.headFree.CopyInto(&f.headBufs[m])
+	if !sameQueue {
+		f.heads[m] = pmf.PMF{}
+		if f.scratch.headFree.Len() > 0 {
+			f.heads[m] = f.scratch.headFree.CopyInto(&f.headBufs[m])
+		}
 	}
 	f.valid[m] = true
 	f.record(m, until)
