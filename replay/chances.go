@@ -387,16 +387,19 @@ type fast struct {
 	tables   []pmf.CDFTable // rewritten in place
 	chances  [][]QueueChance
 	versions []int64
-	epochs   []int64       // per machine, changes whenever its queue's tasks change
-	same     []int8        // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
-	next     int64         // the next version (and epoch) number
-	memo     []memoEntry   // by handle × machine; version 0 is no entry
-	floors   []floorCache  // per machine
-	exact    []float64     // queueFloors' answer when it is the exact chances
-	heads    []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
-	headBufs []pmf.Buffer  // where heads live
-	drift    []float64     // driftFloors' answer
-	handed   []QueueChance // queueChances' answer
+	epochs   []int64     // per machine, changes whenever its queue's tasks change
+	same     []int8      // per machine, sameQueue's answer in this event: 0 unknown, 1 yes, 2 no
+	next     int64       // the next version (and epoch) number
+	memo     []memoEntry // by handle × machine; version 0 is no entry
+	// chance's recent evaluations under evict, and how many of them had their mean asked after
+	// (memoized): when more than half, chance computes both at once.
+	chanceAsked, meanAsked int
+	floors                 []floorCache  // per machine
+	exact                  []float64     // queueFloors' answer when it is the exact chances
+	heads                  []pmf.PMF     // per machine, its running task's completion before conditioning, as of its chain
+	headBufs               []pmf.Buffer  // where heads live
+	drift                  []float64     // driftFloors' answer
+	handed                 []QueueChance // queueChances' answer
 
 	// The reference engine's chains (fast.oracle): those of the machines last asked for, where
 	// they are built, and where refAppend appends.
@@ -520,6 +523,7 @@ type conditionedAt struct {
 type memoEntry struct {
 	version, epoch int64 // of the machine's table, and of its queue, when computed
 	success, mean  float64
+	asked          bool // computed for chance, its mean not yet asked
 }
 
 func newFast(e *engine) chancer {
@@ -746,22 +750,39 @@ func (f *fast) against(h, m int) func() (float64, float64, error) {
 // asked also had their expected completion asked, which then costs the full pass (memoized).
 // Under none and pending the mean costs a few lookups (pmf.AppendMeanTable, AppendStatsTable's
 // bits) and is kept with the chance, as it was when both came from one pass: completionBound
-// then reads it from the memo.
+// then reads it from the memo. Where most chances asked under evict have their mean asked too
+// (MM-P, whose pruner asks the chances of the pairs MM ranks by completion; PAM without
+// pruning, whose chances of 1 tie and go to the completions), two passes cost more than one:
+// while more than half of the recent ones have (meanAsked), both are computed at once, as
+// memoized would (the same bits either way: TestAppendSuccessTableIsStats).
 func (f *fast) chance(h, m int) float64 {
 	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
 		return f.memo[i].success
 	}
 	f.e.stats.successEvals++
 	c, model, deadline := f.e.taskCell(h, m), f.e.opt.DropModel, f.e.keys[h].deadline
-	s, err := pmf.AppendSuccessTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
+	var s float64
+	var err error
 	mean := math.NaN()
-	if err == nil && model != pmf.Evict {
-		mean, _, err = pmf.AppendMeanTable(model, &c.table, &f.tables[m], deadline)
+	switch {
+	case model == pmf.Evict && 2*f.meanAsked > f.chanceAsked:
+		s, mean, err = pmf.AppendStatsTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
+	default:
+		s, err = pmf.AppendSuccessTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
+		if err == nil && model != pmf.Evict {
+			mean, _, err = pmf.AppendMeanTable(model, &c.table, &f.tables[m], deadline)
+		}
 	}
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
 	f.remember(h, m, s, mean)
+	if model == pmf.Evict {
+		f.memo[h*len(f.valid)+m].asked = true
+		if f.chanceAsked++; f.chanceAsked == 4096 { // recent: halve both now and then
+			f.chanceAsked, f.meanAsked = f.chanceAsked/2, f.meanAsked/2
+		}
+	}
 	return s
 }
 
@@ -770,8 +791,15 @@ func (f *fast) chance(h, m int) float64 {
 // otherwise, against whatever table m holds: callers ensure m first. An entry that holds the
 // chance alone (its mean NaN: chance) does not serve.
 func (f *fast) memoized(h, m int, compute func() (success, mean float64, err error)) (float64, float64) {
-	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] && !math.IsNaN(f.memo[i].mean) {
-		return f.memo[i].success, f.memo[i].mean
+	if i := h*len(f.valid) + m; i < len(f.memo) && f.memo[i].version == f.versions[m] {
+		e := &f.memo[i]
+		if e.asked { // the chance was asked first (chance): count its mean asked once
+			e.asked = false
+			f.meanAsked++
+		}
+		if !math.IsNaN(e.mean) {
+			return e.success, e.mean
+		}
 	}
 	f.e.stats.successEvals++
 	s, mean, err := compute()
@@ -789,7 +817,7 @@ func (f *fast) remember(h, m int, s, mean float64) {
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
-	f.memo[h*n+m] = memoEntry{f.versions[m], f.epochs[m], s, mean}
+	f.memo[h*n+m] = memoEntry{version: f.versions[m], epoch: f.epochs[m], success: s, mean: mean}
 }
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance

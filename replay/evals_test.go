@@ -160,3 +160,66 @@ func TestFallbacksConvolve(t *testing.T) {
 		}
 	}
 }
+
+// TestChanceThenMeanOnePass: where a mapper asks each pair's chance and then its expected
+// completion (MM-P's pruner and MM; PAM's ties), the fast engine under evict computes both in
+// one pass once more than half of the chances it computed alone had their mean asked after all.
+// One machine, idle at each arrival (every 10 time units, execution time 1 or 2, deadline 5
+// after arrival), n tasks; the mapper asks Success, then Completion, and assigns (Assign's own
+// question is a memo hit). By hand: the first task costs two evaluations (the chance alone, then
+// chance and mean for the mean); from then on 1 of 1 chances computed alone had its mean asked,
+// so each later task costs one: n + 1. Asking the chance only costs n, the mean only n, and the
+// values are the reference engine's.
+func TestChanceThenMeanOnePass(t *testing.T) {
+	half, err := pmf.New(1, 1, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	var tasks []Task
+	for i := range n {
+		tasks = append(tasks, Task{ID: int64(i), Arrival: float64(10 * i), Deadline: float64(10*i + 5)})
+	}
+	type answer struct{ s, c float64 }
+	asker := func(chance, mean bool, got *[]answer) Mapper {
+		return mapperFunc{"ask", Immediate, func(ev Event) {
+			for _, h := range ev.Batch() {
+				a := answer{math.NaN(), math.NaN()}
+				if chance {
+					a.s = ev.Success(h, 0)
+				}
+				if mean {
+					a.c = ev.Completion(h, 0)
+				}
+				*got = append(*got, a)
+				ev.Assign(h, 0)
+			}
+		}}
+	}
+	for _, c := range []struct {
+		name         string
+		chance, mean bool
+		want         int64
+	}{
+		{"chance then mean", true, true, n + 1},
+		{"chance only", true, false, n},
+		{"mean only", false, true, n},
+	} {
+		var fast, ref []answer
+		cfg := Config{PET: gridPET{{half}}, Machines: machinesOf(0), Tasks: tasks, Options: DefaultOptions()}
+		if cfg.Options.DropModel != pmf.Evict {
+			t.Fatalf("the default drop model is %v, not evict", cfg.Options.DropModel)
+		}
+		if got := run(t, cfg, asker(c.chance, c.mean, &fast)).Summary.SuccessEvals; got != c.want {
+			t.Errorf("%s: %d success evaluations, want %d", c.name, got, c.want)
+		}
+		cfg.Options.Engine = "reference"
+		run(t, cfg, asker(c.chance, c.mean, &ref))
+		for i := range fast {
+			f, r := fast[i], ref[i]
+			if !(f.s == r.s || math.IsNaN(f.s) && math.IsNaN(r.s)) || !(f.c == r.c || math.IsNaN(f.c) && math.IsNaN(r.c)) {
+				t.Errorf("%s: task %d: fast %v, reference %v", c.name, i, f, r)
+			}
+		}
+	}
+}
