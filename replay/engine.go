@@ -101,6 +101,7 @@ type taskState struct {
 	queued   bool    // in a machine queue (running or waiting)
 	duration float64 // actual duration once started
 	serial   int64   // arrival order: unique for the whole replay, unlike handles
+	hint     int     // Event.Hint + 1, 0 for none
 }
 
 // taskKey is what lookups by handle read of a task, kept apart from its taskState so that they

@@ -36,6 +36,13 @@ type Event interface {
 	BatchGroups() (groups []BatchGroup, ok bool)
 	// Task describes task h.
 	Task(h int) Task
+	// Hint is the machine a mapper noted for task h with SetHint earlier in this replay, or -1.
+	// It is a mapper's memory of a task that lasts as long as the task in this replay and not
+	// past it: a mapper that kept it itself, by handle, would carry it into the next replay it
+	// maps, whose work would then depend on what it replayed before.
+	Hint(h int) int
+	// SetHint notes machine m for task h (Hint).
+	SetHint(h, m int)
 	// TypeAndDeadline is Task(h)'s type and deadline, from storage that holds only these: a
 	// heuristic that scans a long batch for them at every event reads far less memory.
 	TypeAndDeadline(h int) (taskType int, deadline float64)
@@ -153,8 +160,10 @@ type mapping struct {
 	queues   [][]int    // Queue's answers, per machine, rewritten at each call
 }
 
-func (v *mapping) Now() float64    { return v.e.now }
-func (v *mapping) Task(h int) Task { return v.e.tasks[h].Task }
+func (v *mapping) Now() float64     { return v.e.now }
+func (v *mapping) Task(h int) Task  { return v.e.tasks[h].Task }
+func (v *mapping) Hint(h int) int   { return v.e.tasks[h].hint - 1 }
+func (v *mapping) SetHint(h, m int) { v.e.tasks[h].hint = m + 1 }
 func (v *mapping) TypeAndDeadline(h int) (int, float64) {
 	k := v.e.keys[h]
 	return int(k.typ), k.deadline

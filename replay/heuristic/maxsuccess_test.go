@@ -8,13 +8,22 @@ import (
 )
 
 // tableEvent is a replay.Event of given success chances and completions, with bounds a given
-// margin above the chances: what maxSuccessEach reads. Any other method hits the nil embedded
-// interface and panics. asked counts the chances asked.
+// margin above the chances, and hints: what maxSuccessEach reads. Any other method hits the nil
+// embedded interface and panics. asked counts the chances asked.
 type tableEvent struct {
 	replay.Event
 	success, completion, margin [][]float64 // by task, then machine
 	asked                       *int
+	hints                       map[int]int
 }
+
+func (e tableEvent) Hint(t int) int {
+	if m, ok := e.hints[t]; ok {
+		return m
+	}
+	return -1
+}
+func (e tableEvent) SetHint(t, m int) { e.hints[t] = m }
 
 func (e tableEvent) Success(t, m int) float64 {
 	*e.asked++
@@ -38,8 +47,8 @@ func bestByScan(e tableEvent, t int, ms []int) int {
 	return best
 }
 
-// TestMaxSuccessAnyFirst: whichever machine maxSuccessEach remembers as a task's last best, and
-// so asks first, its answer is the plain scan's, on random tables dense in ties (chances and
+// TestMaxSuccessAnyFirst: whichever machine maxSuccessEach finds noted as a task's last best
+// (Event.Hint), and so asks first, its answer is the plain scan's, on random tables dense in ties (chances and
 // completions from a few values, as rounding makes them: chances of 0 and 1 tie often). A rule
 // that let the first-asked machine keep a full tie, or that skipped a machine whose bound ties
 // the best, fails here. A remembered machine that is the best asks fewer chances than none.
@@ -50,7 +59,7 @@ func TestMaxSuccessAnyFirst(t *testing.T) {
 	for range 2000 {
 		n := 1 + rng.IntN(6)
 		asked := 0
-		e := tableEvent{asked: &asked}
+		e := tableEvent{asked: &asked, hints: map[int]int{}}
 		const tasks = 3
 		for range tasks {
 			var s, c, g []float64
@@ -79,14 +88,14 @@ func TestMaxSuccessAnyFirst(t *testing.T) {
 		}
 		// Remember a random machine (or one that is not among ms) for each task, and ask again.
 		for tk := range tasks {
-			b.lastBest[tk] = rng.IntN(n+1) - 1
+			e.hints[tk] = rng.IntN(n+1) - 1
 		}
 		asked = 0
 		got := maxSuccessEach(e, DefaultParams(), b, all, machines)
 		for i, p := range got {
 			if p.machine != want[i] {
 				t.Fatalf("task %d asked first on %d: on %d, the scan says %d (chances %v, completions %v, machines %v)",
-					i, b.lastBest[i], p.machine, want[i], e.success[i], e.completion[i], ms)
+					i, e.Hint(i), p.machine, want[i], e.success[i], e.completion[i], ms)
 			}
 		}
 		// Now every task remembers its best: never more chances than in the list's order.

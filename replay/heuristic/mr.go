@@ -43,7 +43,7 @@ func maxSuccess(ev replay.Event, p Params, b *buffers, tasks, machines []int) []
 }
 
 // maxSuccessEach is maxSuccess with the machines of the i-th task given by machines(i). The
-// machine that was a task's best the last time it was asked is asked first: it is usually the
+// machine that was a task's best the last time it was asked (Event.Hint) is asked first: it is usually the
 // best again, and the bounds of the others then fall below its chance sooner, so that their
 // chances, and the chains of the machines no task needs, are not computed. The order does not
 // change the answer: ties between equal chances and completions go to the earlier position in
@@ -54,8 +54,8 @@ func maxSuccessEach(ev replay.Event, p Params, b *buffers, tasks []int, machines
 	for i, t := range tasks {
 		ms := machines(i)
 		first := -1
-		if t < len(b.lastBest) {
-			first = slices.Index(ms, b.lastBest[t])
+		if m := ev.Hint(t); m >= 0 {
+			first = slices.Index(ms, m)
 		}
 		best, at := pair{task: t, machine: -1}, -1
 		for j := -1; j < len(ms); j++ { // j = -1 asks the first, which j = first then passes over
@@ -83,10 +83,7 @@ func maxSuccessEach(ev replay.Event, p Params, b *buffers, tasks []int, machines
 				}
 			}
 		}
-		for t >= len(b.lastBest) {
-			b.lastBest = append(b.lastBest, -1)
-		}
-		b.lastBest[t] = best.machine
+		ev.SetHint(t, best.machine)
 		pairs = append(pairs, best)
 	}
 	return pairs

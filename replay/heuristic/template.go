@@ -43,7 +43,6 @@ type buffers struct {
 	screened            []int               // PAM's machines worth asking, task after task
 	screenedAt          []int               // where each task's start in screened, and the end
 	ends                []int               // PAM's PromisingEach answer: where each task's machines end in screened
-	lastBest            []int               // maxSuccessEach's answer for each task handle when last asked, -1 for none (a reused handle's is another task's: it costs an order, not an answer)
 }
 
 // orFresh is b, or a new set of buffers when b is nil.
