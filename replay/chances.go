@@ -776,9 +776,8 @@ func (f *fast) chance(h, m int) float64 {
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
-	f.remember(h, m, s, mean)
+	f.remember(h, m, s, mean, model == pmf.Evict)
 	if model == pmf.Evict {
-		f.memo[h*len(f.valid)+m].asked = true
 		if f.chanceAsked++; f.chanceAsked == 4096 { // recent: halve both now and then
 			f.chanceAsked, f.meanAsked = f.chanceAsked/2, f.meanAsked/2
 		}
@@ -806,18 +805,19 @@ func (f *fast) memoized(h, m int, compute func() (success, mean float64, err err
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
-	f.remember(h, m, s, mean)
+	f.remember(h, m, s, mean, false)
 	return s, mean
 }
 
 // remember keeps task h's chance and mean (NaN: not computed) on machine m in the memo, for the
-// version of m's table they were computed against.
-func (f *fast) remember(h, m int, s, mean float64) {
+// version of m's table they were computed against, and whether they were computed for chance
+// (memoEntry.asked).
+func (f *fast) remember(h, m int, s, mean float64, asked bool) {
 	n := len(f.valid)
 	if need := (h + 1) * n; need > len(f.memo) {
 		f.memo = append(f.memo, make([]memoEntry, max(need, 2*len(f.memo))-len(f.memo))...)
 	}
-	f.memo[h*n+m] = memoEntry{version: f.versions[m], epoch: f.epochs[m], success: s, mean: mean}
+	f.memo[h*n+m] = memoEntry{version: f.versions[m], epoch: f.epochs[m], success: s, mean: mean, asked: asked}
 }
 
 // successBound is an upper bound on task h's chance on machine m that costs no chain: its chance

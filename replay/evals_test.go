@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -221,5 +222,41 @@ func TestChanceThenMeanOnePass(t *testing.T) {
 				t.Errorf("%s: task %d: fast %v, reference %v", c.name, i, f, r)
 			}
 		}
+	}
+}
+
+// TestHintPerTask: Event.Hint is -1 for a task no mapper noted, and the machine SetHint noted for
+// it at an earlier event of the replay; a task that arrives later, on the handle of one that has
+// left, starts with none. One machine (0) and a second (1); A arrives at 0, B at 1 while A waits
+// (the mapper defers A at 0 and notes 1 for it, and assigns both at 1), C at 10 once both have
+// left, on a handle they freed.
+func TestHintPerTask(t *testing.T) {
+	one, err := pmf.New(1, 1, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type seen struct {
+		id   int64
+		hint int
+	}
+	var got []seen
+	noter := mapperFunc{"note", Batch, func(ev Event) {
+		for _, h := range ev.Batch() {
+			got = append(got, seen{ev.Task(h).ID, ev.Hint(h)})
+			if ev.Now() == 0 {
+				ev.SetHint(h, 1)
+				ev.Defer(h)
+				continue
+			}
+			ev.SetHint(h, 0)
+			ev.Assign(h, int(ev.Task(h).ID)%2)
+		}
+	}}
+	cfg := Config{PET: gridPET{{one}}, Machines: machinesOf(0, 0), Options: DefaultOptions(),
+		Tasks: []Task{{ID: 0, Arrival: 0, Deadline: 50}, {ID: 1, Arrival: 1, Deadline: 50}, {ID: 2, Arrival: 10, Deadline: 50}}}
+	run(t, cfg, noter)
+	want := []seen{{0, -1}, {0, 1}, {1, -1}, {2, -1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("hints seen %v, want %v", got, want)
 	}
 }

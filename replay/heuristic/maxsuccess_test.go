@@ -113,3 +113,21 @@ func TestMaxSuccessAnyFirst(t *testing.T) {
 		t.Fatalf("the best first never saved a chance in %d cases", cases)
 	}
 }
+
+// TestMaxSuccessHintFirst, by hand: machines 1 then 0, the task's chance .5 on 1 and 1 on 0, its
+// bounds the chances. Noted on machine 0 (the lowest index, which a hint must reach too), it asks
+// 0 first, and 1's bound .5 then falls below 1: one chance. Noted on none, it asks 1, then 0,
+// whose bound 1 is not below .5: two.
+func TestMaxSuccessHintFirst(t *testing.T) {
+	for _, c := range []struct {
+		hint, want int
+	}{{0, 1}, {-1, 2}} {
+		asked := 0
+		e := tableEvent{asked: &asked, hints: map[int]int{0: c.hint},
+			success: [][]float64{{1, 0.5}}, completion: [][]float64{{10, 10}}, margin: [][]float64{{0, 0}}}
+		got := maxSuccessEach(e, DefaultParams(), new(buffers), []int{0}, func(int) []int { return []int{1, 0} })
+		if got[0].machine != 0 || asked != c.want {
+			t.Errorf("noted on %d: machine %d after %d chances, want machine 0 after %d", c.hint, got[0].machine, asked, c.want)
+		}
+	}
+}
