@@ -260,3 +260,76 @@ func TestHintPerTask(t *testing.T) {
 		t.Fatalf("hints seen %v, want %v", got, want)
 	}
 }
+
+// TestChanceThenMeanSwitches: the switch of TestChanceThenMeanOnePass over longer replays,
+// against the rule as documented, counted apart from the engine: a chance is computed with its
+// mean while twice the means asked after a chance exceed the chances, both counts halved when the
+// chances reach 4,096. Each question costs one evaluation, and a mean asked after a chance
+// computed alone one more. Short: one task asks chance then mean, 20 the chance only, one both
+// (the engine is back to chances alone by then). Long: one both, 4,500 the chance only (the
+// counts are halved on the way), then 3,000 both: the engine switches back to one pass only once
+// their means outweigh the chances alone. Each count differs from both a replay that always
+// computes the two apart (but the short one's, back to chances alone by its last task) and one
+// that always computes them together.
+func TestChanceThenMeanSwitches(t *testing.T) {
+	half, err := pmf.New(1, 1, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(runs ...int) []bool { // alternately both, then the chance only, then both...
+		var p []bool
+		for i, n := range runs {
+			for range n {
+				p = append(p, i%2 == 0)
+			}
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name     string
+		pattern  []bool // whether task i's mean is asked after its chance
+		switches bool   // to one pass and back within the last run
+	}{
+		{"short", of(1, 20, 1), false},
+		{"long", of(1, 4500, 3000), true},
+	} {
+		var want, apart, together int64
+		chances, means := 0, 0
+		for _, mean := range c.pattern {
+			both := 2*means > chances
+			want++
+			apart++
+			together++
+			if chances++; chances == 4096 {
+				chances, means = chances/2, means/2
+			}
+			if mean {
+				means++
+				apart++
+				if !both {
+					want++
+				}
+			}
+		}
+		if want == together || c.switches && want == apart {
+			t.Fatalf("%s: %d evaluations tell no switch (apart %d, together %d)", c.name, want, apart, together)
+		}
+		var tasks []Task
+		for i := range c.pattern {
+			tasks = append(tasks, Task{ID: int64(i), Arrival: float64(10 * i), Deadline: float64(10*i + 5)})
+		}
+		asker := mapperFunc{"ask", Immediate, func(ev Event) {
+			for _, h := range ev.Batch() {
+				ev.Success(h, 0)
+				if c.pattern[ev.Task(h).ID] {
+					ev.Completion(h, 0)
+				}
+				ev.Assign(h, 0)
+			}
+		}}
+		cfg := Config{PET: gridPET{{half}}, Machines: machinesOf(0), Tasks: tasks, Options: DefaultOptions()}
+		if got := run(t, cfg, asker).Summary.SuccessEvals; got != want {
+			t.Errorf("%s: %d success evaluations, want %d", c.name, got, want)
+		}
+	}
+}
