@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -46,8 +47,7 @@ func SaveFigure(d Drawer, width, height vg.Length, path string) error {
 	case ".svg":
 		c = newSVGCanvas(width, height)
 	case ".pdf":
-		fpdf.SetDefaultCreationDate(time.Unix(0, 0).UTC())
-		fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())
+		fixPDFDates()
 		c = vgpdf.New(width, height)
 	default:
 		return &FormatError{Path: path, Ext: ext}
@@ -58,3 +58,11 @@ func SaveFigure(d Drawer, width, height vg.Length, path string) error {
 		return err
 	})
 }
+
+// fixPDFDates sets fpdf's default creation and modification dates, package variables of fpdf
+// that every new PDF reads, once for the process: WriteFigures draws figures concurrently, and
+// setting them at each PDF was a data race (go test -race, TestFigureFormats).
+var fixPDFDates = sync.OnceFunc(func() {
+	fpdf.SetDefaultCreationDate(time.Unix(0, 0).UTC())
+	fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())
+})
