@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"iter"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hcreplay/hcreplay/internal/natural"
+	"github.com/hcreplay/hcreplay/internal/parallel"
 	"github.com/hcreplay/hcreplay/pmf"
 )
 
@@ -226,7 +224,7 @@ func (f *Fitter) PET() (*PET, error) {
 	// Each cell's histogram is its own, built on all cores; the errors are then taken in
 	// the cells' order, as one loop would meet them.
 	pmfs, errs := make([]pmf.PMF, len(srcs)), make([]error, len(srcs))
-	eachParallel(len(srcs), func() func(int) {
+	parallel.Each(len(srcs), func() func(int) {
 		return func(i int) { pmfs[i], errs[i] = srcs[i].pmf(step) }
 	})
 	cells := make([]Cell, len(srcs))
@@ -378,7 +376,7 @@ func (f *Fitter) checkChosenStep(srcs []source, step float64) error {
 // sorts were an eighth of pet build (issue 50), and each cell's sort is its own, so the
 // result does not depend on which goroutine sorts which.
 func sortTimes(srcs []source) {
-	eachParallel(len(srcs), func() func(int) {
+	parallel.Each(len(srcs), func() func(int) {
 		s := new(sorter)
 		return func(i int) {
 			if srcs[i].donor == "" {
@@ -386,22 +384,6 @@ func sortTimes(srcs []source) {
 			}
 		}
 	})
-}
-
-// eachParallel calls a work function for every index below n, on all cores, each index once;
-// newWorker gives each goroutine its own function, with its own scratch space.
-func eachParallel(n int, newWorker func() func(int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		work := newWorker()
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				work(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // step chooses the common bin width and describes it for the provenance.

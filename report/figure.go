@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
 
+	"github.com/hcreplay/hcreplay/internal/parallel"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -49,16 +48,9 @@ func WriteFigures(a *Aggregate, dir string, formats []string) ([]Figure, error) 
 	}
 	figs := make([]Figure, len(jobs))
 	errs := make([]error, len(jobs))
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			figs[i], errs[i] = saveChart(j.ch, dir, j.name, formats)
-		})
-	}
-	wg.Wait()
+	parallel.Each(len(jobs), func() func(int) {
+		return func(i int) { figs[i], errs[i] = saveChart(jobs[i].ch, dir, jobs[i].name, formats) }
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err // the first in the figures' order, as when they were drawn in turn
