@@ -761,29 +761,34 @@ func (f *fast) chance(h, m int) float64 {
 	}
 	f.e.stats.successEvals++
 	c, model, deadline := f.e.taskCell(h, m), f.e.opt.DropModel, f.e.keys[h].deadline
+	evict := model == pmf.Evict
 	var s float64
 	var err error
 	mean := math.NaN()
-	switch {
-	case model == pmf.Evict && 2*f.meanAsked > f.chanceAsked:
+	if evict && 2*f.meanAsked > f.chanceAsked {
 		s, mean, err = pmf.AppendStatsTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
-	default:
+	} else {
 		s, err = pmf.AppendSuccessTable(model, c.exec, &c.table, &f.tables[m], deadline, f.e.opt.Strict)
-		if err == nil && model != pmf.Evict {
+		if err == nil && !evict {
 			mean, _, err = pmf.AppendMeanTable(model, &c.table, &f.tables[m], deadline)
 		}
 	}
 	if err != nil {
 		panic("replay: " + err.Error()) // PET cells share one lattice: a bug, not bad input
 	}
-	f.remember(h, m, s, mean, model == pmf.Evict)
-	if model == pmf.Evict {
-		if f.chanceAsked++; f.chanceAsked == 4096 { // recent: halve both now and then
+	f.remember(h, m, s, mean, evict)
+	if evict {
+		if f.chanceAsked++; f.chanceAsked == askedWindow { // recent ones: halve both now and then
 			f.chanceAsked, f.meanAsked = f.chanceAsked/2, f.meanAsked/2
 		}
 	}
 	return s
 }
+
+// askedWindow is how many chances chance counts before it halves its counts (fast.chanceAsked):
+// the switch to one pass follows what a replay asks lately, not since its start, for a replay
+// whose first tasks tie at chances of 1 (each mean asked) and whose later ones do not.
+const askedWindow = 4096
 
 // memoized returns the success chance and expected completion of task h on machine m from the
 // memo when machine m's table has not changed since they were computed, and computes them

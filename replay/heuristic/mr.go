@@ -43,11 +43,12 @@ func maxSuccess(ev replay.Event, p Params, b *buffers, tasks, machines []int) []
 }
 
 // maxSuccessEach is maxSuccess with the machines of the i-th task given by machines(i). The
-// machine that was a task's best the last time it was asked (Event.Hint) is asked first: it is usually the
-// best again, and the bounds of the others then fall below its chance sooner, so that their
-// chances, and the chains of the machines no task needs, are not computed. The order does not
-// change the answer: ties between equal chances and completions go to the earlier position in
-// machines(i), as they did when asked in its order.
+// machine that was a task's best the last time it was asked (Event.Hint) is asked first: it is
+// usually the best again, and the bounds of the others then fall below its chance sooner, so
+// that their chances, and the chains of the machines no task needs, are not computed. The order
+// does not change the answer: ties between equal chances and completions go to the earlier
+// position in machines(i), as they did when asked in its order. The loop is written out, not
+// split into an ask per machine, which cost MOC-P 0.6-1.9% more instructions (cachegrind).
 func maxSuccessEach(ev replay.Event, p Params, b *buffers, tasks []int, machines func(i int) []int) []pair {
 	pairs := b.pairs[:0]
 	b.startETC(ev, p)
