@@ -356,8 +356,8 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	default:
 		return math.Inf(-1)
 	}
-	before := lastIndexBefore(prev.origin, prev.step, deadline)
-	capIdx := min(before, len(prev.cum)-1)
+	pos := gridPos(prev.origin, prev.step, deadline) // one division for the three indices
+	capIdx := min(indexBefore(pos), len(prev.cum)-1)
 	if capIdx < 0 {
 		return prev.mean
 	}
@@ -368,7 +368,7 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
 		return math.Inf(-1)
 	}
-	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
+	floor, ceil, wCeil := killShareAt(pos)
 	sum := killBound(exec, prev, capIdx, x0, ceil)
 	if ceil != floor {
 		sum = wCeil*sum + (1-wCeil)*killBound(exec, prev, capIdx, x0, floor)
