@@ -113,8 +113,8 @@ func memoCompletions(ev replay.Event, p Params, b *buffers, tasks, machines []in
 				}
 			}
 		}
-		sortBounds(b.bounds)
-		for _, x := range b.bounds {
+		for rest := b.bounds; len(rest) > 0; {
+			x := takeLowest(&rest)
 			if x.bound > best.completion+completionSlack(best.completion) {
 				break // this machine and the rest complete later than the answer
 			}
@@ -183,12 +183,20 @@ func better(best pair, m int, x float64) pair {
 	return best
 }
 
-// sortBounds orders bs by bound, ties by machine order as given (stable): an insertion sort,
-// as bs holds a few machines.
-func sortBounds(bs []bounded) {
-	for j := 1; j < len(bs); j++ {
-		for k := j; k > 0 && bs[k].bound < bs[k-1].bound; k-- {
-			bs[k], bs[k-1] = bs[k-1], bs[k]
+// takeLowest removes from *bs the machine with the lowest bound (ties: the first in *bs) and
+// returns it, keeping the others in order: what a stable sort by bound would list first, each
+// time. memoCompletions asks the machines in that order and usually stops after one or two, so
+// taking each as needed costs less than sorting them all (5.8% of MM-P's CPU on 30 HCW19 trials
+// went to an insertion sort of about eight machines per task and round).
+func takeLowest(bs *[]bounded) bounded {
+	s := *bs
+	j := 0
+	for k := 1; k < len(s); k++ {
+		if s[k].bound < s[j].bound {
+			j = k
 		}
 	}
+	x := s[j]
+	*bs = append(s[:j], s[j+1:]...)
+	return x
 }
