@@ -220,13 +220,15 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 // time past floor (a running task not yet killed, PMF.Condition) keeps only the ceil share, which
 // it renormalises: the kill then goes wholly to ceil, up to a step late.
 func KillShare(origin, step, deadline float64) (floor, ceil int, wCeil float64) {
-	return killShareAt(gridPos(origin, step, deadline))
+	x := gridPos(origin, step, deadline)
+	return killShareAt(x, indexBefore(x))
 }
 
-// killShareAt is KillShare at the deadline's grid position x (gridPos).
-func killShareAt(x float64) (floor, ceil int, wCeil float64) {
+// killShareAt is KillShare at the deadline's grid position x (gridPos), for a caller that has
+// its indexBefore already (AppendMeanBound).
+func killShareAt(x float64, before int) (floor, ceil int, wCeil float64) {
 	floor = indexAtOrBefore(x)
-	if indexBefore(x) != floor { // on a grid point
+	if before != floor { // on a grid point
 		return floor, floor, 0
 	}
 	wCeil = min(max(x-float64(floor), 0), 1)
