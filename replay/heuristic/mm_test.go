@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -168,4 +169,103 @@ func TestMemoIsMM(t *testing.T) {
 		t.Error("no completion was taken from the memo: the test does not exercise it")
 	}
 	t.Logf("%d completions taken from the memo", reused)
+}
+
+// askCounter is an Event that counts the expected completions asked through it.
+type askCounter struct {
+	replay.Event
+	asked int
+}
+
+func (a *askCounter) Completion(h, m int) float64 { a.asked++; return a.Event.Completion(h, m) }
+
+// probeGiveUp maps as MM does and, at each event with several free machines and several tasks,
+// first asks soonestFirst for a round on buffers of its own: when soonestEach gave that round up
+// to minCompletion, it asks again, counting the questions, with the give-up kept and then with it
+// cleared.
+type probeGiveUp struct {
+	p                MM
+	gaveUp, badKept  int
+	silentRetry      int
+	differentAnswers int
+}
+
+func (g *probeGiveUp) Name() string       { return "MM" }
+func (g *probeGiveUp) Mode() replay.Mode  { return replay.Batch }
+func (g *probeGiveUp) WaitsForSlot() bool { return true }
+
+func (g *probeGiveUp) Map(ev replay.Event) {
+	b := new(buffers)
+	if tasks, free, ok := b.round(ev, nil); ok && len(tasks) > 1 && len(free) > 1 {
+		first := slices.Clone(soonestFirst(ev, g.p.Params, b, tasks, free))
+		if b.eachGaveUp {
+			g.gaveUp++
+			kept := &askCounter{Event: ev}
+			if again := soonestFirst(kept, g.p.Params, b, tasks, free); !slices.Equal(first, again) {
+				g.differentAnswers++
+			}
+			if kept.asked != 0 {
+				g.badKept++
+			}
+			b.eachGaveUp = false
+			cleared := &askCounter{Event: ev}
+			soonestFirst(cleared, g.p.Params, b, tasks, free)
+			if cleared.asked == 0 {
+				g.silentRetry++
+			}
+		}
+	}
+	g.p.Map(ev)
+}
+
+// TestSoonestEachGivesUpForTheEvent: once soonestEach has given a round up to minCompletion, the
+// event's later rounds go to minCompletion directly, which answers from the event's memo what
+// it answered before: the same pairs, and not one question, where soonestEach would walk the
+// tasks again (the walk asks, which the probe checks so that the test can fail).
+func TestSoonestEachGivesUpForTheEvent(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	g := &probeGiveUp{p: MM{Params: DefaultParams(), buf: new(buffers)}}
+	for range 10 {
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+			Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
+		cfg.Options.QueueSize = 1 + r.IntN(3)
+		if _, err := replay.Run(t.Context(), cfg, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.gaveUp == 0 {
+		t.Fatal("soonestEach gave no round up: the workload does not test the rule")
+	}
+	if g.badKept > 0 || g.differentAnswers > 0 || g.silentRetry > 0 {
+		t.Errorf("of %d rounds given up: %d asked again with the give-up kept, %d answered otherwise, %d retried soonestEach without a question",
+			g.gaveUp, g.badKept, g.differentAnswers, g.silentRetry)
+	}
+}
+
+// alwaysGaveUp is MM on buffers told, before each event, that soonestEach gave up.
+type alwaysGaveUp struct{ MM }
+
+func (a alwaysGaveUp) Map(ev replay.Event) {
+	a.buf.eachGaveUp = true
+	a.MM.Map(ev)
+}
+
+// TestSoonestEachGiveUpEndsWithTheEvent: a give-up does not outlive its event. MM whose buffers
+// say, before every event, that soonestEach gave up makes the same decisions and the same work
+// counts as MM, since each event starts afresh; the workload has soonestEach both answer and
+// give up (TestSoonestEachGivesUpForTheEvent's), so that a give-up kept would ask otherwise.
+func TestSoonestEachGiveUpEndsWithTheEvent(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	for trial := range 10 {
+		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+			Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
+		cfg.Options.QueueSize = 1 + r.IntN(3)
+		p := DefaultParams()
+		want, got := sameDecisions(t, fmt.Sprintf("trial %d", trial), cfg, MM{Params: p, buf: new(buffers)}, alwaysGaveUp{MM{Params: p, buf: new(buffers)}})
+		if w, g := want.Summary.SuccessEvals, got.Summary.SuccessEvals; w != g {
+			t.Errorf("trial %d: %d success evaluations with a give-up told before each event, %d without", trial, g, w)
+		}
+	}
 }
