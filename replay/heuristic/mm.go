@@ -41,7 +41,7 @@ func (h MM) Map(ev replay.Event) {
 // choice, which fills every free slot, soonestEach answered 83 of 16,521 rounds on
 // BenchmarkReplay's workload, and its walks were a third of the replay's time, thrown away. The
 // decisions are the same either way (both give the pairs phase 2 would); MM-P then asks for 2%
-// fewer exact completions and ran 1.33 times as fast. Rounds of a later event try soonestEach again.
+// fewer exact completions and ran 1.33 times as fast. A later event tries soonestEach again.
 func soonestFirst(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
 	each := len(tasks) > 1 && !p.Phase1All && !p.GlobalPhase2 && !b.eachGaveUp
 	if len(tasks) == 0 || !b.whole || len(machines) != 1 && !each {

@@ -171,6 +171,16 @@ func TestMemoIsMM(t *testing.T) {
 	t.Logf("%d completions taken from the memo", reused)
 }
 
+// giveUpWorkload is a crowded replay on four machines, two of one type, with queues of one to
+// three tasks: events with several free slots, where soonestEach both answers and gives up.
+func giveUpWorkload(r *rand.Rand) replay.Config {
+	cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+		Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
+	cfg.Options.QueueSize = 1 + r.IntN(3)
+	return cfg
+}
+
 // askCounter is an Event that counts the expected completions asked through it.
 type askCounter struct {
 	replay.Event
@@ -184,7 +194,7 @@ func (a *askCounter) Completion(h, m int) float64 { a.asked++; return a.Event.Co
 // to minCompletion, it asks again, counting the questions, with the give-up kept and then with it
 // cleared.
 type probeGiveUp struct {
-	p                MM
+	mm               MM
 	gaveUp, badKept  int
 	silentRetry      int
 	differentAnswers int
@@ -197,11 +207,11 @@ func (g *probeGiveUp) WaitsForSlot() bool { return true }
 func (g *probeGiveUp) Map(ev replay.Event) {
 	b := new(buffers)
 	if tasks, free, ok := b.round(ev, nil); ok && len(tasks) > 1 && len(free) > 1 {
-		first := slices.Clone(soonestFirst(ev, g.p.Params, b, tasks, free))
+		first := slices.Clone(soonestFirst(ev, g.mm.Params, b, tasks, free))
 		if b.eachGaveUp {
 			g.gaveUp++
 			kept := &askCounter{Event: ev}
-			if again := soonestFirst(kept, g.p.Params, b, tasks, free); !slices.Equal(first, again) {
+			if again := soonestFirst(kept, g.mm.Params, b, tasks, free); !slices.Equal(first, again) {
 				g.differentAnswers++
 			}
 			if kept.asked != 0 {
@@ -209,13 +219,13 @@ func (g *probeGiveUp) Map(ev replay.Event) {
 			}
 			b.eachGaveUp = false
 			cleared := &askCounter{Event: ev}
-			soonestFirst(cleared, g.p.Params, b, tasks, free)
+			soonestFirst(cleared, g.mm.Params, b, tasks, free)
 			if cleared.asked == 0 {
 				g.silentRetry++
 			}
 		}
 	}
-	g.p.Map(ev)
+	g.mm.Map(ev)
 }
 
 // TestSoonestEachGivesUpForTheEvent: once soonestEach has given a round up to minCompletion, the
@@ -224,13 +234,9 @@ func (g *probeGiveUp) Map(ev replay.Event) {
 // tasks again (the walk asks, which the probe checks so that the test can fail).
 func TestSoonestEachGivesUpForTheEvent(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
-	g := &probeGiveUp{p: MM{Params: DefaultParams(), buf: new(buffers)}}
+	g := &probeGiveUp{mm: MM{Params: DefaultParams(), buf: new(buffers)}}
 	for range 10 {
-		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
-			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
-			Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
-		cfg.Options.QueueSize = 1 + r.IntN(3)
-		if _, err := replay.Run(t.Context(), cfg, g); err != nil {
+		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -253,15 +259,12 @@ func (a alwaysGaveUp) Map(ev replay.Event) {
 
 // TestSoonestEachGiveUpEndsWithTheEvent: a give-up does not outlive its event. MM whose buffers
 // say, before every event, that soonestEach gave up makes the same decisions and the same work
-// counts as MM, since each event starts afresh; the workload has soonestEach both answer and
-// give up (TestSoonestEachGivesUpForTheEvent's), so that a give-up kept would ask otherwise.
+// counts as MM, since each event starts afresh; on giveUpWorkload soonestEach both answers and
+// gives up, so that a give-up kept would ask otherwise.
 func TestSoonestEachGiveUpEndsWithTheEvent(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
 	for trial := range 10 {
-		cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
-			Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
-			Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
-		cfg.Options.QueueSize = 1 + r.IntN(3)
+		cfg := giveUpWorkload(r)
 		p := DefaultParams()
 		want, got := sameDecisions(t, fmt.Sprintf("trial %d", trial), cfg, MM{Params: p, buf: new(buffers)}, alwaysGaveUp{MM{Params: p, buf: new(buffers)}})
 		if w, g := want.Summary.SuccessEvals, got.Summary.SuccessEvals; w != g {
