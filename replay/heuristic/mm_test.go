@@ -272,3 +272,66 @@ func TestSoonestEachGiveUpEndsWithTheEvent(t *testing.T) {
 		}
 	}
 }
+
+// probeGlobal maps as SJF does and, at each event with several free machines and several tasks,
+// first runs memoCompletions for the event's first round twice on buffers of their own: with a
+// global phase 2, and per task, counting the questions of each.
+type probeGlobal struct {
+	sjf                       SJF
+	rounds, wrong, moreAsked  int
+	globalAsked, perTaskAsked int
+}
+
+func (g *probeGlobal) Name() string       { return "SJF" }
+func (g *probeGlobal) Mode() replay.Mode  { return replay.Batch }
+func (g *probeGlobal) WaitsForSlot() bool { return true }
+
+func (g *probeGlobal) Map(ev replay.Event) {
+	if tasks, free, ok := new(buffers).round(ev, nil); ok && len(tasks) > 1 && len(free) > 1 {
+		tasks, free = slices.Clone(tasks), slices.Clone(free)
+		p := DefaultParams()
+		perTask := &askCounter{Event: ev}
+		b := new(buffers)
+		b.memo.start(ev.NumMachines())
+		all := slices.Clone(memoCompletions(perTask, p, b, tasks, free))
+		p.GlobalPhase2 = true
+		global := &askCounter{Event: ev}
+		b = new(buffers)
+		b.memo.start(ev.NumMachines())
+		got := memoCompletions(global, p, b, tasks, free)
+		want := all[bestPair(all, -1, func(a, b pair) bool { return a.completion < b.completion })]
+		g.rounds++
+		if len(got) != 1 || got[0] != want {
+			g.wrong++
+		}
+		if global.asked > perTask.asked {
+			g.moreAsked++
+		}
+		g.globalAsked += global.asked
+		g.perTaskAsked += perTask.asked
+	}
+	g.sjf.Map(ev)
+}
+
+// TestGlobalRoundAsksLess: with a global phase 2, memoCompletions returns the one pair phase 2
+// picks from the per-task pairs (ties: the first task), asking no more than per task, and in all
+// far less: a task that cannot complete before the lead so far is not asked about.
+func TestGlobalRoundAsksLess(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	g := &probeGlobal{sjf: SJF{Params: DefaultParams(), buf: new(buffers)}}
+	for range 10 {
+		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d rounds: %d questions global, %d per task", g.rounds, g.globalAsked, g.perTaskAsked)
+	if g.rounds == 0 {
+		t.Fatal("no round with several free machines and tasks")
+	}
+	if g.wrong > 0 || g.moreAsked > 0 {
+		t.Errorf("of %d rounds, %d gave another pair than phase 2 picks, %d asked more than per task", g.rounds, g.wrong, g.moreAsked)
+	}
+	if 2*g.globalAsked > g.perTaskAsked {
+		t.Errorf("%d questions global against %d per task: the lead should spare at least half", g.globalAsked, g.perTaskAsked)
+	}
+}
