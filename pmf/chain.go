@@ -220,11 +220,18 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 // time past floor (a running task not yet killed, PMF.Condition) keeps only the ceil share, which
 // it renormalises: the kill then goes wholly to ceil, up to a step late.
 func KillShare(origin, step, deadline float64) (floor, ceil int, wCeil float64) {
-	floor = lastIndexAtOrBefore(origin, step, deadline)
-	if lastIndexBefore(origin, step, deadline) != floor { // on a grid point
+	x := gridPos(origin, step, deadline)
+	return killShareAt(x, indexBefore(x))
+}
+
+// killShareAt is KillShare at the deadline's grid position x (gridPos), for a caller that has
+// its indexBefore already (AppendMeanBound).
+func killShareAt(x float64, before int) (floor, ceil int, wCeil float64) {
+	floor = indexAtOrBefore(x)
+	if before != floor { // on a grid point
 		return floor, floor, 0
 	}
-	wCeil = min(max((deadline-origin)/step-float64(floor), 0), 1)
+	wCeil = min(max(x-float64(floor), 0), 1)
 	return floor, floor + 1, wCeil
 }
 

@@ -211,8 +211,18 @@ func (d PMF) lastAtOrBefore(t float64) int {
 }
 
 func lastIndexAtOrBefore(origin, step, t float64) int {
-	return clampIndex(math.Floor((t-origin)/step + gridEps))
+	return indexAtOrBefore(gridPos(origin, step, t))
 }
+
+// gridPos is t's position on the grid origin + k·step, in steps: what the index functions
+// round, computed once where several of them read the same time.
+func gridPos(origin, step, t float64) float64 { return (t - origin) / step }
+
+// indexAtOrBefore is lastIndexAtOrBefore at grid position x (gridPos).
+func indexAtOrBefore(x float64) int { return clampIndex(math.Floor(x + gridEps)) }
+
+// indexBefore is lastIndexBefore at grid position x (gridPos).
+func indexBefore(x float64) int { return clampIndex(math.Ceil(x-gridEps) - 1) }
 
 // lastBefore is the largest index k with Time(k) < t (strictly, beyond gridEps); like
 // lastAtOrBefore it may lie outside [0, Len()).
@@ -221,7 +231,7 @@ func (d PMF) lastBefore(t float64) int {
 }
 
 func lastIndexBefore(origin, step, t float64) int {
-	return clampIndex(math.Ceil((t-origin)/step-gridEps) - 1)
+	return indexBefore(gridPos(origin, step, t))
 }
 
 // clampIndex converts a grid index to int, saturating far outside any PMF's support so that a

@@ -356,7 +356,8 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	default:
 		return math.Inf(-1)
 	}
-	before := lastIndexBefore(prev.origin, prev.step, deadline)
+	pos := gridPos(prev.origin, prev.step, deadline) // one division for the three indices
+	before := indexBefore(pos)
 	capIdx := min(before, len(prev.cum)-1)
 	if capIdx < 0 {
 		return prev.mean
@@ -368,17 +369,19 @@ func AppendMeanBound(model Model, exec, prev *CDFTable, deadline float64) float6
 	if !ok || !sameStep(exec.step, prev.step) || len(exec.cum) == 0 {
 		return math.Inf(-1)
 	}
-	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
-	sum := killBound(exec, prev, capIdx, x0, ceil)
+	floor, ceil, wCeil := killShareAt(pos, before)
+	all := prev.cum[capIdx]
+	sum := killBound(exec, prev, capIdx, all, x0, ceil)
 	if ceil != floor {
-		sum = wCeil*sum + (1-wCeil)*killBound(exec, prev, capIdx, x0, floor)
+		sum = wCeil*sum + (1-wCeil)*killBound(exec, prev, capIdx, all, x0, floor)
 	}
 	return prev.mean + sum
 }
 
 // killBound is AppendMeanBound's bound on Σ_{s<δ} p(s)·g(K − s) for the starts up to prev's index
-// capIdx, with K the grid point of index k and x0 exec's origin in steps.
-func killBound(exec, prev *CDFTable, capIdx, x0, k int) float64 {
+// capIdx, with K the grid point of index k and x0 exec's origin in steps; all is prev's cum at
+// capIdx, which both of AppendMeanBound's grid points read.
+func killBound(exec, prev *CDFTable, capIdx int, all cumPair, x0, k int) float64 {
 	x1 := x0 + len(exec.cum) - 1
 	// Prev's index i starts the task j = k−i steps before K. By index: i ≤ iC has j ≥ x₁
 	// (g = E[X]); i ≥ iA has j ≤ x₀ (g = j·step, times X's mass q); the chord covers those
@@ -394,8 +397,7 @@ func killBound(exec, prev *CDFTable, capIdx, x0, k int) float64 {
 	}
 	pC, kC := cum(iC)
 	pCB, kCB := cum(iA - 1)
-	pAll, kAll := cum(capIdx)
-	pA, kA := pAll-pCB, kAll-kCB
+	pA, kA := all.p-pCB, all.k-kCB
 	pB, kB := pCB-pC, kCB-kC
 	h, q := prev.step, exec.mass
 	sum := exec.mean*pC + h*q*(float64(k)*pA-kA)

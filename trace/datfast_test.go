@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -239,4 +240,20 @@ func FuzzDatTableSameAsStrings(f *testing.F) {
 	f.Add([]byte("taskCount=1;\n1 x 2;\n"))
 	f.Add([]byte("taskCount=1;\n1 2;\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { sameDat(t, "fuzz.dat", data) })
+}
+
+// TestDeclaredCountAllocatesLittle: a .dat header is believed only so far. A file that declares
+// a billion tasks and holds one is read (and refused as truncated) allocating under a megabyte,
+// where allocating for the declared count would take 80 GB.
+func TestDeclaredCountAllocatesLittle(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ReadTraceFrom("big.dat", strings.NewReader("taskCount=1000000000;\n1 0 5;\n"), ReadOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("error %v, want the file refused as truncated", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading a one-task file allocated %d bytes", got)
+	}
 }

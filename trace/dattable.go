@@ -32,6 +32,9 @@ type datTable struct {
 
 var datColumns = []string{"arrival", "task_type", "deadline"}
 
+// declaredRows is the header's taskCount (declarer).
+func (t *datTable) declaredRows() int { return t.declared }
+
 func newDatTable(src string, r io.Reader, lim InflateLimit) (*datTable, error) {
 	br, _, done, err := openText(src, r, lim)
 	if err != nil {

@@ -2,11 +2,13 @@ package trace
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -185,5 +187,70 @@ func TestExpandFolder(t *testing.T) {
 	}
 	if _, err := Expand(empty); err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "no file of a known format") {
 		t.Errorf("Expand(empty folder) = %v", err)
+	}
+}
+
+// TestExpandedZipReadsAsListed: the members of a zip glob are read from the archive as Expand
+// listed them, each one concurrently with the others, once the file on disk has been replaced
+// by another archive (renamed over it) and then removed: the Sources hold the archive Expand
+// opened, rather than opening the path again for each member. A Source made by hand opens the
+// path, and finds it gone.
+func TestExpandedZipReadsAsListed(t *testing.T) {
+	dir := t.TempDir()
+	z := filepath.Join(dir, "set.zip")
+	members := map[string]string{}
+	for i := 1; i <= 8; i++ {
+		members[fmt.Sprintf("arr/x_%d.dat", i)] = fmt.Sprintf("taskCount=1;\n%d 0 100;\n", i)
+	}
+	makeZip(t, z, members)
+	srcs, err := Expand(z + "#arr/x_*.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.zip")
+	makeZip(t, other, map[string]string{"arr/x_1.dat": "taskCount=1;\n99 0 100;\n"})
+	if err := os.Rename(other, z); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(z); err != nil {
+		t.Fatal(err)
+	}
+	arrivals := make([]float64, len(srcs))
+	errs := make([]error, len(srcs))
+	var wg sync.WaitGroup
+	for i, s := range srcs {
+		wg.Go(func() {
+			tr, err := ReadTrace(s, ReadOptions{})
+			if err == nil {
+				arrivals[i] = tr.Tasks[0].Arrival
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i := range srcs {
+		if errs[i] != nil || arrivals[i] != float64(i+1) {
+			t.Errorf("%s: arrival %v, error %v; want %d as listed", srcs[i].Name, arrivals[i], errs[i], i+1)
+		}
+	}
+	byHand := Source{Name: srcs[0].Name, Path: srcs[0].Path, Member: srcs[0].Member}
+	if _, err := ReadTrace(byHand, ReadOptions{}); err == nil {
+		t.Error("a Source made by hand read a removed archive")
+	}
+}
+
+// TestExpandedZipKeepsLimits: a member of an archive Expand opened is still checked against the
+// inflate limit before it is read.
+func TestExpandedZipKeepsLimits(t *testing.T) {
+	dir := t.TempDir()
+	z := filepath.Join(dir, "big.zip")
+	makeZip(t, z, map[string]string{"arr/x_1.dat": "taskCount=1;\n1 0 100;\n" + strings.Repeat(" \n", 1<<16)})
+	srcs, err := Expand(z + "#arr/x_*.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadTrace(srcs[0], ReadOptions{Inflate: InflateLimit{MaxBytes: 1 << 10}})
+	if err == nil || !strings.Contains(err.Error(), "max-inflate") {
+		t.Errorf("a member that inflates past --max-inflate read with error %v", err)
 	}
 }

@@ -313,9 +313,23 @@ func ReadTraceFrom(name string, r io.Reader, opt ReadOptions) (*Trace, error) {
 	return collect(name, tr, opt)
 }
 
+// declarer is a table that knows how many records its file declares: a .dat file's taskCount.
+type declarer interface{ declaredRows() int }
+
+// presizeLimit is the most tasks collect allocates for on a file's word (declarer), so that a
+// header that claims a billion tasks costs no more than this before the records bear it out.
+const presizeLimit = 1 << 12
+
 func collect(name string, tr *TaskReader, opt ReadOptions) (*Trace, error) {
 	out := &Trace{Name: name, Unit: tr.Unit(), ExecTypes: tr.ExecTypes()}
-	seen := map[int64]bool{}
+	n := 0
+	if d, ok := tr.r.t.(declarer); ok {
+		n = min(max(d.declaredRows(), 0), presizeLimit)
+	}
+	// Allocated at once, the tasks and the set of their ids cost an HCW19 trial of 800 tasks a
+	// third of its read (perf, 30 trials from the zip: growing the slice and the map).
+	out.Tasks = make([]Task, 0, n)
+	seen := make(map[int64]bool, n)
 	for {
 		t, err := tr.Next()
 		if err == io.EOF {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -168,4 +169,169 @@ func TestMemoIsMM(t *testing.T) {
 		t.Error("no completion was taken from the memo: the test does not exercise it")
 	}
 	t.Logf("%d completions taken from the memo", reused)
+}
+
+// giveUpWorkload is a crowded replay on four machines, two of one type, with queues of one to
+// three tasks: events with several free slots, where soonestEach both answers and gives up.
+func giveUpWorkload(r *rand.Rand) replay.Config {
+	cfg := replay.Config{PET: replaytest.RandomPET(r, 3, 3, 6, 16),
+		Machines: []replay.Machine{{Type: 0}, {Type: 1}, {Type: 2}, {Type: 2}},
+		Tasks:    replaytest.RandomTasks(r, 200, 3, 2+2*r.Float64(), 2, 30), Options: replay.DefaultOptions()}
+	cfg.Options.QueueSize = 1 + r.IntN(3)
+	return cfg
+}
+
+// askCounter is an Event that counts the expected completions asked through it.
+type askCounter struct {
+	replay.Event
+	asked int
+}
+
+func (a *askCounter) Completion(h, m int) float64 { a.asked++; return a.Event.Completion(h, m) }
+
+// probeGiveUp maps as MM does and, at each event with several free machines and several tasks,
+// first asks soonestFirst for a round on buffers of its own: when soonestEach gave that round up
+// to minCompletion, it asks again, counting the questions, with the give-up kept and then with it
+// cleared.
+type probeGiveUp struct {
+	mm               MM
+	gaveUp, badKept  int
+	silentRetry      int
+	differentAnswers int
+}
+
+func (g *probeGiveUp) Name() string       { return "MM" }
+func (g *probeGiveUp) Mode() replay.Mode  { return replay.Batch }
+func (g *probeGiveUp) WaitsForSlot() bool { return true }
+
+func (g *probeGiveUp) Map(ev replay.Event) {
+	b := new(buffers)
+	if tasks, free, ok := b.round(ev, nil); ok && len(tasks) > 1 && len(free) > 1 {
+		first := slices.Clone(soonestFirst(ev, g.mm.Params, b, tasks, free))
+		if b.eachGaveUp {
+			g.gaveUp++
+			kept := &askCounter{Event: ev}
+			if again := soonestFirst(kept, g.mm.Params, b, tasks, free); !slices.Equal(first, again) {
+				g.differentAnswers++
+			}
+			if kept.asked != 0 {
+				g.badKept++
+			}
+			b.eachGaveUp = false
+			cleared := &askCounter{Event: ev}
+			soonestFirst(cleared, g.mm.Params, b, tasks, free)
+			if cleared.asked == 0 {
+				g.silentRetry++
+			}
+		}
+	}
+	g.mm.Map(ev)
+}
+
+// TestSoonestEachGivesUpForTheEvent: once soonestEach has given a round up to minCompletion, the
+// event's later rounds go to minCompletion directly, which answers from the event's memo what
+// it answered before: the same pairs, and not one question, where soonestEach would walk the
+// tasks again (the walk asks, which the probe checks so that the test can fail).
+func TestSoonestEachGivesUpForTheEvent(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	g := &probeGiveUp{mm: MM{Params: DefaultParams(), buf: new(buffers)}}
+	for range 10 {
+		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.gaveUp == 0 {
+		t.Fatal("soonestEach gave no round up: the workload does not test the rule")
+	}
+	if g.badKept > 0 || g.differentAnswers > 0 || g.silentRetry > 0 {
+		t.Errorf("of %d rounds given up: %d asked again with the give-up kept, %d answered otherwise, %d retried soonestEach without a question",
+			g.gaveUp, g.badKept, g.differentAnswers, g.silentRetry)
+	}
+}
+
+// alwaysGaveUp is MM on buffers told, before each event, that soonestEach gave up.
+type alwaysGaveUp struct{ MM }
+
+func (a alwaysGaveUp) Map(ev replay.Event) {
+	a.buf.eachGaveUp = true
+	a.MM.Map(ev)
+}
+
+// TestSoonestEachGiveUpEndsWithTheEvent: a give-up does not outlive its event. MM whose buffers
+// say, before every event, that soonestEach gave up makes the same decisions and the same work
+// counts as MM, since each event starts afresh; on giveUpWorkload soonestEach both answers and
+// gives up, so that a give-up kept would ask otherwise.
+func TestSoonestEachGiveUpEndsWithTheEvent(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	for trial := range 10 {
+		cfg := giveUpWorkload(r)
+		p := DefaultParams()
+		want, got := sameDecisions(t, fmt.Sprintf("trial %d", trial), cfg, MM{Params: p, buf: new(buffers)}, alwaysGaveUp{MM{Params: p, buf: new(buffers)}})
+		if w, g := want.Summary.SuccessEvals, got.Summary.SuccessEvals; w != g {
+			t.Errorf("trial %d: %d success evaluations with a give-up told before each event, %d without", trial, g, w)
+		}
+	}
+}
+
+// probeGlobal maps as SJF does and, at each event with several free machines and several tasks,
+// first runs memoCompletions for the event's first round twice on buffers of their own: with a
+// global phase 2, and per task, counting the questions of each.
+type probeGlobal struct {
+	sjf                       SJF
+	rounds, wrong, moreAsked  int
+	globalAsked, perTaskAsked int
+}
+
+func (g *probeGlobal) Name() string       { return "SJF" }
+func (g *probeGlobal) Mode() replay.Mode  { return replay.Batch }
+func (g *probeGlobal) WaitsForSlot() bool { return true }
+
+func (g *probeGlobal) Map(ev replay.Event) {
+	if tasks, free, ok := new(buffers).round(ev, nil); ok && len(tasks) > 1 && len(free) > 1 {
+		tasks, free = slices.Clone(tasks), slices.Clone(free)
+		p := DefaultParams()
+		perTask := &askCounter{Event: ev}
+		b := new(buffers)
+		b.memo.start(ev.NumMachines())
+		all := slices.Clone(memoCompletions(perTask, p, b, tasks, free))
+		p.GlobalPhase2 = true
+		global := &askCounter{Event: ev}
+		b = new(buffers)
+		b.memo.start(ev.NumMachines())
+		got := memoCompletions(global, p, b, tasks, free)
+		want := all[bestPair(all, -1, func(a, b pair) bool { return a.completion < b.completion })]
+		g.rounds++
+		if len(got) != 1 || got[0] != want {
+			g.wrong++
+		}
+		if global.asked > perTask.asked {
+			g.moreAsked++
+		}
+		g.globalAsked += global.asked
+		g.perTaskAsked += perTask.asked
+	}
+	g.sjf.Map(ev)
+}
+
+// TestGlobalRoundAsksLess: with a global phase 2, memoCompletions returns the one pair phase 2
+// picks from the per-task pairs (ties: the first task), asking no more than per task, and in all
+// far less: a task that cannot complete before the lead so far is not asked about.
+func TestGlobalRoundAsksLess(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	g := &probeGlobal{sjf: SJF{Params: DefaultParams(), buf: new(buffers)}}
+	for range 10 {
+		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d rounds: %d questions global, %d per task", g.rounds, g.globalAsked, g.perTaskAsked)
+	if g.rounds == 0 {
+		t.Fatal("no round with several free machines and tasks")
+	}
+	if g.wrong > 0 || g.moreAsked > 0 {
+		t.Errorf("of %d rounds, %d gave another pair than phase 2 picks, %d asked more than per task", g.rounds, g.wrong, g.moreAsked)
+	}
+	if 2*g.globalAsked > g.perTaskAsked {
+		t.Errorf("%d questions global against %d per task: the lead should spare at least half", g.globalAsked, g.perTaskAsked)
+	}
 }

@@ -37,6 +37,7 @@ type buffers struct {
 	leadBounds          []float64           // and their bounds
 	leadOrder           []int               // the leads leadFloor may ask, in order of their bounds
 	passed              []int               // soonestEach's tasks passed over on a machine
+	eachGaveUp          bool                // soonestEach gave a round up to minCompletion in this event
 	whole               bool                // the round's tasks are the whole batch, as Event.BatchKeys has it
 	bounds              []bounded           // completions', by machine
 	memo                completionMemo      // MM's completions asked in this event
@@ -298,6 +299,7 @@ func twoPhaseWith(ev replay.Event, p Params, b *buffers, global bool, better fun
 	b = orFresh(b)
 	skipped := b.skippedSet()
 	b.memo.on = false // phase 1 starts it when it keeps completions (mmCompletions, eventCompletions)
+	b.eachGaveUp = false
 	for {
 		tasks, free, ok := b.round(ev, skipped)
 		if !ok {
