@@ -151,15 +151,24 @@ func Expand(spec string) ([]Source, error) {
 		return nil, err
 	}
 	var out []Source
+	held := 0
 	for _, a := range archives {
-		got, err := expandMembers(a.Path, member)
+		got, err := expandMembers(a.Path, member, held < maxHeldArchives)
 		if err != nil {
 			return nil, err
+		}
+		if got[0].zip != nil {
+			held++
 		}
 		out = append(out, got...)
 	}
 	return out, nil
 }
+
+// maxHeldArchives is how many archives one Expand keeps open for reading their members
+// (openedZip): a glob over more archives opens the others again for each member, as it did
+// before, rather than hold a file descriptor per archive until the run ends.
+const maxHeldArchives = 64
 
 // splitZipSpec splits "x.zip#member" at the '#' that follows ".zip".
 func splitZipSpec(spec string) (archive, member string, ok bool) {
@@ -239,7 +248,9 @@ func HasTraceExtension(name string) bool {
 	return strings.HasSuffix(base, "."+string(f))
 }
 
-func expandMembers(archive, pattern string) ([]Source, error) {
+// expandMembers lists the members of archive that pattern matches, in natural order; with hold
+// and more than one of them, the Sources keep the archive open for reading them (openedZip).
+func expandMembers(archive, pattern string, hold bool) ([]Source, error) {
 	zr, err := zip.OpenReader(archive)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", archive, err)
@@ -270,13 +281,16 @@ func expandMembers(archive, pattern string) ([]Source, error) {
 		return nil, fmt.Errorf("%s has no member %q%s", archive, pattern, nearestMember(pattern, all))
 	}
 	slices.SortFunc(names, natural.Compare)
-	opened := &openedZip{zr: zr, members: make(map[string]*zip.File, len(names))}
-	for _, f := range zr.File {
-		if _, dup := opened.members[f.Name]; !dup { // the first of a name, as openMember's scan finds it
-			opened.members[f.Name] = f
+	var opened *openedZip
+	if hold && len(names) > 1 {
+		opened = &openedZip{zr: zr, members: make(map[string]*zip.File, len(names))}
+		for _, f := range zr.File {
+			if _, dup := opened.members[f.Name]; !dup { // the first of a name, as openMember's scan finds it
+				opened.members[f.Name] = f
+			}
 		}
+		keep = true
 	}
-	keep = true
 	out := make([]Source, len(names))
 	for i, n := range names {
 		out[i] = Source{Name: archive + "#" + n, Path: archive, Member: n, zip: opened}

@@ -254,3 +254,39 @@ func TestExpandedZipKeepsLimits(t *testing.T) {
 		t.Errorf("a member that inflates past --max-inflate read with error %v", err)
 	}
 }
+
+// TestExpandHoldsFewArchives: Expand keeps open at most maxHeldArchives archives, and only those
+// with more than one member to read, so that a glob over many archives does not hold a file
+// descriptor for each; every member reads alike either way.
+func TestExpandHoldsFewArchives(t *testing.T) {
+	dir := t.TempDir()
+	n := maxHeldArchives + 2
+	for i := range n {
+		makeZip(t, filepath.Join(dir, fmt.Sprintf("a%03d.zip", i)), map[string]string{
+			"arr/x_1.dat": fmt.Sprintf("taskCount=1;\n%d 0 100000;\n", 2*i+1),
+			"arr/x_2.dat": fmt.Sprintf("taskCount=1;\n%d 0 100000;\n", 2*i+2),
+		})
+	}
+	makeZip(t, filepath.Join(dir, "b.zip"), map[string]string{"arr/x_1.dat": "taskCount=1;\n7 0 100;\n"})
+	srcs, err := Expand(filepath.Join(dir, "a*.zip") + "#arr/x_*.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[*openedZip]bool{}
+	for i, s := range srcs {
+		if s.zip != nil {
+			held[s.zip] = true
+		}
+		tr, err := ReadTrace(s, ReadOptions{})
+		if err != nil || tr.Tasks[0].Arrival != float64(i+1) {
+			t.Fatalf("%s: %v, %v", s.Name, tr, err)
+		}
+	}
+	if len(srcs) != 2*n || len(held) != maxHeldArchives {
+		t.Errorf("%d sources from %d archives, %d held open; want %d held", len(srcs), n, len(held), maxHeldArchives)
+	}
+	one, err := Expand(filepath.Join(dir, "b.zip") + "#arr/x_*.dat")
+	if err != nil || len(one) != 1 || one[0].zip != nil {
+		t.Errorf("an archive with one member to read: %v held %v", err, one)
+	}
+}

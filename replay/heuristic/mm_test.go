@@ -181,6 +181,16 @@ func giveUpWorkload(r *rand.Rand) replay.Config {
 	return cfg
 }
 
+// replayGiveUpWorkloads replays ten of giveUpWorkload's replays through m.
+func replayGiveUpWorkloads(t *testing.T, r *rand.Rand, m replay.Mapper) {
+	t.Helper()
+	for range 10 {
+		if _, err := replay.Run(t.Context(), giveUpWorkload(r), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // askCounter is an Event that counts the expected completions asked through it.
 type askCounter struct {
 	replay.Event
@@ -235,11 +245,7 @@ func (g *probeGiveUp) Map(ev replay.Event) {
 func TestSoonestEachGivesUpForTheEvent(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
 	g := &probeGiveUp{mm: MM{Params: DefaultParams(), buf: new(buffers)}}
-	for range 10 {
-		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
-			t.Fatal(err)
-		}
-	}
+	replayGiveUpWorkloads(t, r, g)
 	if g.gaveUp == 0 {
 		t.Fatal("soonestEach gave no round up: the workload does not test the rule")
 	}
@@ -319,11 +325,7 @@ func (g *probeGlobal) Map(ev replay.Event) {
 func TestGlobalRoundAsksLess(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 38))
 	g := &probeGlobal{sjf: SJF{Params: DefaultParams(), buf: new(buffers)}}
-	for range 10 {
-		if _, err := replay.Run(t.Context(), giveUpWorkload(r), g); err != nil {
-			t.Fatal(err)
-		}
-	}
+	replayGiveUpWorkloads(t, r, g)
 	t.Logf("%d rounds: %d questions global, %d per task", g.rounds, g.globalAsked, g.perTaskAsked)
 	if g.rounds == 0 {
 		t.Fatal("no round with several free machines and tasks")
