@@ -225,7 +225,7 @@ func KillShare(origin, step, deadline float64) (floor, ceil int, wCeil float64) 
 }
 
 // killShareAt is KillShare at the deadline's grid position x (gridPos), for a caller that has
-// its indexBefore already (AppendMeanBound).
+// its indexBefore already (AppendMeanBound, appendStats, appendFused).
 func killShareAt(x float64, before int) (floor, ceil int, wCeil float64) {
 	floor = indexAtOrBefore(x)
 	if before != floor { // on a grid point

@@ -161,7 +161,8 @@ func AppendIntoTable(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTab
 // success chance the running sum of its impulses up to the deadline, which execTable holds to the
 // bit: the link is then a copy and a lookup instead of a convolution and a pass.
 func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, shift int, deadline float64, strict bool) (PMF, float64, error) {
-	before := prev.lastBefore(deadline)
+	pos := gridPos(prev.origin, prev.step, deadline) // for before and, under evict, KillShare's split
+	before := indexBefore(pos)
 	starts := min(before, len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		return prev.CopyInto(buf), 0, nil // the task never starts; next is in buf all the same
@@ -188,7 +189,7 @@ func appendFused(buf *Buffer, model Model, prev, exec PMF, execTable *CDFTable, 
 	var floor, ceil int // where killed mass goes, under evict
 	var wCeil float64
 	if model == Evict && n < convLen {
-		floor, ceil, wCeil = KillShare(prev.origin, prev.step, deadline)
+		floor, ceil, wCeil = killShareAt(pos, before)
 		hi = max(hi, ceil+1) // room for the killed mass; there is none when the whole convolution is kept
 	}
 	out := buf.take(hi - lo)

@@ -210,7 +210,8 @@ func appendStats(model Model, exec PMF, execTable, prev *CDFTable, deadline floa
 		return 0, 0, errUnknownModel(model)
 	}
 	capIdx := n - 1
-	before := lastIndexBefore(prev.origin, prev.step, deadline) // predecessor outcomes that let the task start
+	pos := gridPos(prev.origin, prev.step, deadline) // for before and KillShare's split below
+	before := indexBefore(pos)                       // predecessor outcomes that let the task start
 	if model != None {
 		capIdx = min(before, n-1)
 		if capIdx < 0 {
@@ -267,7 +268,7 @@ func appendStats(model Model, exec PMF, execTable, prev *CDFTable, deadline floa
 	if killed <= 0 {
 		return success, passed + done, nil // rounding: no mass was killed
 	}
-	floor, ceil, wCeil := KillShare(prev.origin, prev.step, deadline)
+	floor, ceil, wCeil := killShareAt(pos, before)
 	killedAt := prev.origin + (float64(floor)+wCeil*float64(ceil-floor))*prev.step // the deadline, within rounding
 	return success, passed + done + killedAt*killed, nil
 }
