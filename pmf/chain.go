@@ -76,21 +76,12 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 }
 
 // AppendPlainReusing is AppendPlain written into buf, whose storage it grows when it must: the
-// same textbook loop and the same sums, so the same bits (TestAppendPlainReusing), without a new
-// convolution and a new chain link at every call. The reference engine's links and chances
-// that it does not hand out are built in its own buffers with it: in new storage, their garbage
-// made the collector take almost half of a reference replay's CPU (HCW19, PAM-P at 30k).
+// same textbook loop and the same sums, so the same bits (TestIntoMatchesAllocating), without a
+// new convolution and a new chain link at every call. The reference engine builds the links and
+// chances it does not hand out with it: in new storage, their garbage ran the collector 260
+// times a second and took two thirds of a reference replay's CPU (HCW19, PAM-P at 30k).
 func AppendPlainReusing(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
-	prev, exec, shift, err := linkInputs(model, prev, exec)
-	if err != nil {
-		return PMF{}, 0, err
-	}
-	if model == None {
-		p := convolveSlicesTo(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p)
-		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: p}
-		return next, next.Success(deadline, strict), nil
-	}
-	return appendDropAware(buf, true, model, prev, exec, shift, deadline, strict)
+	return appendPlainIn(buf, true, model, prev, exec, deadline, strict)
 }
 
 // AppendPlainInto is AppendPlain with next's impulses written into buf, always (a copy of prev
@@ -102,16 +93,27 @@ func AppendPlainReusing(buf *Buffer, model Model, prev, exec PMF, deadline float
 // AppendPlain's): the fast engine's rebuilds of the reference chain near a rounding boundary were
 // a sixth of PAM-P's instructions with the scalar loop (cachegrind, 30 HCW19 trials).
 func AppendPlainInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	return appendPlainIn(buf, false, model, prev, exec, deadline, strict)
+}
+
+// appendPlainIn is AppendPlainReusing (textbook set: the textbook loop) and AppendPlainInto
+// (convolveInto's kernel).
+func appendPlainIn(buf *Buffer, textbook bool, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
 	prev, exec, shift, err := linkInputs(model, prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
 	}
 	if model == None {
-		p := convolveInto(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p, &buf.pad)
+		p := buf.take(len(prev.p) + len(exec.p) - 1)
+		if textbook {
+			p = convolveSlicesTo(p, prev.p, exec.p)
+		} else {
+			p = convolveInto(p, prev.p, exec.p, &buf.pad)
+		}
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: p}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendDropAware(buf, false, model, prev, exec, shift, deadline, strict)
+	return appendDropAware(buf, textbook, model, prev, exec, shift, deadline, strict)
 }
 
 // linkInputs checks a chain link's drop model and puts prev and exec on one step; for the
