@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -128,6 +129,42 @@ func TestReplayOneAccept(t *testing.T) {
 			}
 			if !slices.Equal(names, want) {
 				t.Errorf("keep %v: the output folder holds %q, want %q", keep, names, want)
+			}
+		}
+	}
+}
+
+// TestMakeDirsTakeTurns makes run folders from many goroutines at once, as trials replayed at
+// once do, under a parent none has made yet, and undoes every other one as a replay that fails
+// does: every folder kept must exist, none may fail to be made, and the undone must be gone.
+// Without Runner.dirs, an undo removed the shared parent while another trial was making its
+// folder inside it.
+func TestMakeDirsTakeTurns(t *testing.T) {
+	var r Runner
+	for round := range 30 {
+		base := filepath.Join(t.TempDir(), "out", "MM")
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				undo, err := r.makeDirs(filepath.Join(base, fmt.Sprintf("trial-%03d", i)))
+				if err == nil && i%2 == 1 {
+					undo()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			dir := filepath.Join(base, fmt.Sprintf("trial-%03d", i))
+			_, serr := os.Stat(dir)
+			switch {
+			case err != nil:
+				t.Fatalf("round %d: making %s: %v", round, dir, err)
+			case i%2 == 0 && serr != nil:
+				t.Fatalf("round %d: %s, kept, is gone: %v", round, dir, serr)
+			case i%2 == 1 && serr == nil:
+				t.Fatalf("round %d: %s, undone, is still there", round, dir)
 			}
 		}
 	}
