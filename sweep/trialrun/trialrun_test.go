@@ -169,3 +169,36 @@ func TestMakeDirsTakeTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeDirsUndoesWhatItMade: undo removes every folder makeDirs made, parents included (a
+// replay that fails leaves no empty --out behind), and nothing that was there before or that
+// holds a file.
+func TestMakeDirsUndoesWhatItMade(t *testing.T) {
+	var r Runner
+	base := t.TempDir()
+	undo, err := r.makeDirs(filepath.Join(base, "out", "MM", "trial-001"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Stat(filepath.Join(base, "out")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("undo left %s: %v", filepath.Join(base, "out"), err)
+	}
+	if _, err := os.Stat(base); err != nil {
+		t.Fatalf("undo removed %s, which was there before: %v", base, err)
+	}
+	undo, err = r.makeDirs(filepath.Join(base, "out", "MM", "trial-002"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "out", "MM", "kept"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Stat(filepath.Join(base, "out", "MM", "trial-002")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("undo left the run's own folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "out", "MM", "kept")); err != nil {
+		t.Fatalf("undo removed a folder holding a file: %v", err)
+	}
+}
