@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The HCW19 .etc format (SPEC §4.4, reference/anchors.md §1.3):
@@ -28,16 +29,12 @@ import (
 // maxLineBytes bounds one line of a text PET; the longest real line is about 20 bytes.
 const maxLineBytes = 1 << 20
 
-// etcPoint is one `time probability` line.
-type etcPoint struct {
-	time, prob float64
-	line       int
-}
-
-// etcCell is a cell block as read, before the step is known.
+// etcCell is a cell block as read, before the step is known: its time-probability lines,
+// each a time, a probability and the line number, for messages.
 type etcCell struct {
-	line   int
-	points []etcPoint
+	line         int
+	times, probs []float64
+	lines        []int
 }
 
 type etcReader struct {
@@ -46,6 +43,22 @@ type etcReader struct {
 	cells           []*etcCell // row-major by task
 	cur             *etcCell
 	line            int
+	points          int // in all cells
+	// pending holds the current cell's points until the next cell starts or the file ends
+	// (closeCell), which stores them at their size: grown a cell at a time, they were half of
+	// what reading HCW19's PET allocated, and a fresh process pays for each new page.
+	pending etcCell
+}
+
+// closeCell stores the current cell's points.
+func (er *etcReader) closeCell() {
+	if er.cur == nil {
+		return
+	}
+	er.cur.times = slices.Clone(er.pending.times)
+	er.cur.probs = slices.Clone(er.pending.probs)
+	er.cur.lines = slices.Clone(er.pending.lines)
+	er.pending = etcCell{times: er.pending.times[:0], probs: er.pending.probs[:0], lines: er.pending.lines[:0]}
 }
 
 // ReadETC reads an HCW19 .etc PET from r; name is used in error messages.
@@ -57,20 +70,23 @@ func ReadETC(r io.Reader, name string, opt ReadOptions) (*PET, error) {
 	header := false
 	for sc.Scan() {
 		er.line++
-		text := strings.TrimSpace(sc.Text())
+		// Bytes, not a string per line: the time-probability lines, most of the file, are
+		// parsed in place (point): HCW19's PET read in 2.1 ms instead of 3.7 (BenchmarkReadETC),
+		// 1.7 with the points stored at their size (closeCell).
+		text := bytes.TrimSpace(sc.Bytes())
 		if er.line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
-		if text == "" {
+		if len(text) == 0 {
 			continue
 		}
 		var err error
 		switch {
 		case !header:
-			err = er.header(text)
+			err = er.header(string(text))
 			header = true
-		case strings.HasPrefix(text, "machine=") || strings.HasPrefix(text, "task="):
-			err = er.cellHeader(text)
+		case bytes.HasPrefix(text, []byte("machine=")) || bytes.HasPrefix(text, []byte("task=")):
+			err = er.cellHeader(string(text))
 		default:
 			err = er.point(text)
 		}
@@ -125,6 +141,7 @@ func (er *etcReader) cellHeader(text string) error {
 	if prev := er.cells[i]; prev != nil {
 		return er.errorf("cell", text, "appears twice (first at line %d)", prev.line)
 	}
+	er.closeCell()
 	er.cur = &etcCell{line: er.line}
 	er.cells[i] = er.cur
 	return nil
@@ -163,31 +180,47 @@ func (er *etcReader) pairs(text string, keys ...string) (map[string]int, error) 
 	return kv, nil
 }
 
-// point parses a `time<TAB>probability` line.
-func (er *etcReader) point(text string) error {
+// point parses a `time<TAB>probability` line, trimmed.
+func (er *etcReader) point(text []byte) error {
 	if er.cur == nil {
-		return er.errorf("", text, "comes before the first machine=M;task=T; line")
+		return er.errorf("", string(text), "comes before the first machine=M;task=T; line")
 	}
-	f := strings.Fields(text)
-	if len(f) != 2 {
-		return er.errorf("", text, "is not a `time<TAB>probability` line")
+	first, second, ok := twoFields(text)
+	if !ok {
+		return er.errorf("", string(text), "is not a `time<TAB>probability` line")
 	}
-	t, err := parseNumber(f[0])
+	t, err := parseNumber(string(first))
 	if err != nil {
-		return er.errorf("time", f[0], "%v", err)
+		return er.errorf("time", string(first), "%v", err)
 	}
 	if t < 0 {
-		return er.errorf("time", f[0], "is negative")
+		return er.errorf("time", string(first), "is negative")
 	}
-	p, err := parseNumber(f[1])
+	p, err := parseNumber(string(second))
 	if err != nil {
-		return er.errorf("probability", f[1], "%v", err)
+		return er.errorf("probability", string(second), "%v", err)
 	}
 	if p < 0 {
-		return er.errorf("probability", f[1], "is negative")
+		return er.errorf("probability", string(second), "is negative")
 	}
-	er.cur.points = append(er.cur.points, etcPoint{time: t, prob: p, line: er.line})
+	c := &er.pending
+	c.times, c.probs, c.lines = append(c.times, t), append(c.probs, p), append(c.lines, er.line)
+	er.points++
 	return nil
+}
+
+// twoFields splits a trimmed line into its two fields as strings.Fields does, and reports
+// whether it has exactly two.
+func twoFields(text []byte) (first, second []byte, ok bool) {
+	i := bytes.IndexFunc(text, unicode.IsSpace)
+	if i < 0 {
+		return nil, nil, false
+	}
+	first, second = text[:i], bytes.TrimLeftFunc(text[i:], unicode.IsSpace)
+	if bytes.IndexFunc(second, unicode.IsSpace) >= 0 {
+		return nil, nil, false
+	}
+	return first, second, true
 }
 
 // parseNumber parses a finite decimal float.
@@ -208,18 +241,17 @@ func parseNumber(s string) (float64, error) {
 
 // finish infers the step, lays the cells out on it and assembles the PET.
 func (er *etcReader) finish(opt ReadOptions) (*PET, error) {
+	er.closeCell()
 	tasks, machines := indexNamesList(er.tasks), indexNamesList(er.machines)
-	var all []float64
+	all := make([]float64, 0, er.points)
 	for i, c := range er.cells {
 		if c == nil {
 			continue
 		}
-		if len(c.points) == 0 {
+		if len(c.times) == 0 {
 			return nil, &ReadError{File: er.file, Line: c.line, Cell: cellName(tasks[i/er.machines], machines[i%er.machines]), Msg: "has no time<TAB>probability lines"}
 		}
-		for _, p := range c.points {
-			all = append(all, p.time)
-		}
+		all = append(all, c.times...)
 	}
 	step := opt.fixedStep()
 	if step == 0 {
@@ -234,16 +266,10 @@ func (er *etcReader) finish(opt ReadOptions) (*PET, error) {
 		if c == nil {
 			continue
 		}
-		times := make([]float64, len(c.points))
-		probs := make([]float64, len(c.points))
-		for j, p := range c.points {
-			times[j], probs[j] = p.time, p.prob
-		}
-		origin, w, j, err := dense(times, probs, step)
+		origin, w, j, err := dense(c.times, c.probs, step)
 		if err != nil {
-			pt := c.points[j]
-			return nil, &ReadError{File: er.file, Line: pt.line, Cell: cellName(tasks[i/er.machines], machines[i%er.machines]),
-				Field: "time", Value: strconv.FormatFloat(pt.time, 'g', -1, 64), Err: err}
+			return nil, &ReadError{File: er.file, Line: c.lines[j], Cell: cellName(tasks[i/er.machines], machines[i%er.machines]),
+				Field: "time", Value: strconv.FormatFloat(c.times[j], 'g', -1, 64), Err: err}
 		}
 		raw[i] = &rawCell{origin: origin, weights: w, line: c.line, prov: Provenance{Binning: "read from .etc"}}
 	}
@@ -256,9 +282,9 @@ func (er *etcReader) offStep(bad float64) error {
 		if c == nil {
 			continue
 		}
-		for _, p := range c.points {
-			if p.time == bad {
-				return &ReadError{File: er.file, Line: p.line, Field: "time", Value: strconv.FormatFloat(bad, 'g', -1, 64),
+		for j, t := range c.times {
+			if t == bad {
+				return &ReadError{File: er.file, Line: c.lines[j], Field: "time", Value: strconv.FormatFloat(bad, 'g', -1, 64),
 					Msg: "is not on a common step with the earlier times of the file"}
 			}
 		}

@@ -184,3 +184,15 @@ func TestTypeAndGlobalMean(t *testing.T) {
 		t.Errorf("GlobalMean = %v, oracle %v", got, global)
 	}
 }
+
+// BenchmarkReadETC reads HCW19's 12×8 PET (112 KB, 7,000 lines), which every replay of the
+// HCW19 trials reads first.
+func BenchmarkReadETC(b *testing.B) {
+	path := hcw19File(b, "classes_2.etc")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadFile(path, ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -396,5 +397,25 @@ func TestSummary(t *testing.T) {
 	}
 	if len(p.Summaries()) != 6 {
 		t.Fatal("Summaries length")
+	}
+}
+
+// TestTwoFieldsAsFields checks the .etc reader's split of a point line against strings.Fields,
+// which it replaced, on random trimmed lines of digits, ASCII and Unicode spaces and invalid
+// UTF-8: two fields exactly when Fields finds two, and the same two.
+func TestTwoFieldsAsFields(t *testing.T) {
+	alphabet := []string{"1", "2.5", "e", " ", "\t", "\v", "\f", "\r", "\u0085", "\u00a0", "\u2003", "\xff", "\xc2", "é"}
+	rng := rand.New(rand.NewPCG(3, 7))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		line := strings.TrimSpace(b.String())
+		want := strings.Fields(line)
+		first, second, ok := twoFields([]byte(line))
+		if ok != (len(want) == 2) || ok && (string(first) != want[0] || string(second) != want[1]) {
+			t.Fatalf("twoFields(%q) = %q, %q, %v; strings.Fields gives %q", line, first, second, ok, want)
+		}
 	}
 }

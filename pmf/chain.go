@@ -72,7 +72,16 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: convolveSlices(prev.p, exec.p)}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendDropAware(nil, model, prev, exec, shift, deadline, strict)
+	return appendDropAware(nil, true, model, prev, exec, shift, deadline, strict)
+}
+
+// AppendPlainReusing is AppendPlain written into buf, whose storage it grows when it must: the
+// same textbook loop and the same sums, so the same bits (TestIntoMatchesAllocating), without a
+// new convolution and a new chain link at every call. The reference engine builds the links and
+// chances it does not hand out with it: in new storage, their garbage ran the collector 260
+// times a second and took two thirds of a reference replay's CPU (HCW19, PAM-P at 30k).
+func AppendPlainReusing(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	return appendPlainIn(buf, true, model, prev, exec, deadline, strict)
 }
 
 // AppendPlainInto is AppendPlain with next's impulses written into buf, always (a copy of prev
@@ -84,16 +93,27 @@ func AppendPlain(model Model, prev, exec PMF, deadline float64, strict bool) (ne
 // AppendPlain's): the fast engine's rebuilds of the reference chain near a rounding boundary were
 // a sixth of PAM-P's instructions with the scalar loop (cachegrind, 30 HCW19 trials).
 func AppendPlainInto(buf *Buffer, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
+	return appendPlainIn(buf, false, model, prev, exec, deadline, strict)
+}
+
+// appendPlainIn is AppendPlainReusing (textbook set: the textbook loop) and AppendPlainInto
+// (convolveInto's kernel).
+func appendPlainIn(buf *Buffer, textbook bool, model Model, prev, exec PMF, deadline float64, strict bool) (next PMF, success float64, err error) {
 	prev, exec, shift, err := linkInputs(model, prev, exec)
 	if err != nil {
 		return PMF{}, 0, err
 	}
 	if model == None {
-		p := convolveInto(buf.take(len(prev.p)+len(exec.p)-1), prev.p, exec.p, &buf.pad)
+		p := buf.take(len(prev.p) + len(exec.p) - 1)
+		if textbook {
+			p = convolveSlicesTo(p, prev.p, exec.p)
+		} else {
+			p = convolveInto(p, prev.p, exec.p, &buf.pad)
+		}
 		next = PMF{origin: prev.origin + exec.origin, step: prev.step, p: p}
 		return next, next.Success(deadline, strict), nil
 	}
-	return appendDropAware(buf, model, prev, exec, shift, deadline, strict)
+	return appendDropAware(buf, textbook, model, prev, exec, shift, deadline, strict)
 }
 
 // linkInputs checks a chain link's drop model and puts prev and exec on one step; for the
@@ -134,8 +154,10 @@ func errOffGridOrigin(origin, step float64) error {
 // predecessor outcomes that let the task start (finish strictly before the deadline) with exec
 // lands shift grid points later; outcomes where the task never starts pass through unchanged.
 //
-// With buf set, next and the convolution are written into buf's storage (AppendPlainInto).
-func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
+// With buf set, next and the convolution are written into buf's storage (AppendPlainInto,
+// AppendPlainReusing); the convolution is the textbook loop when textbook is set (always without
+// buf) and convolveInto's kernel otherwise.
+func appendDropAware(buf *Buffer, textbook bool, model Model, prev, exec PMF, shift int, deadline float64, strict bool) (PMF, float64, error) {
 	starts := min(prev.lastBefore(deadline), len(prev.p)-1) // prev.p[:starts+1] let the task start
 	if starts < 0 {
 		if buf != nil {
@@ -162,7 +184,11 @@ func appendDropAware(buf *Buffer, model Model, prev, exec PMF, shift int, deadli
 		}
 		conv = buf.conv[:n]
 		clear(conv)
-		conv = convolveInto(conv, prev.p[:starts+1], exec.p, &buf.pad)
+		if textbook {
+			conv = convolveSlicesTo(conv, prev.p[:starts+1], exec.p)
+		} else {
+			conv = convolveInto(conv, prev.p[:starts+1], exec.p, &buf.pad)
+		}
 	}
 	success, killed := 0.0, 0.0
 	for i, x := range conv {

@@ -30,7 +30,7 @@ func dirty(r *rand.Rand, b *Buffer) {
 }
 
 // TestIntoMatchesAllocating: each *Into function gives its allocating counterpart's result to
-// the bit (AppendPlainInto AppendPlain's), whatever its reused buffer held before, and a result
+// the bit (AppendPlainInto and AppendPlainReusing AppendPlain's), whatever its reused buffer held before, and a result
 // stays intact while other buffers are written. Append, CDFTable, Condition and FromWeights are their *Into with fresh
 // storage, so for them this checks the reuse alone (TestAppendMatchesPlain checks the link
 // against the textbook one, TestAppendStatsMatchesAppend the table's use against it, TestCondition
@@ -38,6 +38,7 @@ func dirty(r *rand.Rand, b *Buffer) {
 func TestIntoMatchesAllocating(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var bufs [2]Buffer
+	var own Buffer // AppendPlainReusing's, its convolution storage dirtied too
 	var table CDFTable
 	for trial := range 5000 {
 		step := []float64{1, 0.5, 2}[trial%3]
@@ -76,6 +77,13 @@ func TestIntoMatchesAllocating(t *testing.T) {
 			}
 			if got, gs, err := AppendPlainInto(&bufs[1], model, prev, exec, d, strict); err != nil || gs != ps || !same(got, plain) {
 				t.Fatalf("trial %d %v: AppendPlainInto %v success %v (%v), AppendPlain %v success %v", trial, model, got, gs, err, plain, ps)
+			}
+			dirty(r, &own)
+			for i := range own.conv[:cap(own.conv)] {
+				own.conv[:cap(own.conv)][i] = r.Float64()
+			}
+			if got, gs, err := AppendPlainReusing(&own, model, prev, exec, d, strict); err != nil || gs != ps || !same(got, plain) {
+				t.Fatalf("trial %d %v: AppendPlainReusing %v success %v (%v), AppendPlain %v success %v", trial, model, got, gs, err, plain, ps)
 			}
 			// A second link into the other buffer leaves the first result alone.
 			dirty(r, &bufs[1])
@@ -141,7 +149,7 @@ func TestIntoReusesStorage(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	prev := randomPMF(r, 10, 1, 40)
 	exec := randomPMF(r, 2, 1, 30)
-	var a, b, small, tiny, plain Buffer
+	var a, b, small, tiny, plain, own Buffer
 	var table, smallTable CDFTable
 	start, one := Impulse(0, 1), Impulse(1, 1)
 	run := func() {
@@ -149,8 +157,11 @@ func TestIntoReusesStorage(t *testing.T) {
 		_ = ImpulseInto(&small, 7, 1)
 		Impulse(2, 1).CDFTableInto(&smallTable)
 		_, _, _ = AppendPlainInto(&tiny, Pending, start, one, 5, false) // a convolution of 1 impulse
-		// The reference engine's link promises the same (AppendPlainInto's doc).
+		// The reference engine's link promises the same (AppendPlainInto's doc), and its own
+		// (AppendPlainReusing's).
 		_, _, _ = AppendPlainInto(&plain, Evict, prev, exec, 45, false)
+		_, _, _ = AppendPlainReusing(&own, Evict, prev, exec, 45, false)
+		_, _, _ = AppendPlainReusing(&own, None, prev, exec, 45, false)
 		head := ImpulseInto(&a, 3, 1)
 		free, _, _ := AppendInto(&b, Evict, head, exec, 30, false)
 		free = free.ConditionInto(&a, 5)

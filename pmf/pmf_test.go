@@ -288,6 +288,9 @@ func TestAppendNegativeExecOrigin(t *testing.T) {
 		"Append":          func(m Model) (PMF, float64, error) { return Append(m, prev, exec, 1.25, false) },
 		"AppendPlain":     func(m Model) (PMF, float64, error) { return AppendPlain(m, prev, exec, 1.25, false) },
 		"AppendPlainInto": func(m Model) (PMF, float64, error) { return AppendPlainInto(new(Buffer), m, prev, exec, 1.25, false) },
+		"AppendPlainReusing": func(m Model) (PMF, float64, error) {
+			return AppendPlainReusing(new(Buffer), m, prev, exec, 1.25, false)
+		},
 	}
 	checkLinks(t, appends, wants, 0.25)
 }

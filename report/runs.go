@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -108,7 +109,8 @@ func (r *RunRow) SetMetrics(s replay.Summary, t replay.Timing) {
 
 // runsSchema is runs.parquet's: RunRow's columns, its float metrics optional, so that a metric
 // with nothing to measure (NaN in a RunRow) is NULL in the file.
-var runsSchema = newNullable[RunRow]()
+// It is built at first use, as tasksSchema is.
+var runsSchema = sync.OnceValue(newNullable[RunRow])
 
 // WriteRuns writes rows as Parquet (zstd), a NaN as NULL, with meta (the first, if any) in the
 // file's key-value metadata.
@@ -117,7 +119,7 @@ func WriteRuns(w io.Writer, rows []RunRow, meta ...FileMeta) error {
 	if len(meta) > 0 {
 		m = meta[0]
 	}
-	pw := runsSchema.writer(w, m.options()...)
+	pw := runsSchema().writer(w, m.options()...)
 	if _, err := pw.Write(rows); err != nil {
 		return fmt.Errorf("write runs: %w", err)
 	}
@@ -145,7 +147,7 @@ func ReadRuns(path string) ([]RunRow, error) {
 			return nil, fmt.Errorf("read %s: no column %q: not a runs file of hcreplay sweep", path, col)
 		}
 	}
-	rows, err := runsSchema.read(pf)
+	rows, err := runsSchema().read(pf)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -2,7 +2,9 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +220,53 @@ func TestOutOfOrderWarns(t *testing.T) {
 	// IDs are the file's row indexes, whatever the order.
 	if tr.Tasks[0].ID != 4 || tr.Tasks[4].ID != 1 {
 		t.Errorf("ids %d..%d, want 4..1", tr.Tasks[0].ID, tr.Tasks[4].ID)
+	}
+}
+
+// TestDuplicateIDsAnyOrder checks collect's duplicate task ids against a brute-force search for
+// the first task whose id an earlier task has, on id sequences that rise, fall, repeat at once
+// or long after: collect keeps no set while the ids rise, so every way of leaving the rise
+// must still find the duplicate, on the same line, and nothing where there is none.
+func TestDuplicateIDsAnyOrder(t *testing.T) {
+	firstRepeat := func(ids []int) int { // index of the first id seen before; -1 if none
+		for i := range ids {
+			for j := range i {
+				if ids[j] == ids[i] {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	cases := [][]int{
+		{1, 2, 3}, {3, 2, 1}, {1, 1}, {1, 2, 3, 2}, {1, 2, 3, 1}, {5, 6, 7, 4, 8, 6},
+		{2, 1, 3, 4, 5, 2}, {1, 3, 2, 4, 4}, {10, 20, 15, 16, 17, 18, 19, 20},
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 300 {
+		ids := make([]int, 1+rng.IntN(12))
+		for i := range ids {
+			ids[i] = rng.IntN(15)
+		}
+		cases = append(cases, ids)
+	}
+	for _, ids := range cases {
+		var csv strings.Builder
+		csv.WriteString("task_id,task_type,arrival\n")
+		for i, id := range ids {
+			fmt.Fprintf(&csv, "%d,a,%d\n", id, i)
+		}
+		tr, err := ReadTraceFrom("ids.csv", strings.NewReader(csv.String()), ReadOptions{})
+		want := firstRepeat(ids)
+		if want < 0 {
+			if err != nil || len(tr.Tasks) != len(ids) {
+				t.Fatalf("ids %v: no duplicate, but %v (%d tasks read)", ids, err, len(tr.Tasks))
+			}
+			continue
+		}
+		line := fmt.Sprintf("ids.csv line %d column task_id", want+2)
+		if err == nil || !strings.Contains(err.Error(), "duplicate task id") || !strings.Contains(err.Error(), line) {
+			t.Fatalf("ids %v: want a duplicate task id at %q, got %v", ids, line, err)
+		}
 	}
 }

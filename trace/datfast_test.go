@@ -257,3 +257,23 @@ func TestDeclaredCountAllocatesLittle(t *testing.T) {
 		t.Errorf("reading a one-task file allocated %d bytes", got)
 	}
 }
+
+// BenchmarkReadTracesZip reads the 30 arr34k trials of HCW19's constant.zip as a replay of them
+// does (ReadTraces on the zip's glob): inflating, buffering, parsing and collecting the tasks.
+// Its B/op is what the reading adds to a fresh process's heap, a page fault per 4 KiB.
+func BenchmarkReadTracesZip(b *testing.B) {
+	spec := filepath.Join(hcw19.Dir(b, "constant.zip"), "constant.zip") + "#arr/arr34k_*.dat"
+	b.ReportAllocs()
+	tasks := 0
+	for b.Loop() {
+		trs, err := ReadTraces(spec, ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tasks = 0
+		for _, tr := range trs {
+			tasks += len(tr.Tasks)
+		}
+	}
+	b.ReportMetric(float64(tasks)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+}

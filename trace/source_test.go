@@ -2,6 +2,8 @@ package trace
 
 import (
 	"archive/zip"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -288,5 +290,124 @@ func TestExpandHoldsFewArchives(t *testing.T) {
 	one, err := Expand(filepath.Join(dir, "b.zip") + "#arr/x_*.dat")
 	if err != nil || len(one) != 1 || one[0].zip != nil {
 		t.Errorf("an archive with one member to read: %v held %v", err, one)
+	}
+}
+
+// TestSizedBuffersReadAlike reads traces of sizes around the buffers' (bufferFor sizes a
+// buffer to a small file or zip member) from a regular file, a zip member and a gzip file, in
+// each text format, and compares each with the same bytes read from memory through buffers of
+// readAhead: the tasks and the error must not depend on the buffer. The gzip file's one long
+// line inflates to four times readAhead from a few hundred bytes.
+func TestSizedBuffersReadAlike(t *testing.T) {
+	formats := map[string]struct {
+		head, row string // row: id, filler, arrival
+		fill      string // what pads a row: a type name, or a deadline's decimals in .dat
+	}{
+		"csv":   {"task_id,task_type,arrival\n", "%d,a%s,%d\n", "y"},
+		"jsonl": {"", `{"task_id":%d,"task_type":"a%s","arrival":%d}` + "\n", "y"},
+		"dat":   {"taskCount=%d;\n", "%[3]d 0 1000.0%[2]s;\n", "0"},
+	}
+	for ext, f := range formats {
+		file := func(rows, fill int) string {
+			var b strings.Builder
+			if strings.Contains(f.head, "%d") {
+				fmt.Fprintf(&b, f.head, rows)
+			} else {
+				b.WriteString(f.head)
+			}
+			for i := range rows {
+				fmt.Fprintf(&b, f.row, i, strings.Repeat(f.fill, fill), i)
+			}
+			return b.String()
+		}
+		contents := []string{"", file(0, 0), file(1, 0), file(3, 0)[:40], file(2, 4*readAhead)}
+		for _, size := range []int{64, 4096, readAhead - 1, readAhead, readAhead + 1} {
+			contents = append(contents, file(1, size-len(file(1, 0))))
+		}
+		dir := t.TempDir()
+		name := "x." + ext
+		for k, content := range contents {
+			want, werr := ReadTraceFrom(name, strings.NewReader(content), ReadOptions{})
+			plain := filepath.Join(dir, fmt.Sprintf("p%d.%s", k, ext))
+			if err := os.WriteFile(plain, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			z := filepath.Join(dir, fmt.Sprintf("z%d.zip", k))
+			makeZip(t, z, map[string]string{name: content})
+			gz := filepath.Join(dir, fmt.Sprintf("g%d.%s", k, ext))
+			writeGzip(t, gz, content)
+			for _, spec := range []string{plain, z + "#" + name, gz} {
+				srcs, err := Expand(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := ReadTrace(srcs[0], ReadOptions{})
+				if (err == nil) != (werr == nil) || err != nil && !sameMessageTail(err, werr, ext) {
+					t.Fatalf("%s content %d (%d bytes) from %s: error %v, from memory %v", ext, k, len(content), spec, err, werr)
+				}
+				if err == nil && !slices.EqualFunc(got.Tasks, want.Tasks, func(a, b Task) bool {
+					return a.ID == b.ID && a.Type == b.Type && a.Arrival == b.Arrival
+				}) {
+					t.Fatalf("%s content %d (%d bytes) from %s: %d tasks differ from memory's %d", ext, k, len(content), spec, len(got.Tasks), len(want.Tasks))
+				}
+			}
+		}
+	}
+}
+
+// TestBufferFor pins the buffer sizes: a zip member's or a regular file's size and one byte,
+// up to readAhead; readAhead for a reader of unknown size.
+func TestBufferFor(t *testing.T) {
+	dir := t.TempDir()
+	open := func(size int) *os.File {
+		p := filepath.Join(dir, fmt.Sprint(size))
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	for _, c := range []struct {
+		r    io.Reader
+		want int
+	}{
+		{open(0), 1}, {open(100), 101}, {open(readAhead - 1), readAhead}, {open(readAhead), readAhead}, {open(3 * readAhead), readAhead},
+		{&zipMember{size: 0}, 1}, {&zipMember{size: 14531}, 14532}, {&zipMember{size: readAhead}, readAhead}, {&zipMember{size: 1 << 40}, readAhead},
+		{strings.NewReader("abc"), readAhead}, {io.NopCloser(os.Stdin), readAhead},
+	} {
+		if got := bufferFor(c.r); got != c.want {
+			t.Errorf("bufferFor(%T) = %d, want %d", c.r, got, c.want)
+		}
+	}
+}
+
+// sameMessageTail compares two read errors past their file names, which differ by source.
+func sameMessageTail(a, b error, ext string) bool {
+	cut := func(e error) string {
+		s := e.Error()
+		if i := strings.Index(s, "."+ext); i >= 0 {
+			s = s[i+1+len(ext):]
+		}
+		return s
+	}
+	return cut(a) == cut(b)
+}
+
+func writeGzip(t *testing.T, path, content string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -219,12 +219,16 @@ func (is *interners) col(c int) *interner {
 // .dat tables, stopping at a line longer than maxLine and at what lim does not allow to inflate.
 // done releases the decompressor; the capReader bounds a CSV record (capReader.mark).
 func openText(src string, r io.Reader, lim InflateLimit) (*bufio.Reader, *capReader, func(), error) {
-	in, done, err := decompress(r, lim)
+	size := bufferFor(r)
+	in, done, err := decompress(r, lim, size)
 	if err != nil {
 		return nil, nil, nil, &InputError{File: src, Msg: "cannot decompress", Err: err}
 	}
+	if _, compressed := in.(*inflateGuard); compressed {
+		size = readAhead // the file's size says nothing of what it inflates to
+	}
 	c := &capReader{r: in}
-	return bufio.NewReaderSize(c, readAhead), c, done, nil
+	return bufio.NewReaderSize(c, size), c, done, nil
 }
 
 // headLine reads the next line while looking for a file's header or first record: the end of

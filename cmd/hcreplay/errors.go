@@ -54,19 +54,29 @@ type exitRequest int
 // run parses args, runs the chosen command and returns the exit status.
 // main is just os.Exit(run(...)); tests call run directly.
 func run(args []string, stdout, stderr io.Writer) int {
-	var cli CLI
-	return execute(&cli, &cli.Globals, args, stdout, stderr)
+	whole := func() int {
+		var cli CLI
+		return execute(&cli, &cli.Globals, args, stdout, stderr, nil)
+	}
+	if grammar, g := oneCommand(args); grammar != nil {
+		return execute(grammar, g, args, stdout, stderr, whole)
+	}
+	return whole()
 }
 
 // execute is run for any grammar, so tests can drive the same machinery with
-// test-only commands. g must point into grammar.
-func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (code int) {
+// test-only commands. g must point into grammar. When grammar or args fail to
+// parse and instead is set, execute returns instead() and reports nothing.
+func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer, instead func() int) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = recovered(r, stderr)
 		}
 	}()
 	parser, err := newParser(grammar, stdout, stderr)
+	if err != nil && instead != nil {
+		return instead()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: internal error: %v\n", err)
 		return exitInternal
@@ -74,6 +84,9 @@ func execute(grammar any, g *Globals, args []string, stdout, stderr io.Writer) (
 	kctx, err := parser.Parse(kongconfig.NegativeValues(args))
 	if err == nil {
 		err = repeatedFlag(kctx)
+	}
+	if err != nil && instead != nil {
+		return instead()
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hcreplay: %v\n", kongconfig.UnsignedError(err))

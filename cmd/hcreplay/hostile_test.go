@@ -77,7 +77,7 @@ func TestHelperChild(t *testing.T) {
 	}
 	if args[0] == "stuck" || args[0] == "slow-save" {
 		var g stuckCLI
-		os.Exit(execute(&g, &g.Globals, args, os.Stdout, os.Stderr))
+		os.Exit(execute(&g, &g.Globals, args, os.Stdout, os.Stderr, nil))
 	}
 	os.Exit(run(args, os.Stdout, os.Stderr))
 }

@@ -129,7 +129,7 @@ func runTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	var cli testCLI
-	code = execute(&cli, &cli.Globals, args, &out, &errOut)
+	code = execute(&cli, &cli.Globals, args, &out, &errOut, nil)
 	return code, out.String(), errOut.String()
 }
 

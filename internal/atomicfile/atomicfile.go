@@ -149,8 +149,9 @@ func RemoveLive() []string {
 	return names
 }
 
-// tempName matches the names Create gives temporary files: "." + base + ".tmp-" + digits.
-var tempName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+// tempName matches the names Create gives temporary files: "." + base + ".tmp-" + digits. It
+// is compiled at first use, not at the start of every command.
+var tempName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\..+\.tmp-[0-9]+$`) })
 
 // CleanStale removes from dir the temporary files of our own naming that no process is
 // writing (a process killed with kill -9 leaves them: up to the size of its largest output),
@@ -167,7 +168,7 @@ func CleanStale(dir string) ([]string, error) {
 	}
 	var removed []string
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+		if !e.Type().IsRegular() || !tempName().MatchString(e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

@@ -35,7 +35,7 @@ func (r *Runner) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay
 		}
 		return res, accept()
 	}
-	undo, err := makeDirs(dir)
+	undo, err := r.makeDirs(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -47,8 +47,14 @@ func (r *Runner) replayOne(ctx context.Context, mapper replay.Mapper, cfg replay
 }
 
 // makeDirs is os.MkdirAll(dir) that returns a function to remove the folders it made, those
-// that are still empty: a replay that fails leaves no empty --out behind.
-func makeDirs(dir string) (undo func(), err error) {
+// that are still empty: a replay that fails leaves no empty --out behind. Trials replayed at
+// once share their parents (out/MM of out/MM/trial-001), so the making and the removing take
+// turns (Runner.dirs): a streamed trial found not streamable removed out/MM, which it had made,
+// between another trial's making of out/MM and of out/MM/trial-001, and that replay failed with
+// "no such file or directory" (one -j 3 run in 40 of TestReplayJobsSameOutput).
+func (r *Runner) makeDirs(dir string) (undo func(), err error) {
+	r.dirs.Lock()
+	defer r.dirs.Unlock()
 	var made []string // the innermost first
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
@@ -63,6 +69,8 @@ func makeDirs(dir string) (undo func(), err error) {
 		return nil, err
 	}
 	return func() {
+		r.dirs.Lock()
+		defer r.dirs.Unlock()
 		for _, d := range made {
 			os.Remove(d) // fails, and keeps d, when something was written there
 		}

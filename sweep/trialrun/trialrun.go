@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/hcreplay/hcreplay/replay"
 	"github.com/hcreplay/hcreplay/sweep"
@@ -60,6 +61,8 @@ type Runner struct {
 	// Jobs is how many trials replay at a time: 0 means the number of CPUs.
 	Jobs     int
 	Progress Progress
+
+	dirs sync.Mutex // held while run folders are made or removed (makeDirs)
 }
 
 // Run replays each trial through each mapper and hands each result to emit, trial i through

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/petbuild"
@@ -130,5 +131,74 @@ func TestReplayOneAccept(t *testing.T) {
 				t.Errorf("keep %v: the output folder holds %q, want %q", keep, names, want)
 			}
 		}
+	}
+}
+
+// TestMakeDirsTakeTurns makes run folders from many goroutines at once, as trials replayed at
+// once do, under a parent none has made yet, and undoes every other one as a replay that fails
+// does: every folder kept must exist, none may fail to be made, and the undone must be gone.
+// Without Runner.dirs, an undo removed the shared parent while another trial was making its
+// folder inside it.
+func TestMakeDirsTakeTurns(t *testing.T) {
+	var r Runner
+	for round := range 30 {
+		base := filepath.Join(t.TempDir(), "out", "MM")
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				undo, err := r.makeDirs(filepath.Join(base, fmt.Sprintf("trial-%03d", i)))
+				if err == nil && i%2 == 1 {
+					undo()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			dir := filepath.Join(base, fmt.Sprintf("trial-%03d", i))
+			_, serr := os.Stat(dir)
+			switch {
+			case err != nil:
+				t.Fatalf("round %d: making %s: %v", round, dir, err)
+			case i%2 == 0 && serr != nil:
+				t.Fatalf("round %d: %s, kept, is gone: %v", round, dir, serr)
+			case i%2 == 1 && serr == nil:
+				t.Fatalf("round %d: %s, undone, is still there", round, dir)
+			}
+		}
+	}
+}
+
+// TestMakeDirsUndoesWhatItMade: undo removes every folder makeDirs made, parents included (a
+// replay that fails leaves no empty --out behind), and nothing that was there before or that
+// holds a file.
+func TestMakeDirsUndoesWhatItMade(t *testing.T) {
+	var r Runner
+	base := t.TempDir()
+	undo, err := r.makeDirs(filepath.Join(base, "out", "MM", "trial-001"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Stat(filepath.Join(base, "out")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("undo left %s: %v", filepath.Join(base, "out"), err)
+	}
+	if _, err := os.Stat(base); err != nil {
+		t.Fatalf("undo removed %s, which was there before: %v", base, err)
+	}
+	undo, err = r.makeDirs(filepath.Join(base, "out", "MM", "trial-002"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "out", "MM", "kept"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Stat(filepath.Join(base, "out", "MM", "trial-002")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("undo left the run's own folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "out", "MM", "kept")); err != nil {
+		t.Fatalf("undo removed a folder holding a file: %v", err)
 	}
 }
