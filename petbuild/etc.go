@@ -43,7 +43,6 @@ type etcReader struct {
 	cells           []*etcCell // row-major by task
 	cur             *etcCell
 	line            int
-	points          int // in all cells
 	// pending holds the current cell's points until the next cell starts or the file ends
 	// (closeCell), which stores them at their size: grown a cell at a time, they were half of
 	// what reading HCW19's PET allocated, and a fresh process pays for each new page.
@@ -205,7 +204,6 @@ func (er *etcReader) point(text []byte) error {
 	}
 	c := &er.pending
 	c.times, c.probs, c.lines = append(c.times, t), append(c.probs, p), append(c.lines, er.line)
-	er.points++
 	return nil
 }
 
@@ -243,7 +241,13 @@ func parseNumber(s string) (float64, error) {
 func (er *etcReader) finish(opt ReadOptions) (*PET, error) {
 	er.closeCell()
 	tasks, machines := indexNamesList(er.tasks), indexNamesList(er.machines)
-	all := make([]float64, 0, er.points)
+	n := 0
+	for _, c := range er.cells {
+		if c != nil {
+			n += len(c.times)
+		}
+	}
+	all := make([]float64, 0, n)
 	for i, c := range er.cells {
 		if c == nil {
 			continue

@@ -21,16 +21,19 @@ func same(a, b PMF) bool {
 	return true
 }
 
-// dirty fills a buffer's whole storage with noise, as a reused buffer holds an older result.
+// dirty fills a buffer's whole storage with noise, as a reused buffer holds an older result:
+// its impulses, and the scratch of its convolutions (pad, conv).
 func dirty(r *rand.Rand, b *Buffer) {
-	s := b.p[:cap(b.p)]
-	for i := range s {
-		s[i] = r.Float64()
+	for _, s := range [][]float64{b.p[:cap(b.p)], b.pad[:cap(b.pad)], b.conv[:cap(b.conv)]} {
+		for i := range s {
+			s[i] = r.Float64()
+		}
 	}
 }
 
 // TestIntoMatchesAllocating: each *Into function gives its allocating counterpart's result to
-// the bit (AppendPlainInto and AppendPlainReusing AppendPlain's), whatever its reused buffer held before, and a result
+// the bit (AppendPlainInto and AppendPlainReusing AppendPlain's), whatever its reused buffer
+// held before, and a result
 // stays intact while other buffers are written. Append, CDFTable, Condition and FromWeights are their *Into with fresh
 // storage, so for them this checks the reuse alone (TestAppendMatchesPlain checks the link
 // against the textbook one, TestAppendStatsMatchesAppend the table's use against it, TestCondition
@@ -38,7 +41,7 @@ func dirty(r *rand.Rand, b *Buffer) {
 func TestIntoMatchesAllocating(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var bufs [2]Buffer
-	var own Buffer // AppendPlainReusing's, its convolution storage dirtied too
+	var own Buffer // AppendPlainReusing's
 	var table CDFTable
 	for trial := range 5000 {
 		step := []float64{1, 0.5, 2}[trial%3]
@@ -72,16 +75,10 @@ func TestIntoMatchesAllocating(t *testing.T) {
 				t.Fatal(err)
 			}
 			dirty(r, &bufs[1])
-			for i := range bufs[1].pad[:cap(bufs[1].pad)] {
-				bufs[1].pad[:cap(bufs[1].pad)][i] = r.Float64()
-			}
 			if got, gs, err := AppendPlainInto(&bufs[1], model, prev, exec, d, strict); err != nil || gs != ps || !same(got, plain) {
 				t.Fatalf("trial %d %v: AppendPlainInto %v success %v (%v), AppendPlain %v success %v", trial, model, got, gs, err, plain, ps)
 			}
 			dirty(r, &own)
-			for i := range own.conv[:cap(own.conv)] {
-				own.conv[:cap(own.conv)][i] = r.Float64()
-			}
 			if got, gs, err := AppendPlainReusing(&own, model, prev, exec, d, strict); err != nil || gs != ps || !same(got, plain) {
 				t.Fatalf("trial %d %v: AppendPlainReusing %v success %v (%v), AppendPlain %v success %v", trial, model, got, gs, err, plain, ps)
 			}

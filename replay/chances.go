@@ -55,7 +55,7 @@ type reference struct {
 	own    *chainScratch // the reference engine's own storage; nil where the fast engine uses this code
 }
 
-func newReference(e *engine) chancer { return reference{e: e, own: &chainScratch{textbook: true}} }
+func newReference(e *engine) chancer { return reference{e: e, own: new(chainScratch)} }
 
 func (r reference) begin()            {}
 func (r reference) changed(int)       {}
@@ -127,10 +127,8 @@ func (r reference) readyAt(s *chainScratch, m int, at float64) (pmf.PMF, float64
 // chainScratch is the storage the fast engine builds chains in, so that a chain costs no
 // allocation once it has grown; a chain built in it is valid until the next one. The reference
 // engine builds what it hands out in new storage (a nil *chainScratch) and the rest in its own
-// (reference.own), where textbook keeps its sums those of new storage: the textbook convolution
-// and no table.
+// (reference.own), with the sums of new storage: the textbook convolution and no table.
 type chainScratch struct {
-	textbook           bool
 	task               pmf.Buffer // the reference engine's link of a task appended to a chain built here
 	start, head, ready pmf.Buffer
 	exec               pmf.Buffer    // the running task's execution time, conditioned
@@ -199,7 +197,7 @@ func (r reference) headSuccess(s *chainScratch, m int, at float64) float64 {
 	if e.opt.ConditionElapsed && !exec.StartsAfter(at) {
 		return s.conditionHead(exec, at).Success(deadline, e.opt.Strict)
 	}
-	if s != nil && !s.textbook {
+	if s != nil && r.own == nil { // the fast engine's storage; the reference engine's own reads no table
 		return exec.SuccessTable(c.table, deadline, e.opt.Strict)
 	}
 	return exec.Success(deadline, e.opt.Strict)
