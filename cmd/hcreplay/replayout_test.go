@@ -22,6 +22,29 @@ func TestReplayForceLeavesNoEarlierRun(t *testing.T) {
 	}
 }
 
+// TestReplayTraceGlobAfterClaim: with --out, the --trace globs are listed once the folder is
+// claimed (replay lists them beside reading the PET only without --out), so a glob into the
+// folder does not list an earlier run's files that --force removes: here tasks.csv, beside the
+// trace trial.csv, which t*.csv matches too.
+func TestReplayTraceGlobAfterClaim(t *testing.T) {
+	isolateEnv(t)
+	pet, tr := writeTiny(t, 40)
+	out := t.TempDir()
+	b, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(out, "trial.csv"), string(b))
+	mustCLI(t, "replay", "--pet", pet, "--trace", filepath.Join(out, "trial.csv"), "-H", "MM", "--trim", "5", "--csv", "--out", out)
+	if _, err := os.Stat(filepath.Join(out, "tasks.csv")); err != nil {
+		t.Fatal(err)
+	}
+	runs := jsonRuns(t, "replay", "--pet", pet, "--trace", filepath.Join(out, "t*.csv"), "-H", "MM", "--trim", "5", "--out", out, "--force", "--json", "-q")
+	if len(runs) != 1 || runs[0]["trace"] != filepath.Join(out, "trial.csv") {
+		t.Errorf("runs %v, want one, of trial.csv", runs)
+	}
+}
+
 // dirNames lists a folder's entries by name.
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
