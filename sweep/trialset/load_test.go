@@ -1,11 +1,75 @@
 package trialset
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
+	"github.com/hcreplay/hcreplay/replay"
+	"github.com/hcreplay/hcreplay/trace"
 )
+
+// TestLoadTasksReusesStorage: trials loaded one after another with one Buffers give, each, the
+// replay tasks Load gives on fresh storage, and a trial's tasks stay as they were once the next
+// is loaded; the trace's storage is that of the load before whenever it is large enough. The
+// trials come long, then short (the storage holds tasks of the longer one past the shorter's
+// end), out of order (sorted in the storage), and as an HCW19 .dat file whose first arrival is
+// repaired (re-sorted in it).
+func TestLoadTasksReusesStorage(t *testing.T) {
+	pet := tinyPET(t)
+	dat := filepath.Join(t.TempDir(), "arr_1.dat")
+	// Slack 100 for type 0 and 120 for type 1; the first arrival, 1.45, lost its "1.".
+	if err := os.WriteFile(dat, []byte("taskCount=5;\n45 0 101.45;\n2 0 102;\n3.1 1 123.1;\n4.2 0 104.2;\n5 1 125;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outOfOrder := replaytest.LongTrace(t, 40, func(i int, row string) string {
+		switch i {
+		case 3:
+			return "3,1,3.5,9.5"
+		case 4:
+			return "4,0,2.0,8.0"
+		}
+		return row
+	})
+	paths := []string{replaytest.LongTrace(t, 60, nil), replaytest.LongTrace(t, 10, nil), outOfOrder, dat, replaytest.LongTrace(t, 50, nil)}
+	var buf Buffers
+	var first *trace.Task
+	var slack *float64
+	var earlier [][]replay.Task
+	for i, path := range paths {
+		tr := openTrial(t, pet, path)
+		_, want, err := tr.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tr.LoadTasks(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path == dat && (len(got) != 5 || got[0].Arrival != 1.45 || got[0].ID != 0) {
+			t.Errorf("the .dat trial's first task is %+v, want task 0 arriving at 1.45, repaired", got[0])
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("trial %d (%s): LoadTasks gave\n%v\nwant Load's\n%v", i, path, got, want)
+		}
+		if cap(buf.tasks) < 60 || cap(buf.slacks) < 60 {
+			t.Fatalf("trial %d: the storage kept holds %d tasks and %d slacks, want the first trial's 60", i, cap(buf.tasks), cap(buf.slacks))
+		}
+		if i == 0 {
+			first, slack = &buf.tasks[:1][0], &buf.slacks[:1][0]
+		} else if first != &buf.tasks[:1][0] || slack != &buf.slacks[:1][0] {
+			t.Errorf("trial %d: read into new storage, though the first trial's is large enough", i)
+		}
+		earlier = append(earlier, got)
+		for k, tasks := range earlier[:i] {
+			if _, again, _ := openTrial(t, pet, paths[k]).Load(); !reflect.DeepEqual(tasks, again) {
+				t.Errorf("trial %d's tasks changed once trial %d was loaded", k, i)
+			}
+		}
+	}
+}
 
 // TestOpenTakesListing: Open opens the sources of a listing made ahead (Input.Listed), not its
 // spec's again, and refuses a spec whose listing failed with the error listing it gives.

@@ -150,14 +150,36 @@ func Open(in Input, pet *petbuild.PET, warn func(string)) ([]Trial, error) {
 // Load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t Trial) Load() (*trace.Trace, []replay.Task, error) {
-	tr, repaired, err := trace.ReadRepaired(t.src, t.opt)
+	return t.load(new(Buffers))
+}
+
+// Buffers is storage that loads one after another lend each other (Trial.LoadTasks): the
+// trace's tasks and its slack sample, which a replay does not keep once the trial's replay
+// tasks are made. One goroutine's at a time.
+type Buffers struct {
+	tasks  []trace.Task
+	slacks slackSample
+}
+
+// LoadTasks is Load's replay tasks, read with buf's storage, which the next LoadTasks with buf
+// uses again: the trace read is not returned, as that storage is not its own.
+func (t Trial) LoadTasks(buf *Buffers) ([]replay.Task, error) {
+	_, tasks, err := t.load(buf)
+	return tasks, err
+}
+
+// load is Load with buf's storage, which it keeps in buf for the next load with buf.
+func (t Trial) load(buf *Buffers) (*trace.Trace, []replay.Task, error) {
+	tr, repaired, err := trace.ReadRepairedInto(t.src, t.opt, buf.tasks)
 	if err != nil {
 		return nil, nil, bad(err)
 	}
+	buf.tasks = tr.Tasks
 	if repaired {
 		t.repairs.tell(t.warnOnce(t.onceKey.repairs), tr.Name)
 	}
-	var slacks slackSample
+	slacks := buf.slacks[:0]
+	defer func() { buf.slacks = slacks }()
 	batch := replay.NewBatchLimit(tr.Name, t.maxBatch)
 	for _, task := range tr.Tasks {
 		slacks.add(task)
