@@ -40,5 +40,5 @@ func reportResults(dir string) ([]string, error) {
 	if err != nil || len(pages) == 0 {
 		return nil, err
 	}
-	return outdir.NamesLike(nil, "index.html", "index.md", "summary.md", "summary.csv", "summary.tex", "aggregate.csv", "*.svg", "*.png", "*.pdf")(dir)
+	return outdir.NamesLike(nil, "index.html", "index.md", "summary.md", "summary.csv", "summary.tex", "aggregate.csv", "calibration.csv", "*.svg", "*.png", "*.pdf")(dir)
 }

@@ -145,3 +145,25 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 		t.Errorf("notes.txt: %v", err)
 	}
 }
+
+// TestReportForceLeavesNoEarlierCalibration: report --out --force replaces an earlier report,
+// all of it: the calibration table (calibration.csv) of runs that carried predicted chances is
+// gone once the report of runs that carry none is written over it.
+func TestReportForceLeavesNoEarlierCalibration(t *testing.T) {
+	isolateEnv(t)
+	dir := t.TempDir()
+	calibrated := sweepRows()
+	bins := "[[0,0,0],[0,0,0],[0,0,0],[10,4,3.5],[0,0,0],[0,0,0],[0,0,0],[0,0,0],[0,0,0],[0,0,0]]"
+	for i := range calibrated {
+		calibrated[i].Reliability = bins
+	}
+	out := filepath.Join(dir, "report")
+	mustCLI(t, "report", writeRuns(t, filepath.Join(dir, "calibrated"), calibrated), "--out", out, "--formats", "svg", "--tables", "md")
+	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err != nil {
+		t.Fatalf("the first report wrote no calibration table: %v", err)
+	}
+	mustCLI(t, "report", writeRuns(t, filepath.Join(dir, "plain"), sweepRows()), "--out", out, "--formats", "svg", "--tables", "md", "--force")
+	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err == nil {
+		t.Error("report --force left the earlier report's calibration.csv beside the new report")
+	}
+}
