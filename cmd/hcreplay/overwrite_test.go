@@ -75,15 +75,7 @@ func TestOverwriteRefused(t *testing.T) {
 	}
 	// trace gen --force with fewer trials: the folder holds the new set only.
 	mustCLI(t, append(gen, "--trials", "2", "--force")...)
-	entries, err := os.ReadDir(trials)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if !slices.Equal(names, []string{"arr2k_1.csv", "arr2k_2.csv"}) {
+	if names := dirNames(t, trials); !slices.Equal(names, []string{"arr2k_1.csv", "arr2k_2.csv"}) {
 		t.Errorf("trials after --force with 2 trials: %q", names)
 	}
 	// Files beside the trials that are not trials (a PET, a log) are not an earlier set: kept by

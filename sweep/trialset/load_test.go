@@ -1,9 +1,11 @@
 package trialset
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/internal/replaytest"
@@ -85,5 +87,55 @@ func TestOpenTakesListing(t *testing.T) {
 	_, got := Open(Input{Spec: missing, Listed: Expand(missing)}, pet, func(string) {})
 	if want == nil || got == nil || got.Error() != want.Error() {
 		t.Errorf("a glob that matches nothing, listed ahead: %v, want %v", got, want)
+	}
+}
+
+// TestLoadWarnsOfImplausibleSlack: loading a trial warns when the median slack (deadline −
+// arrival) of its first 1,000 tasks with a deadline is implausible for the PET, whose mean
+// execution time is a few time units (petbuild.PET.ImplausibleSlack: under a twentieth of it, or
+// over a thousand times it), and only then, however late the tasks arrive.
+func TestLoadWarnsOfImplausibleSlack(t *testing.T) {
+	pet := tinyPET(t)
+	if m := pet.GlobalMean(); m < 1 || m > 10 {
+		t.Fatalf("the tiny PET's mean execution time is %g: the cases below assume a few units", m)
+	}
+	slack := func(n int, at func(i int) float64, s func(i int) float64) string {
+		return replaytest.LongTrace(t, n, func(i int, _ string) string {
+			return fmt.Sprintf("%d,%d,%s,%s", i, i%2, ftoa(at(i)), ftoa(at(i)+s(i)))
+		})
+	}
+	early := func(i int) float64 { return 0.7 * float64(i) }
+	late := func(i int) float64 { return 10000 + 0.7*float64(i) }
+	for _, c := range []struct {
+		name string
+		path string
+		warn bool
+	}{
+		{"slack 6", slack(50, early, func(int) float64 { return 6 }), false},
+		{"slack 6, arriving late", slack(50, late, func(int) float64 { return 6 }), false},
+		{"slack 6000", slack(50, early, func(int) float64 { return 6000 }), true},
+		{"slack 0.01", slack(50, early, func(int) float64 { return 0.01 }), true},
+		// The first 1,000 tasks: 500 with slack 0.01 and 500 with 10, median 10; those after,
+		// all 0.01, would have made it 0.01.
+		{"median of the first 1000", slack(1010, early, func(i int) float64 {
+			if i >= 500 && i < 1000 {
+				return 10
+			}
+			return 0.01
+		}), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var told []string
+			trials, err := Open(Input{Spec: c.path}, pet, func(msg string) { told = append(told, msg) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := trials[0].LoadTasks(new(Buffers)); err != nil {
+				t.Fatal(err)
+			}
+			if warned := len(told) == 1 && strings.Contains(told[0], "another time unit"); warned != c.warn || len(told) > 1 {
+				t.Errorf("told %q; want a warning of the time unit: %v", told, c.warn)
+			}
+		})
 	}
 }
