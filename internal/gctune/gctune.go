@@ -58,7 +58,8 @@ type sentinel [16]byte
 // next collection.
 func (w *watch) check() {
 	metrics.Read(w.sample)
-	if Back(w.sample[0].Value.Uint64()) {
+	v := w.sample[0].Value
+	if v.Kind() != metrics.KindUint64 || Back(v.Uint64()) { // a runtime without the metric: the default
 		debug.SetGCPercent(100)
 		return
 	}
