@@ -149,7 +149,7 @@ func (r *Runner) replayTrial(ctx context.Context, p Progress, tr trialset.Trial,
 	}
 	if tasks == nil {
 		var err error
-		if tasks, err = tr.LoadTasks(loads); err != nil {
+		if tasks, err = tr.LoadTasksInto(loads); err != nil { // done with before the worker's next trial
 			return nil, nil, err
 		}
 	}

@@ -139,3 +139,39 @@ func TestLoadWarnsOfImplausibleSlack(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadTasksIntoReusesReplayStorage: LoadTasksInto gives Load's replay tasks, in the storage
+// of the load before when it holds them all (longest trial first), and LoadTasks with the same
+// buffers leaves that storage alone: its tasks are the caller's.
+func TestLoadTasksIntoReusesReplayStorage(t *testing.T) {
+	pet := tinyPET(t)
+	paths := []string{replaytest.LongTrace(t, 60, nil), replaytest.LongTrace(t, 10, nil), replaytest.LongTrace(t, 50, nil)}
+	var buf Buffers
+	var first *replay.Task
+	for i, path := range paths {
+		tr := openTrial(t, pet, path)
+		_, want, err := tr.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tr.LoadTasksInto(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("trial %d: LoadTasksInto gave\n%v\nwant Load's\n%v", i, got, want)
+		}
+		if i == 0 {
+			first = &got[0]
+		} else if &got[0] != first {
+			t.Errorf("trial %d: replay tasks in new storage, though the first trial's holds them", i)
+		}
+		kept, err := tr.LoadTasks(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if &kept[0] == first || !reflect.DeepEqual(kept, want) {
+			t.Errorf("trial %d: LoadTasks gave tasks in the lent storage, or other tasks than Load's", i)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func Open(in Input, pet *petbuild.PET, warn func(string)) ([]Trial, error) {
 // Load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
 // defect repaired, deadlines given by the rule.
 func (t Trial) Load() (*trace.Trace, []replay.Task, error) {
-	return t.load(new(Buffers))
+	return t.load(new(Buffers), false)
 }
 
 // Buffers is storage that loads one after another lend each other (Trial.LoadTasks): the
@@ -159,17 +159,28 @@ func (t Trial) Load() (*trace.Trace, []replay.Task, error) {
 type Buffers struct {
 	tasks  []trace.Task
 	slacks slackSample
+	replay []replay.Task // LoadTasksInto's
 }
 
 // LoadTasks is Load's replay tasks, read with buf's storage, which the next LoadTasks with buf
-// uses again: the trace read is not returned, as that storage is not its own.
+// uses again: the trace read is not returned, as that storage is not its own. The replay tasks
+// are in new storage, the caller's to keep.
 func (t Trial) LoadTasks(buf *Buffers) ([]replay.Task, error) {
-	_, tasks, err := t.load(buf)
+	_, tasks, err := t.load(buf, false)
 	return tasks, err
 }
 
-// load is Load with buf's storage, which it keeps in buf for the next load with buf.
-func (t Trial) load(buf *Buffers) (*trace.Trace, []replay.Task, error) {
+// LoadTasksInto is LoadTasks with the replay tasks in buf's storage too: they are valid until
+// the next load with buf, for a caller that is done with a trial's tasks before it loads the
+// next (a replay keeps none: its outcomes hold copies).
+func (t Trial) LoadTasksInto(buf *Buffers) ([]replay.Task, error) {
+	_, tasks, err := t.load(buf, true)
+	return tasks, err
+}
+
+// load is Load with buf's storage, which it keeps in buf for the next load with buf: the
+// trace's, and the replay tasks' when into is set.
+func (t Trial) load(buf *Buffers, into bool) (*trace.Trace, []replay.Task, error) {
 	tr, repaired, err := trace.ReadRepairedInto(t.src, t.opt, buf.tasks)
 	if err != nil {
 		return nil, nil, bad(err)
@@ -195,9 +206,16 @@ func (t Trial) load(buf *Buffers) (*trace.Trace, []replay.Task, error) {
 	} else if !tr.HasDeadlines() {
 		return nil, nil, bad(errNoDeadline(tr.Name))
 	}
-	tasks, err := sweep.ReplayTasks(tr, t.pet)
+	var dst []replay.Task
+	if into {
+		dst = buf.replay
+	}
+	tasks, err := sweep.ReplayTasksInto(dst, tr, t.pet)
 	if err != nil {
 		return nil, nil, bad(err)
+	}
+	if into {
+		buf.replay = tasks
 	}
 	return tr, tasks, nil
 }
