@@ -153,9 +153,10 @@ func (t Trial) Load() (*trace.Trace, []replay.Task, error) {
 	return t.load(new(Buffers), false)
 }
 
-// Buffers is storage that loads one after another lend each other (Trial.LoadTasks): the
-// trace's tasks and its slack sample, which a replay does not keep once the trial's replay
-// tasks are made. One goroutine's at a time.
+// Buffers is storage that loads one after another lend each other (Trial.LoadTasks,
+// Trial.LoadTasksInto): the trace's tasks and its slack sample, which no one keeps once the
+// trial's replay tasks are made, and, for LoadTasksInto, the replay tasks. One goroutine's at a
+// time.
 type Buffers struct {
 	tasks  []trace.Task
 	slacks slackSample
