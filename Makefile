@@ -13,7 +13,7 @@ PETCOUNT    ?= 3
 # Packages with goroutines get the race detector in `make test`.
 RACE_PKGS   := ./cmd/... ./report/... ./sweep/...
 
-.PHONY: all build install test test-slurm test-quick test-exact test-exact-all bench bench-targets bench-compare fuzz fuzz-long lint mutate mutate-diff mutate-recheck demo fidelity-verdicts clean
+.PHONY: all build install test test-slurm test-quick test-exact test-exact-all bench bench-targets bench-compare bench-process fuzz fuzz-long lint mutate mutate-diff mutate-recheck demo fidelity-verdicts clean
 
 all: build
 
@@ -73,8 +73,9 @@ bench:
 # its fastest in the run (internal/corespeed); then issue 50's 30-trial HCW19 replays (MM-P and
 # PAM-P, s/replay; skipped without ../shared/data/hcw19), and issue 50's pet build from 10M-row
 # CSV and Parquet logs, PETCOUNT samples (rows/s, peak heap; each sample writes its log first,
-# about a minute); the SVG line chart's size; and the full journal preset's figures on HCW19
-# (s/figures, largest SVG; skipped without the data, a few minutes). Fifteen minutes or so.
+# about a minute); the SVG line chart's size; the full journal preset's figures on HCW19
+# (s/figures, largest SVG; skipped without the data, a few minutes); and bench-process, issue
+# 50's 30-trial MM replay as fresh processes against 806882e. Fifteen minutes or so.
 bench-targets: SHELL := /bin/bash
 bench-targets:
 	$(GO) build -o bin/benchtable ./internal/benchtable
@@ -84,6 +85,22 @@ bench-targets:
 	  $(GO) test -run '^$$' -bench '^BenchmarkPETBuild$$' -benchtime 1x -count $(PETCOUNT) ./cmd/hcreplay && \
 	  $(GO) test -run '^$$' -bench '^BenchmarkSVGFigure$$' ./report && \
 	  $(GO) test -run '^$$' -bench '^BenchmarkFiguresJournal$$' -benchtime 1x -timeout 30m ./cmd/hcreplay; } | bin/benchtable
+	$(MAKE) --no-print-directory bench-process
+
+# A command's wall time as a user meets it, a fresh process each run, start-up included:
+# PROCESS_BASE's hcreplay against the working tree's, PROCESS_ROUNDS alternating rounds
+# (internal/benchcmp -process), the median speed-up with a 95% confidence interval. It measures
+# issue 50's target: plain MM replaying the 30 HCW19 trials of arr34k from constant.zip, against
+# 806882e, the main the issue was measured on (1.8x or more). Skipped without the data. A minute.
+PROCESS_BASE   ?= 806882e
+PROCESS_ROUNDS ?= 100
+bench-process:
+	@if [ ! -f "$(HCW19)/constant.zip" ]; then echo "bench-process: skipped: no HCW19 data in $(HCW19); set HCW19=DIR"; exit 0; fi; \
+	rm -rf bin/process && mkdir -p bin/process && git worktree add --detach bin/process/base $(PROCESS_BASE) && \
+	{ (cd bin/process/base && $(GO) build -o ../old ./cmd/hcreplay); status=$$?; git worktree remove --force bin/process/base; [ $$status = 0 ]; } && \
+	$(GO) build -o bin/process/new ./cmd/hcreplay && \
+	$(GO) run ./internal/benchcmp -process -old $(CURDIR)/bin/process/old -new $(CURDIR)/bin/process/new -rounds $(PROCESS_ROUNDS) \
+	  -name "replay -H MM, HCW19 arr34k, 30 trials from the zip" -- -q replay --pet '$(HCW19)/classes_2.etc' --trace '$(HCW19)/constant.zip#arr/arr34k_*.dat' -H MM
 
 # Compares the benchmarks BENCH of package PKG at git revision BASE with the working tree's:
 # both test binaries run in turn, ROUNDS rounds of BENCHRUN each, the first alternating, and

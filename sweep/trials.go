@@ -13,11 +13,22 @@ import (
 // the PET's indices, and its observed-duration columns to the PET's machine types. Errors name
 // the trace.
 func ReplayTasks(tr *trace.Trace, pet *petbuild.PET) ([]replay.Task, error) {
+	return ReplayTasksInto(nil, tr, pet)
+}
+
+// ReplayTasksInto is ReplayTasks with the tasks in dst's storage when it holds them all (its
+// length is ignored).
+func ReplayTasksInto(dst []replay.Task, tr *trace.Trace, pet *petbuild.PET) ([]replay.Task, error) {
 	execIndex, err := pet.MachineIndices(tr.ExecTypes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tr.Name, err)
 	}
-	tasks := make([]replay.Task, len(tr.Tasks))
+	var tasks []replay.Task
+	if dst == nil || cap(dst) < len(tr.Tasks) {
+		tasks = make([]replay.Task, len(tr.Tasks))
+	} else {
+		tasks = dst[:len(tr.Tasks)]
+	}
 	for i, t := range tr.Tasks {
 		if tasks[i], err = ReplayTask(t, pet, execIndex); err != nil {
 			return nil, fmt.Errorf("%s: %w", tr.Name, err)

@@ -17,10 +17,19 @@ func IsDat(src Source) bool { return strings.HasSuffix(strings.ToLower(src.Name)
 // format it is converted to. It reports whether it repaired the trial, and passes on the
 // reader's warnings (opt.Warn) but the one the repair explains.
 func ReadRepaired(src Source, opt ReadOptions) (*Trace, bool, error) {
+	return ReadRepairedInto(src, opt, nil)
+}
+
+// ReadRepairedInto is ReadRepaired with the trace's tasks in into's storage when it is large
+// enough (its length is ignored): a caller that reads trials one after another and keeps none
+// past the next lends each the storage of the one before. In a fresh 30-trial replay, each
+// trial's tasks in new storage were a fifth of what the process allocated, and the heap it
+// grew into is paid for a page fault at a time.
+func ReadRepairedInto(src Source, opt ReadOptions, into []Task) (*Trace, bool, error) {
 	var held []*InputError
 	warn := opt.Warn
 	opt.Warn = func(e *InputError) { held = append(held, e) }
-	tr, err := ReadTrace(src, opt)
+	tr, err := readTrace(src, opt, into)
 	if err != nil {
 		return nil, false, err
 	}

@@ -3,6 +3,7 @@ package trace
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -77,6 +78,39 @@ func TestDatIndexNote(t *testing.T) {
 		got := DatIndexNote(tt.types)
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%q: note %q, want one containing %q", tt.types, got, tt.want)
+		}
+	}
+}
+
+// TestReadRepairedIntoReuses: ReadRepairedInto gives what ReadRepaired gives, repaired and
+// re-sorted, in the storage it is lent when that holds the file's declared task count (here
+// exactly 3, and 64 with other tasks in it), and in new storage when it holds fewer.
+func TestReadRepairedIntoReuses(t *testing.T) {
+	src := Source{Name: "a.dat", Path: writeTrialFile(t, t.TempDir(), "a.dat", damagedDat)}
+	opt := ReadOptions{TypeIndex: []string{"0"}}
+	want, repaired, err := ReadRepaired(src, opt)
+	if err != nil || !repaired {
+		t.Fatalf("ReadRepaired: repaired %v, %v", repaired, err)
+	}
+	stale := Task{ID: 42, Type: "stale", Arrival: 1, Deadline: 2}
+	for _, c := range []struct {
+		name  string
+		into  []Task
+		reuse bool
+	}{
+		{"room for exactly 3", make([]Task, 0, 3), true},
+		{"room for 64, 2 held", append(make([]Task, 0, 64), stale, stale), true},
+		{"room for 2", append(make([]Task, 0, 2), stale), false},
+	} {
+		got, fixed, err := ReadRepairedInto(src, opt, c.into)
+		if err != nil || !fixed {
+			t.Fatalf("%s: repaired %v, %v", c.name, fixed, err)
+		}
+		if !reflect.DeepEqual(got.Tasks, want.Tasks) {
+			t.Errorf("%s: tasks %+v, want %+v", c.name, got.Tasks, want.Tasks)
+		}
+		if reused := &got.Tasks[0] == &c.into[:1][0]; reused != c.reuse {
+			t.Errorf("%s: read into the storage lent: %v, want %v", c.name, reused, c.reuse)
 		}
 	}
 }

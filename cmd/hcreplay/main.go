@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/hcreplay/hcreplay/internal/gctune"
 	"github.com/hcreplay/hcreplay/internal/kongconfig"
 	"github.com/hcreplay/hcreplay/trace"
 )
@@ -75,6 +76,7 @@ func (c *Console) Logf(format string, args ...any) {
 }
 
 func main() {
+	gctune.Start() // the process's collector pace: a short run is not collected four times
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -26,7 +26,7 @@ var (
 	replayResults = outdir.NamesLike(func(dir string, e fs.DirEntry) bool {
 		return e.IsDir() && report.IsReplayOutput(filepath.Join(dir, e.Name()))
 	},
-		"summary.json", "timing.json", "tasks.parquet", "tasks.csv")
+		"summary.json", "timing.json", "tasks.parquet", "tasks.csv", "reliability.csv")
 	// speculate --out: the summaries and the jobs of each run.
 	speculateResults = outdir.NamesLike(nil, "summaries.json", "jobs-*.csv")
 	// trace import: the log and the trace.
@@ -40,5 +40,5 @@ func reportResults(dir string) ([]string, error) {
 	if err != nil || len(pages) == 0 {
 		return nil, err
 	}
-	return outdir.NamesLike(nil, "index.html", "index.md", "summary.md", "summary.csv", "summary.tex", "aggregate.csv", "*.svg", "*.png", "*.pdf")(dir)
+	return outdir.NamesLike(nil, "index.html", "index.md", "summary.md", "summary.csv", "summary.tex", "aggregate.csv", "calibration.csv", "*.svg", "*.png", "*.pdf")(dir)
 }

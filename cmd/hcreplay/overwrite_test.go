@@ -75,15 +75,7 @@ func TestOverwriteRefused(t *testing.T) {
 	}
 	// trace gen --force with fewer trials: the folder holds the new set only.
 	mustCLI(t, append(gen, "--trials", "2", "--force")...)
-	entries, err := os.ReadDir(trials)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if !slices.Equal(names, []string{"arr2k_1.csv", "arr2k_2.csv"}) {
+	if names := dirNames(t, trials); !slices.Equal(names, []string{"arr2k_1.csv", "arr2k_2.csv"}) {
 		t.Errorf("trials after --force with 2 trials: %q", names)
 	}
 	// Files beside the trials that are not trials (a PET, a log) are not an earlier set: kept by
@@ -143,5 +135,27 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(mine); err != nil {
 		t.Errorf("notes.txt: %v", err)
+	}
+}
+
+// TestReportForceLeavesNoEarlierCalibration: report --out --force replaces an earlier report,
+// all of it: the calibration table (calibration.csv) of runs that carried predicted chances is
+// gone once the report of runs that carry none is written over it.
+func TestReportForceLeavesNoEarlierCalibration(t *testing.T) {
+	isolateEnv(t)
+	dir := t.TempDir()
+	calibrated := sweepRows()
+	bins := "[[0,0,0],[0,0,0],[0,0,0],[10,4,3.5],[0,0,0],[0,0,0],[0,0,0],[0,0,0],[0,0,0],[0,0,0]]"
+	for i := range calibrated {
+		calibrated[i].Reliability = bins
+	}
+	out := filepath.Join(dir, "report")
+	mustCLI(t, "report", writeRuns(t, filepath.Join(dir, "calibrated"), calibrated), "--out", out, "--formats", "svg", "--tables", "md")
+	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err != nil {
+		t.Fatalf("the first report wrote no calibration table: %v", err)
+	}
+	mustCLI(t, "report", writeRuns(t, filepath.Join(dir, "plain"), sweepRows()), "--out", out, "--formats", "svg", "--tables", "md", "--force")
+	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err == nil {
+		t.Error("report --force left the earlier report's calibration.csv beside the new report")
 	}
 }

@@ -65,6 +65,7 @@ type ReplayCmd struct {
 }
 
 func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
+	listed := c.listAhead()
 	pet, err := loadPET(c.PET)
 	if err != nil {
 		return err
@@ -120,8 +121,12 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var trials []trialset.Trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
+	lists := <-listed
+	if lists == nil { // --out: listed only now that the folder is claimed
+		lists = listTraces(c.Trace)
+	}
 	for k, spec := range c.Trace {
-		more, err := trialset.Open(trialset.Input{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch}, pet,
+		more, err := trialset.Open(trialset.Input{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch, Listed: lists[k]}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
 		if err != nil {
 			return err
@@ -175,6 +180,28 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 		labels[j] = mp.Label
 	}
 	return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs) // when some --trace has several trials
+}
+
+// listAhead lists the sources of every --trace (trialset.Expand) on another core while Run reads
+// the PET, which listing does not need. With --out it sends nil at once: claiming the folder may
+// remove an earlier run's files, which a --trace glob into it would otherwise still list.
+func (c *ReplayCmd) listAhead() <-chan []*trialset.Listing {
+	listed := make(chan []*trialset.Listing, 1)
+	if c.Out != "" {
+		listed <- nil
+		return listed
+	}
+	go func() { listed <- listTraces(c.Trace) }()
+	return listed
+}
+
+// listTraces is each spec's listing, in order.
+func listTraces(specs []string) []*trialset.Listing {
+	lists := make([]*trialset.Listing, len(specs))
+	for k, spec := range specs {
+		lists[k] = trialset.Expand(spec)
+	}
+	return lists
 }
 
 // mappers lists the mappers of -H × --prune (prune.Choose), refusing a degenerate one in the

@@ -7,6 +7,10 @@
 // cannot tell such a change from the machine, and rounds of a second each, side by side, can.
 // make bench-compare builds the binaries (the older from a git worktree) and runs it.
 //
+// With -process it compares two builds of a command instead: each round runs both binaries once
+// with the arguments after --, a fresh process each, and compares their wall times (ns/op), as a
+// user meets them, start-up included (make bench-process).
+//
 // It owns the schedule of the runs and the statistics. It knows nothing of what the benchmarks
 // measure beyond the unit it is told to read.
 package main
@@ -38,9 +42,15 @@ func main() {
 	flag.StringVar(&c.unit, "unit", "ns/op", "the metric to compare; a unit ending in /s counts higher as faster")
 	flag.StringVar(&c.dir, "dir", ".", "directory the binaries run in (their package's, for its testdata)")
 	flag.IntVar(&c.rounds, "rounds", 30, "rounds: each runs both binaries once")
+	process := flag.Bool("process", false, "run the binaries with the arguments after -- and compare their wall times")
+	flag.StringVar(&c.name, "name", "process", "with -process, the row's name")
 	flag.Parse()
-	if c.old == "" || c.new == "" || c.rounds < 1 {
-		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-unit ns/op] [-dir DIR]")
+	if *process {
+		c.process, c.unit = flag.Args(), "ns/op"
+	}
+	if c.old == "" || c.new == "" || c.rounds < 1 || *process && len(c.process) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-unit ns/op] [-dir DIR]\n"+
+			"       benchcmp -process -old A -new B [-rounds 30] [-name NAME] [-dir DIR] -- ARGS...")
 		os.Exit(2)
 	}
 	runs, err := schedule(context.Background(), c, execRunner{dir: c.dir}, os.Stderr)
@@ -57,6 +67,9 @@ func main() {
 type config struct {
 	old, new, bench, benchtime, unit, dir string
 	rounds                                int
+	process                               []string         // -process: the arguments each binary runs with
+	name                                  string           // -process: the row's name
+	now                                   func() time.Time // -process: the clock; nil is time.Now
 }
 
 // runner runs one test binary with the given arguments and returns its output.
@@ -90,6 +103,13 @@ type runs struct {
 func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, error) {
 	res := runs{old: map[string][]float64{}, new: map[string][]float64{}}
 	args := []string{"-test.run", "^$", "-test.bench", c.bench, "-test.benchtime", c.benchtime, "-test.count", "1"}
+	now := c.now
+	if now == nil {
+		now = time.Now
+	}
+	if c.process != nil {
+		args = c.process
+	}
 	for round := range c.rounds {
 		order := []bool{false, true} // is it the new build
 		if round%2 == 1 {
@@ -100,9 +120,14 @@ func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, err
 			if isNew {
 				bin, into = c.new, res.new
 			}
+			start := now()
 			out, err := r.run(ctx, bin, args)
 			if err != nil {
 				return runs{}, fmt.Errorf("round %d: %w", round+1, err)
+			}
+			if c.process != nil {
+				res.add(c.name, float64(now().Sub(start).Nanoseconds()), into)
+				continue
 			}
 			if err := res.read(out, c.unit, into); err != nil {
 				return runs{}, fmt.Errorf("round %d, %s: %w", round+1, bin, err)
@@ -134,12 +159,17 @@ func (r *runs) read(out []byte, unit string, into map[string][]float64) error {
 		if !ok {
 			continue
 		}
-		if !slices.Contains(r.names, name) {
-			r.names = append(r.names, name)
-		}
-		into[name] = append(into[name], v)
+		r.add(name, v, into)
 	}
 	return sc.Err()
+}
+
+// add records value v of benchmark name in into.
+func (r *runs) add(name string, v float64, into map[string][]float64) {
+	if !slices.Contains(r.names, name) {
+		r.names = append(r.names, name)
+	}
+	into[name] = append(into[name], v)
 }
 
 // compare lays out one row per benchmark: the medians of each build, and the new build's

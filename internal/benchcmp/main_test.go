@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMedianCI checks the ranks against the coverage counted over every outcome: each of n
@@ -131,5 +132,49 @@ func TestScheduleErrors(t *testing.T) {
 	f = &fakeRunner{outputs: map[string][]string{"old": {"PASS\n"}, "new": {"PASS\n"}}}
 	if _, err := schedule(context.Background(), c, f, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no benchmark") {
 		t.Fatalf("no benchmark: %v", err)
+	}
+}
+
+// processRunner plays two builds of a command: each run moves the clock on by the binary's
+// next scripted wall time, and logs the binary and its arguments.
+type processRunner struct {
+	clock time.Time
+	walls map[string][]time.Duration
+	runs  []string
+}
+
+func (p *processRunner) run(_ context.Context, binary string, args []string) ([]byte, error) {
+	p.runs = append(p.runs, binary+" "+strings.Join(args, " "))
+	p.clock = p.clock.Add(p.walls[binary][0])
+	p.walls[binary] = p.walls[binary][1:]
+	return []byte("a table that is no benchmark line\n"), nil
+}
+
+// TestScheduleProcess: with -process each round runs both binaries with the arguments given, in
+// the same alternating order, and the row's values are their wall times: old 200, 220, 180 ms
+// against new 100, 110, 100 ms, speed-ups 2, 2 and 1.8 per round, median 2.
+func TestScheduleProcess(t *testing.T) {
+	ms := time.Millisecond
+	p := &processRunner{walls: map[string][]time.Duration{"old": {200 * ms, 220 * ms, 180 * ms}, "new": {100 * ms, 110 * ms, 100 * ms}}}
+	c := config{old: "old", new: "new", unit: "ns/op", rounds: 3, process: []string{"replay", "-H", "MM"}, name: "MM replay",
+		now: func() time.Time { return p.clock }}
+	r, err := schedule(context.Background(), c, p, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(p.runs, "; "); got != "old replay -H MM; new replay -H MM; new replay -H MM; old replay -H MM; old replay -H MM; new replay -H MM" {
+		t.Fatalf("runs %q", got)
+	}
+	if fmt.Sprint(r.names, r.old["MM replay"], r.new["MM replay"]) != "[MM replay] [2e+08 2.2e+08 1.8e+08] [1e+08 1.1e+08 1e+08]" {
+		t.Fatalf("rounds: %v old %v, new %v", r.names, r.old["MM replay"], r.new["MM replay"])
+	}
+	var out bytes.Buffer
+	if err := compare(r, c.unit).WriteTerminal(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"MM replay", "200ms", "100ms", "2.000×"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("table lacks %q:\n%s", want, out.String())
+		}
 	}
 }

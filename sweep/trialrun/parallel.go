@@ -40,7 +40,7 @@ func (r *Runner) parallel(ctx context.Context, trials []trialset.Trial, jobs int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			scratch := new(replay.Scratch)
+			scratch := new(storage)
 			for {
 				select {
 				case ahead <- struct{}{}:

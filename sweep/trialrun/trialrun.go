@@ -71,7 +71,7 @@ func (r *Runner) Run(ctx context.Context, trials []trialset.Trial, emit func(i, 
 	if jobs := r.jobs(len(trials)); jobs > 1 {
 		return r.parallel(ctx, trials, jobs, emit)
 	}
-	scratch := new(replay.Scratch) // each replay reuses the storage the one before left
+	scratch := new(storage) // each replay reuses the storage the one before left
 	for i, tr := range trials {
 		if err := r.runTrial(ctx, r.Progress, tr, i, len(trials), scratch, emit); err != nil {
 			return err
@@ -107,9 +107,16 @@ func runDir(out, label string, i, trials, mappers int) string {
 	return dir
 }
 
+// storage is what one goroutine's replays, one after another, reuse: the engine's, and the
+// trace's that loading a trial uses before it makes the replay's tasks.
+type storage struct {
+	replay replay.Scratch
+	loads  trialset.Buffers
+}
+
 // runTrial replays trial tr (number i of trials) through each mapper in turn, and hands each
 // result to emit as it comes: the trial's loaded tasks serve all its mappers.
-func (r *Runner) runTrial(ctx context.Context, p Progress, tr trialset.Trial, i, trials int, scratch *replay.Scratch, emit func(i, j int, res *replay.Result) error) error {
+func (r *Runner) runTrial(ctx context.Context, p Progress, tr trialset.Trial, i, trials int, scratch *storage, emit func(i, j int, res *replay.Result) error) error {
 	var tasks []replay.Task // once a replay has loaded them, for the trial's next mappers (replayTrial)
 	for j, mp := range r.Mappers {
 		mapper, err := mp.New() // fresh state per replay
@@ -117,8 +124,8 @@ func (r *Runner) runTrial(ctx context.Context, p Progress, tr trialset.Trial, i,
 			return err
 		}
 		cfg := r.Base
-		cfg.Scratch = scratch
-		res, loaded, err := r.replayTrial(ctx, p, tr, tasks, mapper, cfg, runDir(r.Out, mp.Label, i, trials, len(r.Mappers)))
+		cfg.Scratch = &scratch.replay
+		res, loaded, err := r.replayTrial(ctx, p, tr, tasks, &scratch.loads, mapper, cfg, runDir(r.Out, mp.Label, i, trials, len(r.Mappers)))
 		if err != nil {
 			return err
 		}
@@ -132,8 +139,9 @@ func (r *Runner) runTrial(ctx context.Context, p Progress, tr trialset.Trial, i,
 
 // replayTrial replays one trial: as its file is read when it can be (replayStreamed), else
 // loaded and sorted, unless tasks holds the trial's tasks as an earlier replay loaded them. It
-// returns the tasks it replayed when it loaded them, for the trial's next replays.
-func (r *Runner) replayTrial(ctx context.Context, p Progress, tr trialset.Trial, tasks []replay.Task, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
+// returns the tasks it replayed when it loaded them, for the trial's next replays. Loading reads
+// the trace with loads' storage.
+func (r *Runner) replayTrial(ctx context.Context, p Progress, tr trialset.Trial, tasks []replay.Task, loads *trialset.Buffers, mapper replay.Mapper, cfg replay.Config, dir string) (*replay.Result, []replay.Task, error) {
 	if tasks == nil && !tr.IsDat() {
 		if res, streamed, err := r.replayStreamed(ctx, p, tr, mapper, cfg, dir); streamed {
 			return res, nil, err
@@ -141,7 +149,7 @@ func (r *Runner) replayTrial(ctx context.Context, p Progress, tr trialset.Trial,
 	}
 	if tasks == nil {
 		var err error
-		if _, tasks, err = tr.Load(); err != nil {
+		if tasks, err = tr.LoadTasksInto(loads); err != nil { // done with before the worker's next trial
 			return nil, nil, err
 		}
 	}

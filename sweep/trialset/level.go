@@ -27,12 +27,13 @@ func LoadLevel(lv sweep.Level, in Input, pet *petbuild.PET, at func(key string) 
 		n = lv.Trials
 	}
 	lt := sweep.LevelTrials{Rate: lv.Rate, Trials: make([]sweep.Trial, n)}
+	var buf Buffers // the traces are not kept: each is read into the storage of the one before
 	for i, t := range ts[:n] {
-		tr, tasks, err := t.Load()
+		tasks, err := t.LoadTasks(&buf)
 		if err != nil {
 			return sweep.LevelTrials{}, fmt.Errorf("%s: %w", at(".trace"), err)
 		}
-		lt.Trials[i] = sweep.Trial{Source: tr.Name, Tasks: tasks}
+		lt.Trials[i] = sweep.Trial{Source: t.Name(), Tasks: tasks}
 	}
 	if lt.Rate == 0 {
 		// A name like 19k is the level's label; other names say nothing about the rate.

@@ -13,12 +13,13 @@ import (
 )
 
 // TestLoadLevel: a level loads the first Trials of its files, in name order, all of them when
-// Trials is 0, and refuses more than there are; its rate is its own, else its label's (19k is
-// 19,000 tasks per 88,200 ms: 0.215420), else NaN.
+// Trials is 0, and refuses more than there are; each trial holds its file's tasks, named by its
+// file (the files are read one into the storage of the one before, the longest first); its rate
+// is its own, else its label's (19k is 19,000 tasks per 88,200 ms: 0.215420), else NaN.
 func TestLoadLevel(t *testing.T) {
 	pet := tinyPET(t)
 	dir := t.TempDir()
-	for i, n := range []int{5, 6, 7} {
+	for i, n := range []int{7, 5, 6} {
 		var b strings.Builder
 		b.WriteString("task_type,arrival,deadline\n")
 		for k := range n {
@@ -35,17 +36,26 @@ func TestLoadLevel(t *testing.T) {
 		tasks []int // per trial loaded
 		rate  float64
 	}{
-		{sweep.Level{Name: "19k", Trials: 2}, []int{5, 6}, 19000.0 / 88200},
-		{sweep.Level{Name: "busy"}, []int{5, 6, 7}, math.NaN()},
-		{sweep.Level{Name: "19k", Rate: 0.5, Trials: 1}, []int{5}, 0.5},
+		{sweep.Level{Name: "19k", Trials: 2}, []int{7, 5}, 19000.0 / 88200},
+		{sweep.Level{Name: "busy"}, []int{7, 5, 6}, math.NaN()},
+		{sweep.Level{Name: "19k", Rate: 0.5, Trials: 1}, []int{7}, 0.5},
 	} {
 		lt, err := LoadLevel(c.lv, in, pet, at, func(string) {})
 		if err != nil {
 			t.Fatalf("%+v: %v", c.lv, err)
 		}
 		var tasks []int
-		for _, tr := range lt.Trials {
+		for i, tr := range lt.Trials {
 			tasks = append(tasks, len(tr.Tasks))
+			if want := filepath.Join(dir, fmt.Sprintf("t_%d.csv", i+1)); tr.Source != want {
+				t.Errorf("%+v: trial %d from %s, want %s", c.lv, i, tr.Source, want)
+			}
+			for k, task := range tr.Tasks {
+				if task.Type != k%2 || task.Arrival != float64(2*k) || task.Deadline != float64(2*k+9) {
+					t.Errorf("%+v: trial %d task %d is %+v, want type %d arriving at %d, deadline %d", c.lv, i, k, task, k%2, 2*k, 2*k+9)
+					break
+				}
+			}
 		}
 		if fmt.Sprint(tasks) != fmt.Sprint(c.tasks) {
 			t.Errorf("%+v: trials of %v tasks, want %v", c.lv, tasks, c.tasks)
