@@ -76,7 +76,7 @@ func (c *Console) Logf(format string, args ...any) {
 }
 
 func main() {
-	gctune.Start() // the process's collector pace: a short run is not collected four times
+	gctune.Start() // the process's collector pace: a short run ends before its first collection
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
