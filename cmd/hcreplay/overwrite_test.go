@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOverwriteRefused (issue 46 item 9, issue 49): every command that writes results refuses a
@@ -140,7 +141,8 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 
 // TestReportForceLeavesNoEarlierCalibration: report --out --force replaces an earlier report,
 // all of it: the calibration table (calibration.csv) of runs that carried predicted chances is
-// gone once the report of runs that carry none is written over it.
+// gone once the report of runs that carry none is written over it, and so is every other file
+// of the earlier report (each dated 2001 before the second report: none may be left so dated).
 func TestReportForceLeavesNoEarlierCalibration(t *testing.T) {
 	isolateEnv(t)
 	dir := t.TempDir()
@@ -154,8 +156,19 @@ func TestReportForceLeavesNoEarlierCalibration(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err != nil {
 		t.Fatalf("the first report wrote no calibration table: %v", err)
 	}
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, name := range dirNames(t, out) {
+		if err := os.Chtimes(filepath.Join(out, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
 	mustCLI(t, "report", writeRuns(t, filepath.Join(dir, "plain"), sweepRows()), "--out", out, "--formats", "svg", "--tables", "md", "--force")
 	if _, err := os.Stat(filepath.Join(out, "calibration.csv")); err == nil {
 		t.Error("report --force left the earlier report's calibration.csv beside the new report")
+	}
+	for _, name := range dirNames(t, out) {
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.ModTime().Equal(old) {
+			t.Errorf("report --force left the earlier report's %s (%v)", name, err)
+		}
 	}
 }

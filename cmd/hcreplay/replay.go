@@ -121,10 +121,7 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	}
 	var trials []trialset.Trial
 	var sets []int // trials[i] came from --trace c.Trace[sets[i]]
-	lists := <-listed
-	if lists == nil { // --out: listed only now that the folder is claimed
-		lists = listTraces(c.Trace)
-	}
+	lists := listed()
 	for k, spec := range c.Trace {
 		more, err := trialset.Open(trialset.Input{Spec: spec, Unit: c.TimeUnit, Deadline: c.Deadline, Seed: c.Seed, Inflate: con.Inflate, MaxBatch: con.MaxBatch, Listed: lists[k]}, pet,
 			func(msg string) { con.Logf("warning: %s", msg) })
@@ -182,17 +179,17 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs) // when some --trace has several trials
 }
 
-// listAhead lists the sources of every --trace (trialset.Expand) on another core while Run reads
-// the PET, which listing does not need. With --out it sends nil at once: claiming the folder may
-// remove an earlier run's files, which a --trace glob into it would otherwise still list.
-func (c *ReplayCmd) listAhead() <-chan []*trialset.Listing {
-	listed := make(chan []*trialset.Listing, 1)
+// listAhead starts listing the sources of every --trace (trialset.Expand) on another core while
+// Run reads the PET, which listing does not need, and returns what waits for the listings. With
+// --out the listing waits until it is asked for: claiming the folder may remove an earlier run's
+// files, which a --trace glob into it would otherwise still list.
+func (c *ReplayCmd) listAhead() func() []*trialset.Listing {
 	if c.Out != "" {
-		listed <- nil
-		return listed
+		return func() []*trialset.Listing { return listTraces(c.Trace) }
 	}
+	listed := make(chan []*trialset.Listing, 1)
 	go func() { listed <- listTraces(c.Trace) }()
-	return listed
+	return func() []*trialset.Listing { return <-listed }
 }
 
 // listTraces is each spec's listing, in order.

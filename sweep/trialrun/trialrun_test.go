@@ -49,7 +49,7 @@ func tinyTrial(t *testing.T, n int) (*petbuild.PET, []replay.Machine, trialset.T
 	if len(trials) != 1 {
 		t.Fatalf("%s: %d trials, want 1", trPath, len(trials))
 	}
-	_, tasks, err := trials[0].Load()
+	tasks, err := trials[0].LoadTasks(new(trialset.Buffers))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,19 @@ import (
 	"github.com/hcreplay/hcreplay/trace"
 )
 
+// fresh is trial tr's replay tasks loaded with storage of their own, which nothing has used
+// before: what a load with storage lent must give.
+func fresh(t *testing.T, tr Trial) []replay.Task {
+	t.Helper()
+	tasks, err := tr.LoadTasks(new(Buffers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks
+}
+
 // TestLoadTasksReusesStorage: trials loaded one after another with one Buffers give, each, the
-// replay tasks Load gives on fresh storage, and a trial's tasks stay as they were once the next
+// replay tasks a load on fresh storage gives, and a trial's tasks stay as they were once the next
 // is loaded; the trace's storage is that of the load before whenever it is large enough. The
 // trials come long, then short (the storage holds tasks of the longer one past the shorter's
 // end), out of order (sorted in the storage), and as an HCW19 .dat file whose first arrival is
@@ -42,10 +53,7 @@ func TestLoadTasksReusesStorage(t *testing.T) {
 	var earlier [][]replay.Task
 	for i, path := range paths {
 		tr := openTrial(t, pet, path)
-		_, want, err := tr.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := fresh(t, tr)
 		got, err := tr.LoadTasks(&buf)
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +62,7 @@ func TestLoadTasksReusesStorage(t *testing.T) {
 			t.Errorf("the .dat trial's first task is %+v, want task 0 arriving at 1.45, repaired", got[0])
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("trial %d (%s): LoadTasks gave\n%v\nwant Load's\n%v", i, path, got, want)
+			t.Errorf("trial %d (%s): LoadTasks gave\n%v\nwant, on fresh storage,\n%v", i, path, got, want)
 		}
 		if cap(buf.tasks) < 60 || cap(buf.slacks) < 60 {
 			t.Fatalf("trial %d: the storage kept holds %d tasks and %d slacks, want the first trial's 60", i, cap(buf.tasks), cap(buf.slacks))
@@ -66,7 +74,7 @@ func TestLoadTasksReusesStorage(t *testing.T) {
 		}
 		earlier = append(earlier, got)
 		for k, tasks := range earlier[:i] {
-			if _, again, _ := openTrial(t, pet, paths[k]).Load(); !reflect.DeepEqual(tasks, again) {
+			if again := fresh(t, openTrial(t, pet, paths[k])); !reflect.DeepEqual(tasks, again) {
 				t.Errorf("trial %d's tasks changed once trial %d was loaded", k, i)
 			}
 		}
@@ -140,7 +148,8 @@ func TestLoadWarnsOfImplausibleSlack(t *testing.T) {
 	}
 }
 
-// TestLoadTasksIntoReusesReplayStorage: LoadTasksInto gives Load's replay tasks, in the storage
+// TestLoadTasksIntoReusesReplayStorage: LoadTasksInto gives the replay tasks of a load on fresh
+// storage, in the storage
 // of the load before when it holds them all (longest trial first), and LoadTasks with the same
 // buffers leaves that storage alone: its tasks are the caller's.
 func TestLoadTasksIntoReusesReplayStorage(t *testing.T) {
@@ -150,16 +159,13 @@ func TestLoadTasksIntoReusesReplayStorage(t *testing.T) {
 	var first *replay.Task
 	for i, path := range paths {
 		tr := openTrial(t, pet, path)
-		_, want, err := tr.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := fresh(t, tr)
 		got, err := tr.LoadTasksInto(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("trial %d: LoadTasksInto gave\n%v\nwant Load's\n%v", i, got, want)
+			t.Errorf("trial %d: LoadTasksInto gave\n%v\nwant, on fresh storage,\n%v", i, got, want)
 		}
 		if i == 0 {
 			first = &got[0]
@@ -171,7 +177,7 @@ func TestLoadTasksIntoReusesReplayStorage(t *testing.T) {
 			t.Fatal(err)
 		}
 		if &kept[0] == first || !reflect.DeepEqual(kept, want) {
-			t.Errorf("trial %d: LoadTasks gave tasks in the lent storage, or other tasks than Load's", i)
+			t.Errorf("trial %d: LoadTasks gave tasks in the lent storage, or other tasks than on fresh storage", i)
 		}
 	}
 }

@@ -147,12 +147,6 @@ func Open(in Input, pet *petbuild.PET, warn func(string)) ([]Trial, error) {
 	return ts, nil
 }
 
-// Load reads the whole trace and converts it: sorted by arrival when the file is not, the HCW19
-// defect repaired, deadlines given by the rule.
-func (t Trial) Load() (*trace.Trace, []replay.Task, error) {
-	return t.load(new(Buffers), false)
-}
-
 // Buffers is storage that loads one after another lend each other (Trial.LoadTasks,
 // Trial.LoadTasksInto): the trace's tasks and its slack sample, which no one keeps once the
 // trial's replay tasks are made, and, for LoadTasksInto, the replay tasks. One goroutine's at a
@@ -163,28 +157,27 @@ type Buffers struct {
 	replay []replay.Task // LoadTasksInto's
 }
 
-// LoadTasks is Load's replay tasks, read with buf's storage, which the next LoadTasks with buf
-// uses again: the trace read is not returned, as that storage is not its own. The replay tasks
-// are in new storage, the caller's to keep.
+// LoadTasks reads the whole trace and converts it to replay tasks: sorted by arrival when the
+// file is not, the HCW19 defect repaired, deadlines given by the rule. The trace is read with
+// buf's storage, which the next load with buf uses again; the replay tasks are in new storage,
+// the caller's to keep.
 func (t Trial) LoadTasks(buf *Buffers) ([]replay.Task, error) {
-	_, tasks, err := t.load(buf, false)
-	return tasks, err
+	return t.load(buf, false)
 }
 
 // LoadTasksInto is LoadTasks with the replay tasks in buf's storage too: they are valid until
 // the next load with buf, for a caller that is done with a trial's tasks before it loads the
 // next (a replay keeps none: its outcomes hold copies).
 func (t Trial) LoadTasksInto(buf *Buffers) ([]replay.Task, error) {
-	_, tasks, err := t.load(buf, true)
-	return tasks, err
+	return t.load(buf, true)
 }
 
-// load is Load with buf's storage, which it keeps in buf for the next load with buf: the
+// load is LoadTasks with buf's storage, which it keeps in buf for the next load with buf: the
 // trace's, and the replay tasks' when into is set.
-func (t Trial) load(buf *Buffers, into bool) (*trace.Trace, []replay.Task, error) {
+func (t Trial) load(buf *Buffers, into bool) ([]replay.Task, error) {
 	tr, repaired, err := trace.ReadRepairedInto(t.src, t.opt, buf.tasks)
 	if err != nil {
-		return nil, nil, bad(err)
+		return nil, bad(err)
 	}
 	buf.tasks = tr.Tasks
 	if repaired {
@@ -196,16 +189,16 @@ func (t Trial) load(buf *Buffers, into bool) (*trace.Trace, []replay.Task, error
 	for _, task := range tr.Tasks {
 		slacks.add(task)
 		if err := batch.Add(task.Arrival); err != nil {
-			return nil, nil, bad(err)
+			return nil, bad(err)
 		}
 	}
 	t.checkUnit(slacks)
 	if t.rule != nil {
 		if err := trace.AssignDeadlines(tr, *t.rule, t.means, t.rng(), false); err != nil {
-			return nil, nil, bad(fmt.Errorf("%s: %w", tr.Name, err))
+			return nil, bad(fmt.Errorf("%s: %w", tr.Name, err))
 		}
 	} else if !tr.HasDeadlines() {
-		return nil, nil, bad(errNoDeadline(tr.Name))
+		return nil, bad(errNoDeadline(tr.Name))
 	}
 	var dst []replay.Task
 	if into {
@@ -213,12 +206,12 @@ func (t Trial) load(buf *Buffers, into bool) (*trace.Trace, []replay.Task, error
 	}
 	tasks, err := sweep.ReplayTasksInto(dst, tr, t.pet)
 	if err != nil {
-		return nil, nil, bad(err)
+		return nil, bad(err)
 	}
 	if into {
 		buf.replay = tasks
 	}
-	return tr, tasks, nil
+	return tasks, nil
 }
 
 func (t Trial) IsDat() bool { return trace.IsDat(t.src) }
@@ -406,7 +399,7 @@ func (t Trial) Deferred(warn func(msg string), keyed func(key any, msg string)) 
 var ErrNotStreamable = errors.New("the trace cannot be replayed as it is read")
 
 // Stream is a replay.TaskSource over a trial's file, read as the replay goes and read ahead on
-// a goroutine of its own (prefetch). It does not check that this gives what Load would:
+// a goroutine of its own (prefetch). It does not check that this gives what LoadTasks would:
 // Streamable does, and a caller keeps a streamed replay only once Streamable has passed the
 // file (Pass). Close it when done.
 type Stream struct {
