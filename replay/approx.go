@@ -118,6 +118,9 @@ func (a *approx) success(h, m int) float64 {
 	return roundChance(s)
 }
 
+// successAbove is success(h, m) > x: approx's chances are its own (stats), not the fast engine's.
+func (a *approx) successAbove(h, m int, x float64) bool { return a.success(h, m) > x }
+
 func (a *approx) completion(h, m int) float64 {
 	_, mean := a.stats(h, m)
 	return roundTime(mean)

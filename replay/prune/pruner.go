@@ -302,7 +302,7 @@ func competency(ev replay.Event, batch []int, threshold float64) float64 {
 	competent := 0
 	for _, h := range batch {
 		for m := range ev.NumMachines() {
-			if ev.Free(m) > 0 && ev.Success(h, m) > threshold {
+			if ev.Free(m) > 0 && ev.SuccessAbove(h, m, threshold) {
 				competent++
 				break
 			}
@@ -379,17 +379,25 @@ func (d *deferring) Batch() []int {
 			d.deferTask(h, 0, th) // hopeless on every machine with a free slot
 			continue
 		}
-		best := 0.0
+		best, above := 0.0, false
 		for i, m := range free {
 			if bounds && (deadline < cut[i] || d.SuccessBoundBelow(h, m, th-boundMargin)) {
 				continue // best stays at or below th on this machine
 			}
-			// One machine above the threshold keeps the task; best is reported only for a deferral.
+			// One machine above the threshold keeps the task; best is reported only for a
+			// deferral, to a trace: without one, only the side of th matters (SuccessAbove).
+			if bounds {
+				if above = d.SuccessAbove(h, m, th); above {
+					break
+				}
+				continue
+			}
 			if best = math.Max(best, d.Success(h, m)); best > th {
+				above = true
 				break
 			}
 		}
-		if best <= th {
+		if !above {
 			d.deferTask(h, best, th)
 			continue
 		}
@@ -528,10 +536,14 @@ func (d *deferring) Assign(h, m int) {
 	th := d.DeferThreshold(h)
 	if th > 0 {
 		low, s := false, 0.0
-		if d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin) {
+		switch {
+		case d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin):
 			low = true // the chance is at most the bound: at or below th
-		} else if s = d.Success(h, m); s <= th {
-			low = true
+		case d.p.trace == nil:
+			low = !d.SuccessAbove(h, m, th) // s goes only to a trace
+		default:
+			s = d.Success(h, m)
+			low = s <= th
 		}
 		if d.p.cfg.DeferAt == DeferAfterRejudge {
 			d.p.chosen = append(d.p.chosen, chosenPair{h: h, m: m, low: low, chance: s})
@@ -540,12 +552,22 @@ func (d *deferring) Assign(h, m int) {
 			if d.p.trace != nil {
 				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
 			}
+			if t, ok := d.Event.(tentative); ok {
+				t.AssignTentative(h, m) // deferChosen takes it back: its chance is not recorded
+				return
+			}
 		} else if low {
 			d.deferTask(h, s, th)
 			return
 		}
 	}
 	d.Event.Assign(h, m)
+}
+
+// tentative is the engine's Event, which can make an assignment that deferChosen takes back
+// without the chance an assignment records (replay's mapping).
+type tentative interface {
+	AssignTentative(h, m int)
 }
 
 // retracter is the engine's Event, which can take back an assignment of the current event and
