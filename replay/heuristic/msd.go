@@ -95,9 +95,9 @@ type deadlineTask struct {
 // sortByDeadline lists tasks in b.byDeadline by deadline, then batch order.
 func (b *buffers) sortByDeadline(ev replay.Event, tasks []int) {
 	b.byDeadline = b.byDeadline[:0]
-	keys := ev.BatchKeys()
 	for i, t := range tasks {
-		b.byDeadline = append(b.byDeadline, deadlineTask{keys[i].Deadline, i, t})
+		_, d := ev.TypeAndDeadline(t)
+		b.byDeadline = append(b.byDeadline, deadlineTask{d, i, t})
 	}
 	slices.SortFunc(b.byDeadline, func(x, y deadlineTask) int {
 		if c := cmp.Compare(x.deadline, y.deadline); c != 0 {
@@ -189,24 +189,15 @@ func (b *buffers) relevantMachine(ev replay.Event, p Params, t int, free []int) 
 	if len(free) == 1 {
 		return free[0], math.NaN(), true
 	}
-	bm, bc := -1, math.Inf(1)
+	var bm int
+	var bc float64
 	if !b.memo.on { // Params.ETC: every completion costs a lookup
+		bm, bc = -1, math.Inf(1)
 		for _, m := range free {
 			bm, bc, _ = ranked(bm, bc, math.Inf(1), m, b.completionIn(ev, p, t, m))
 		}
-		return bm, bc, !b.final[b.slotOf[bm]]
-	}
-	c := &b.memo
-	value, at, exact := c.row(t)
-	for _, m := range free {
-		x := value[m]
-		if at[m] != c.version[m] || !exact[m] {
-			x = b.completionIn(ev, p, t, m)
-			value[m], at[m], exact[m] = x, c.version[m], true
-		} else {
-			c.reused++
-		}
-		bm, bc, _ = ranked(bm, bc, math.Inf(1), m, x)
+	} else {
+		bm, bc = b.memo.best(ev, p, b, t, free)
 	}
 	return bm, bc, !b.final[b.slotOf[bm]]
 }
