@@ -92,6 +92,10 @@ func (a *approx) appended(m, h int) {
 
 func (a *approx) tail(m int) pmf.PMF { a.ensure(m); return a.tails[m] }
 
+func (a *approx) queueAtOrBelow(m, from int, ths []float64) int {
+	return atOrBelow(a.queueChances(m), from, ths)
+}
+
 func (a *approx) queueChances(m int) []QueueChance {
 	a.ensure(m)
 	return roundChances(nil, a.chances[m])

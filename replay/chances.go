@@ -26,6 +26,7 @@ type chancer interface {
 	completionBound(h, m int) float64
 	completionBounds(hs []int, m int, out []float64) []float64
 	queueChances(m int) []QueueChance
+	queueAtOrBelow(m, from int, ths []float64) int
 	queueFloors(m int) []float64
 }
 
@@ -364,6 +365,21 @@ func (e *engine) skewness(d pmf.PMF) float64 {
 func (r reference) queueChances(m int) []QueueChance {
 	_, chances, _ := r.chainAt(r.own, m, r.e.now)
 	return roundChances(chances[:0], chances)
+}
+
+func (r reference) queueAtOrBelow(m, from int, ths []float64) int {
+	return atOrBelow(r.queueChances(m), from, ths)
+}
+
+// atOrBelow is the first position k ≥ from of chances at or below ths[k] > 0, or -1
+// (Event.QueueChanceAtOrBelow).
+func atOrBelow(chances []QueueChance, from int, ths []float64) int {
+	for k := from; k < len(chances); k++ {
+		if th := ths[k]; th > 0 && chances[k].Success <= th {
+			return k
+		}
+	}
+	return -1
 }
 
 // roundChances appends to out the chances of in rounded as the engines round the chances they
@@ -827,6 +843,30 @@ func (f *fast) queueChances(m int) []QueueChance {
 	}
 	f.handed = roundChances(f.handed[:0], chances)
 	return f.handed
+}
+
+// queueAtOrBelow is atOrBelow over queueChances' answer, decided from the cached chances before
+// rounding where each lies farther than 1e-11 from its threshold (successAbove's argument: the
+// chance queueChances reports is on the same side), so that neither the rounding nor the
+// reference's chain for a chance near a rounding boundary costs anything: queueChances'
+// answer is asked only for a chance that near its threshold, which is rare. A pruner's
+// dropping phase asks this where its thresholds do not depend on the skewness.
+func (f *fast) queueAtOrBelow(m, from int, ths []float64) int {
+	f.ensure(m)
+	for k := from; k < len(f.chances[m]); k++ {
+		th := ths[k]
+		if th <= 0 {
+			continue
+		}
+		if s := f.chances[m][k].Success; math.Abs(s-th) > 1e-11 {
+			if s <= th {
+				return k
+			}
+			continue
+		}
+		return atOrBelow(f.queueChances(m), k, ths)
+	}
+	return -1
 }
 
 // against computes task h's chance and expected completion against machine m's cached table.

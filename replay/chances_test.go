@@ -291,6 +291,60 @@ func TestSuccessAboveIsSuccessCompare(t *testing.T) {
 	t.Logf("checked %d comparisons, %d without a new evaluation", checked, shortcut)
 }
 
+// TestQueueChanceAtOrBelowIsScan: QueueChanceAtOrBelow is the scan of the reference engine's
+// rounded queue chances for the first one at or below its threshold, with thresholds at each
+// chance, a few rounding steps from it on either side, at the fast engine's margin, far from it,
+// and 0; from the head and from a later position; under every drop model, the machines' queues
+// as greedy fills them, on the workloads TestFastQueueChancesAsReference checks chances on.
+func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
+	offsets := []float64{0, 1e-13, -1e-13, 4e-13, -4e-13, 1e-12, -1e-12, 1.1e-11, -1.1e-11, 0.01, -0.01}
+	checked, found := 0, 0
+	for _, i := range []uint64{858, 879, 0, 1, 2, 3} {
+		r := rand.New(rand.NewPCG(51, i))
+		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		tasks := randomTasks(r, 200, 4, 0.06+0.04*r.Float64(), 50, 400)
+		for k := range tasks {
+			tasks[k].Arrival += 3000
+			tasks[k].Deadline += 3000
+		}
+		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
+		cfg.Options.DropModel = model
+		var ths []float64
+		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
+			e := ev.(*mapping).e
+			for m := range ev.NumMachines() {
+				want := reference{e: e}.queueChances(m)
+				for range 4 {
+					ths = ths[:0]
+					for _, c := range want {
+						th := c.Success + offsets[r.IntN(len(offsets))]
+						if r.IntN(6) == 0 {
+							th = 0
+						}
+						ths = append(ths, th)
+					}
+					from := 0
+					if len(want) > 1 && r.IntN(2) == 0 {
+						from = 1 + r.IntN(len(want)-1)
+					}
+					if got, scan := ev.QueueChanceAtOrBelow(m, from, ths), atOrBelow(want, from, ths); got != scan {
+						t.Fatalf("workload %d (%v) at %v: machine %d from %d: position %d, the scan of the reference's chances %d (chances %v, thresholds %v)", i, model, ev.Now(), m, from, got, scan, want, ths)
+					} else if got >= 0 {
+						found++
+					}
+					checked++
+				}
+			}
+			greedy(ev, nil)
+		}}
+		run(t, cfg, mapper)
+	}
+	if checked < 5000 || found == 0 || found == checked {
+		t.Fatalf("%d searches, %d found a chance at or below its threshold: the test does not exercise both answers", checked, found)
+	}
+	t.Logf("%d searches, %d found a position", checked, found)
+}
+
 // TestFastQueueChancesAsReference: the chances and skewnesses of queued tasks that the fast
 // engine reports (Event.QueueChances, which a pruner compares with its dropping thresholds)
 // equal, to the bit, the reference engine's for the same state. The fast engine builds its

@@ -122,6 +122,12 @@ type Event interface {
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
 	// changing the queue.
 	QueueChances(m int) []QueueChance
+	// QueueChanceAtOrBelow is the first position k ≥ from of Queue(m) whose task's chance, as
+	// QueueChances(m) reports it, is at or below ths[k] (one threshold per position; one of 0 or
+	// less matches nothing), or -1: the answer a scan of QueueChances(m) gives, at less cost
+	// where the chances lie far from their thresholds. A pruner that drops the tasks at or below
+	// thresholds that do not depend on the skewness, and records no chance, asks this.
+	QueueChanceAtOrBelow(m, from int, ths []float64) int
 	// QueueFloors is a lower bound on each chance QueueChances(m) reports, in the same order,
 	// that costs at most an occasional chain: while the queue holds the same tasks, the chances
 	// of its last chain less what the running task's progress since can have taken from them, or
@@ -293,7 +299,10 @@ func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
-func (v *mapping) Exits() []Exit                    { return v.e.exited[:v.reported] }
+func (v *mapping) QueueChanceAtOrBelow(m, from int, ths []float64) int {
+	return v.e.chances.queueAtOrBelow(m, from, ths)
+}
+func (v *mapping) Exits() []Exit { return v.e.exited[:v.reported] }
 
 func (v *mapping) Assign(h, m int) { v.assign(h, m, false) }
 

@@ -28,6 +28,7 @@ type Pruner struct {
 	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
 	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
 	screen    typeScreen      // the per-type state of PromisingEach and Batch, reused
+	ths       []float64       // dropAtOrBelow's thresholds by queue position, reused
 }
 
 // chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
@@ -197,6 +198,10 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		if p.trace == nil && p.safe(ev, m, q) {
 			continue // floors decide: nobody on m is dropped, no chain needed
 		}
+		if p.trace == nil && p.cfg.Rho == 0 {
+			p.dropAtOrBelow(ev, m, q)
+			continue
+		}
 		chances := ev.QueueChances(m)
 		for pos := 0; pos < len(q); {
 			h := q[pos]
@@ -216,6 +221,29 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 			}
 			pos++
 		}
+	}
+}
+
+// dropAtOrBelow is dropPhase's walk of machine m's queue q where the thresholds do not depend
+// on the skewness (Config.Rho 0) and no trace records the chances: the engine finds the next task
+// at or below its threshold (Event.QueueChanceAtOrBelow), which needs the chances as reported
+// only near a threshold; the same drops, in the same order.
+func (p *Pruner) dropAtOrBelow(ev replay.Event, m int, q []int) {
+	for pos := 0; ; {
+		p.ths = p.ths[:0]
+		for k, h := range q {
+			th := 0.0 // matches nothing: Config.DropRunning keeps the running task
+			if k > 0 || !ev.Running(m) || p.cfg.DropRunning.may(ev.DropModel()) {
+				th = p.DropThreshold(ev.Task(h).Type, k, math.NaN())
+			}
+			p.ths = append(p.ths, th)
+		}
+		k := ev.QueueChanceAtOrBelow(m, pos, p.ths)
+		if k < 0 {
+			return
+		}
+		ev.Drop(q[k])
+		q, pos = ev.Queue(m), k // the tasks behind have better chances now
 	}
 }
 
