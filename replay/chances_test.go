@@ -196,6 +196,20 @@ func TestFastRebuildsWithAssignments(t *testing.T) {
 	}
 }
 
+// lateWorkload is n random tasks of four types on three machines of two types under drop model
+// model, at times past 3000, where the last bits of a time are worth more: the workloads on which
+// the fast engine's values are checked against the reference engine's near rounding boundaries.
+func lateWorkload(r *rand.Rand, n int, model pmf.Model) Config {
+	tasks := randomTasks(r, n, 4, 0.06+0.04*r.Float64(), 50, 400)
+	for k := range tasks {
+		tasks[k].Arrival += 3000
+		tasks[k].Deadline += 3000
+	}
+	cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
+	cfg.Options.DropModel = model
+	return cfg
+}
+
 // TestFastRoundsAsReference: every success chance and expected completion the fast engine
 // reports equals, to the bit, the reference engine's for the same state. Rounding alone does not
 // give that: the engines' unrounded values differ in their last bits, and a value that close to
@@ -209,13 +223,7 @@ func TestFastRoundsAsReference(t *testing.T) {
 	checked := 0
 	for i := range 6 {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 400, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks { // later times: their last bits are worth more
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 400, model)
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
 			if _, ok := e.chances.(*fast); !ok {
@@ -254,13 +262,7 @@ func TestSuccessAboveIsSuccessCompare(t *testing.T) {
 	checked, shortcut := 0, 0
 	for i := range 6 {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 400, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks {
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 400, model)
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
 			ref := reference{e: e}
@@ -302,13 +304,7 @@ func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
 	for _, i := range []uint64{858, 879, 0, 1, 2, 3} {
 		r := rand.New(rand.NewPCG(51, i))
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 200, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks {
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 200, model)
 		var ths []float64
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
@@ -359,13 +355,7 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 	for _, i := range []uint64{858, 879, 0, 1, 2, 3, 4, 5} {
 		r := rand.New(rand.NewPCG(51, i))
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 200, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks { // later times: their last bits are worth more
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 200, model)
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
 			for m := range ev.NumMachines() {
