@@ -92,6 +92,10 @@ func (a *approx) appended(m, h int) {
 
 func (a *approx) tail(m int) pmf.PMF { a.ensure(m); return a.tails[m] }
 
+func (a *approx) queueAtOrBelow(m, from int, ths []float64) int {
+	return atOrBelow(a.queueChances(m), from, ths)
+}
+
 func (a *approx) queueChances(m int) []QueueChance {
 	a.ensure(m)
 	return roundChances(nil, a.chances[m])
@@ -117,6 +121,9 @@ func (a *approx) success(h, m int) float64 {
 	s, _ := a.stats(h, m)
 	return roundChance(s)
 }
+
+// successAbove is success(h, m) > x: approx's chances are its own (stats), not the fast engine's.
+func (a *approx) successAbove(h, m int, x float64) bool { return a.success(h, m) > x }
 
 func (a *approx) completion(h, m int) float64 {
 	_, mean := a.stats(h, m)

@@ -196,6 +196,20 @@ func TestFastRebuildsWithAssignments(t *testing.T) {
 	}
 }
 
+// lateWorkload is n random tasks of four types on three machines of two types under drop model
+// model, at times past 3000, where the last bits of a time are worth more: the workloads on which
+// the fast engine's values are checked against the reference engine's near rounding boundaries.
+func lateWorkload(r *rand.Rand, n int, model pmf.Model) Config {
+	tasks := randomTasks(r, n, 4, 0.06+0.04*r.Float64(), 50, 400)
+	for k := range tasks {
+		tasks[k].Arrival += 3000
+		tasks[k].Deadline += 3000
+	}
+	cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
+	cfg.Options.DropModel = model
+	return cfg
+}
+
 // TestFastRoundsAsReference: every success chance and expected completion the fast engine
 // reports equals, to the bit, the reference engine's for the same state. Rounding alone does not
 // give that: the engines' unrounded values differ in their last bits, and a value that close to
@@ -209,13 +223,7 @@ func TestFastRoundsAsReference(t *testing.T) {
 	checked := 0
 	for i := range 6 {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 400, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks { // later times: their last bits are worth more
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 400, model)
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
 			if _, ok := e.chances.(*fast); !ok {
@@ -243,6 +251,96 @@ func TestFastRoundsAsReference(t *testing.T) {
 	t.Logf("checked %d (task, machine) pairs", checked)
 }
 
+// TestSuccessAboveIsSuccessCompare: SuccessAbove(h, m, x) is the reference engine's rounded
+// chance compared with x, for thresholds x at the chance, a few rounding steps from it on either
+// side (where the fast engine's chance, up to half a step from the rounded one, may fall on the
+// other side of x), at SuccessAbove's margin from it, and far from it; under every drop model,
+// on the workloads TestFastRoundsAsReference checks chances on.
+func TestSuccessAboveIsSuccessCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 2))
+	offsets := []float64{0, 1e-13, 2e-13, 4e-13, 6e-13, 1e-12, 9e-12, 1.1e-11, 1e-10, 0.01}
+	checked, shortcut := 0, 0
+	for i := range 6 {
+		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		cfg := lateWorkload(r, 400, model)
+		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
+			e := ev.(*mapping).e
+			ref := reference{e: e}
+			for _, h := range ev.Batch() {
+				for m := range ev.NumMachines() {
+					want := ref.success(h, m)
+					for _, d := range offsets {
+						for _, x := range []float64{want - d, want + d} {
+							evals := e.stats.successEvals
+							if got := ev.SuccessAbove(h, m, x); got != (want > x) {
+								t.Errorf("workload %d (%v) at %v: task %d on machine %d: SuccessAbove(%.17g) %v, reference chance %.17g", i, model, ev.Now(), h, m, x, got, want)
+							}
+							if e.stats.successEvals == evals {
+								shortcut++
+							}
+							checked++
+						}
+					}
+				}
+			}
+			greedy(ev, nil)
+		}}
+		run(t, cfg, mapper)
+	}
+	if checked < 100000 || shortcut == 0 || shortcut == checked {
+		t.Fatalf("checked %d comparisons, %d without a new evaluation: the test does not exercise both paths", checked, shortcut)
+	}
+	t.Logf("checked %d comparisons, %d without a new evaluation", checked, shortcut)
+}
+
+// TestQueueChanceAtOrBelowIsScan: QueueChanceAtOrBelow is the scan of the reference engine's
+// rounded queue chances for the first one at or below its threshold, with thresholds at each
+// chance, a few rounding steps from it on either side, at the fast engine's margin, far from it,
+// and 0; from the head and from a later position; under every drop model, the machines' queues
+// as greedy fills them, on the workloads TestFastQueueChancesAsReference checks chances on.
+func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
+	offsets := []float64{0, 1e-13, -1e-13, 4e-13, -4e-13, 1e-12, -1e-12, 1.1e-11, -1.1e-11, 0.01, -0.01}
+	checked, found := 0, 0
+	for _, i := range []uint64{858, 879, 0, 1, 2, 3} {
+		r := rand.New(rand.NewPCG(51, i))
+		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
+		cfg := lateWorkload(r, 200, model)
+		var ths []float64
+		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
+			e := ev.(*mapping).e
+			for m := range ev.NumMachines() {
+				want := reference{e: e}.queueChances(m)
+				for range 4 {
+					ths = ths[:0]
+					for _, c := range want {
+						th := c.Success + offsets[r.IntN(len(offsets))]
+						if r.IntN(6) == 0 {
+							th = 0
+						}
+						ths = append(ths, th)
+					}
+					from := 0
+					if len(want) > 1 && r.IntN(2) == 0 {
+						from = 1 + r.IntN(len(want)-1)
+					}
+					if got, scan := ev.QueueChanceAtOrBelow(m, from, ths), atOrBelow(want, from, ths); got != scan {
+						t.Fatalf("workload %d (%v) at %v: machine %d from %d: position %d, the scan of the reference's chances %d (chances %v, thresholds %v)", i, model, ev.Now(), m, from, got, scan, want, ths)
+					} else if got >= 0 {
+						found++
+					}
+					checked++
+				}
+			}
+			greedy(ev, nil)
+		}}
+		run(t, cfg, mapper)
+	}
+	if checked < 5000 || found == 0 || found == checked {
+		t.Fatalf("%d searches, %d found a chance at or below its threshold: the test does not exercise both answers", checked, found)
+	}
+	t.Logf("%d searches, %d found a position", checked, found)
+}
+
 // TestFastQueueChancesAsReference: the chances and skewnesses of queued tasks that the fast
 // engine reports (Event.QueueChances, which a pruner compares with its dropping thresholds)
 // equal, to the bit, the reference engine's for the same state. The fast engine builds its
@@ -257,13 +355,7 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 	for _, i := range []uint64{858, 879, 0, 1, 2, 3, 4, 5} {
 		r := rand.New(rand.NewPCG(51, i))
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
-		tasks := randomTasks(r, 200, 4, 0.06+0.04*r.Float64(), 50, 400)
-		for k := range tasks { // later times: their last bits are worth more
-			tasks[k].Arrival += 3000
-			tasks[k].Deadline += 3000
-		}
-		cfg := Config{PET: randomPET(r, 4, 2, 60, 120, 1), Machines: machinesOf(0, 1, 1), Tasks: tasks, Options: DefaultOptions()}
-		cfg.Options.DropModel = model
+		cfg := lateWorkload(r, 200, model)
 		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
 			e := ev.(*mapping).e
 			for m := range ev.NumMachines() {
@@ -596,10 +688,11 @@ func TestIdleBoundWithinEvent(t *testing.T) {
 // in new storage, to the bit: its tail and its queued tasks' chances. A kept chain is reused on
 // the same queue until the running task's conditioning changes; the workloads (evict, pending,
 // none; conditioning on and off; a check before and after each assignment) reach that reuse
-// across events many times, which the test counts. The last three have more machines than the
-// engine keeps chains for (oracleSlots), so slots are taken over from other machines.
+// across events many times, and a kept chain is extended by the tasks assigned behind it within
+// an event (fast.extend), both of which the test counts. The last three have more machines than
+// the engine keeps chains for (oracleSlots), so slots are taken over from other machines.
 func TestOracleIsReference(t *testing.T) {
-	reused, checked := 0, 0
+	reused, extended, checked := 0, 0, 0
 	for i := range 9 {
 		r := rand.New(rand.NewPCG(50, uint64(i)))
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
@@ -618,7 +711,11 @@ func TestOracleIsReference(t *testing.T) {
 				if o := f.slot(m); o.m == m && o.epoch == f.epochs[m] && o.at != e.now && e.now < o.until {
 					reused++
 				}
+				convs := e.stats.convolutions
 				tail, chances := f.refTail(m), f.refChain(m)
+				if made, rebuild := e.stats.convolutions-convs, len(e.machines[m].queue)+len(e.virtual[m]); made > 0 && made < int64(rebuild) {
+					extended++ // fewer links than the queue holds: the kept chain extended (fast.extend)
+				}
 				want, wantChances, _ := reference{e: e}.chainAt(nil, m, e.now)
 				if !samePMF(tail, want) {
 					t.Fatalf("workload %d (%v) at %v: machine %d: kept tail %v, reference %v", i, model, e.now, m, tail, want)
@@ -639,10 +736,10 @@ func TestOracleIsReference(t *testing.T) {
 			greedy(ev, check)
 		}})
 	}
-	if reused < 100 {
-		t.Fatalf("a kept chain reused across events %d times in %d checks: too few to tell", reused, checked)
+	if reused < 100 || extended < 100 {
+		t.Fatalf("a kept chain reused across events %d times and extended %d times in %d checks: too few to tell", reused, extended, checked)
 	}
-	t.Logf("checked %d chains, %d reused across events", checked, reused)
+	t.Logf("checked %d chains, %d reused across events, %d extended", checked, reused, extended)
 }
 
 // TestOracleAtItsUntil: a kept reference chain serves up to, not at, the time its running task's

@@ -102,6 +102,8 @@ type taskState struct {
 	duration float64 // actual duration once started
 	serial   int64   // arrival order: unique for the whole replay, unlike handles
 	hint     int     // Event.Hint + 1, 0 for none
+	// tentative: assigned in this event by AssignTentative, to be taken back (Retract)
+	tentative bool
 }
 
 // taskKey is what lookups by handle read of a task, kept apart from its taskState so that they
@@ -428,7 +430,7 @@ func (e *engine) mappingEvent() {
 	e.stats.mappingEvents++
 	e.expire()
 	ev := &e.view
-	ev.deferred, ev.marks = ev.deferred[:0], 0
+	ev.deferred, ev.marks, ev.tentative = ev.deferred[:0], 0, 0
 	reported := len(e.exited) // what Map is told (Event.Exits)
 	ev.reported = reported
 	if !e.waits || e.anyFree() {
@@ -524,6 +526,9 @@ func (e *engine) dropPastBatch() {
 // commit moves the event's assignments from the batch into the machine queues and starts idle
 // machines.
 func (e *engine) commit(ev *mapping) {
+	if ev.tentative != 0 {
+		panic(fmt.Sprintf("replay: %s left %d tentative assignments (AssignTentative) in the queues, without the chances Assign records", e.mapper.Name(), ev.tentative))
+	}
 	n := 0 // tasks assigned
 	for _, m := range e.assigned {
 		hs := e.virtual[m]

@@ -84,6 +84,10 @@ type Event interface {
 	FreeFrom(m int) float64
 	// Success is the chance that task h meets its deadline if appended to machine m now.
 	Success(h, m int) float64
+	// SuccessAbove is Success(h, m) > x, the same answer, at less cost where the chance lies far
+	// from x: a pruner that compares a chance with a threshold, and keeps no record of it, asks
+	// this.
+	SuccessAbove(h, m int, x float64) bool
 	// SuccessBound is an upper bound on Success(h, m) that costs no convolution: a chance the
 	// engine computed earlier for the same queue, which time can only have lowered, or 1 when it
 	// knows none. A pruner decides "no better than the threshold" from it without the chain.
@@ -118,6 +122,12 @@ type Event interface {
 	// in Queue(m), head first. The slice may be the engine's: read it before asking again or
 	// changing the queue.
 	QueueChances(m int) []QueueChance
+	// QueueChanceAtOrBelow is the first position k ≥ from of Queue(m) whose task's chance, as
+	// QueueChances(m) reports it, is at or below ths[k] (one threshold per position; one of 0 or
+	// less matches nothing), or -1: the answer a scan of QueueChances(m) gives, at less cost
+	// where the chances lie far from their thresholds. A pruner that drops the tasks at or below
+	// thresholds that do not depend on the skewness, and records no chance, asks this.
+	QueueChanceAtOrBelow(m, from int, ths []float64) int
 	// QueueFloors is a lower bound on each chance QueueChances(m) reports, in the same order,
 	// that costs at most an occasional chain: while the queue holds the same tasks, the chances
 	// of its last chain less what the running task's progress since can have taken from them, or
@@ -151,13 +161,14 @@ type Exit struct {
 
 // mapping implements Event for one mapping event of an engine.
 type mapping struct {
-	e        *engine
-	deferred []int
-	batch    []int      // Batch's answer, rewritten at each call
-	keyed    []BatchKey // BatchKeys's, once a task is marked
-	marks    int        // tasks assigned or deferred in this event
-	reported int        // the exits Exits reports: those before this event's Map
-	queues   [][]int    // Queue's answers, per machine, rewritten at each call
+	e         *engine
+	deferred  []int
+	batch     []int      // Batch's answer, rewritten at each call
+	keyed     []BatchKey // BatchKeys's, once a task is marked
+	marks     int        // tasks assigned or deferred in this event
+	tentative int        // assignments of AssignTentative not yet taken back (Retract)
+	reported  int        // the exits Exits reports: those before this event's Map
+	queues    [][]int    // Queue's answers, per machine, rewritten at each call
 }
 
 func (v *mapping) Now() float64     { return v.e.now }
@@ -274,6 +285,9 @@ func (v *mapping) Tail(m int) pmf.PMF            { return v.e.chances.tail(m) }
 func (v *mapping) FreeFrom(m int) float64        { return v.e.freeFrom(m) }
 func (v *mapping) Success(h, m int) float64      { return v.e.chances.success(h, m) }
 func (v *mapping) SuccessBound(h, m int) float64 { return v.e.chances.successBound(h, m) }
+func (v *mapping) SuccessAbove(h, m int, x float64) bool {
+	return v.e.chances.successAbove(h, m, x)
+}
 func (v *mapping) SuccessBoundBelow(h, m int, x float64) bool {
 	return v.e.chances.successBoundBelow(h, m, x)
 }
@@ -285,9 +299,27 @@ func (v *mapping) CompletionBounds(hs []int, m int, out []float64) []float64 {
 }
 func (v *mapping) QueueChances(m int) []QueueChance { return v.e.chances.queueChances(m) }
 func (v *mapping) QueueFloors(m int) []float64      { return v.e.chances.queueFloors(m) }
-func (v *mapping) Exits() []Exit                    { return v.e.exited[:v.reported] }
+func (v *mapping) QueueChanceAtOrBelow(m, from int, ths []float64) int {
+	return v.e.chances.queueAtOrBelow(m, from, ths)
+}
+func (v *mapping) Exits() []Exit { return v.e.exited[:v.reported] }
 
-func (v *mapping) Assign(h, m int) {
+func (v *mapping) Assign(h, m int) { v.assign(h, m, false) }
+
+// AssignTentative is Assign for an assignment its caller takes back (Retract) before the mapping
+// event ends: the queues are the same for the rest of the event, but the task's chance on the
+// machine, which Assign records (Outcome.Predicted) and Retract discards, is not computed. A
+// pruner that defers after the heuristic's choice (thesis §4.5) assigns so the pairs it has
+// already judged hopeless: under MM-P on BenchmarkReplay's workload the chances of those
+// assignments made 10,958 of the reference's chains near a rounding boundary (fast.success),
+// a quarter of the replay's impulse multiplications. The engine panics at the end of the event
+// if such an assignment is still in a queue: a bug in the caller.
+func (v *mapping) AssignTentative(h, m int) {
+	v.assign(h, m, true)
+	v.tentative++
+}
+
+func (v *mapping) assign(h, m int, tentative bool) {
 	t := &v.e.tasks[h]
 	if !v.e.keys[h].inBatch || v.marked(h) {
 		panic(fmt.Sprintf("replay: %s assigned task %d, which is not in the batch", v.e.mapper.Name(), t.Task.ID))
@@ -295,7 +327,11 @@ func (v *mapping) Assign(h, m int) {
 	if v.Free(m) <= 0 {
 		panic(fmt.Sprintf("replay: %s assigned task %d to machine %d, which is full", v.e.mapper.Name(), t.Task.ID, m))
 	}
-	t.Predicted = v.e.chances.success(h, m)
+	t.tentative = tentative
+	t.Predicted = math.NaN()
+	if !tentative {
+		t.Predicted = v.e.chances.success(h, m)
+	}
 	if len(v.e.virtual[m]) == 0 {
 		v.e.assigned = append(v.e.assigned, m)
 	}
@@ -363,7 +399,12 @@ func (v *mapping) Retract(h int) {
 		if len(v.e.virtual[m]) == 0 {
 			v.e.assigned = slices.Delete(v.e.assigned, i, i+1)
 		}
-		v.e.tasks[h].Predicted = math.NaN()
+		t := &v.e.tasks[h]
+		if t.tentative {
+			t.tentative = false
+			v.tentative--
+		}
+		t.Predicted = math.NaN()
 		v.e.chances.changed(m)
 		v.deferred = append(v.deferred, h)
 		return

@@ -102,7 +102,7 @@ func (f *fast) recycle(old *fast, n int) {
 	f.heads = zeroed(resize(old.heads, n))
 	f.headBufs = resize(old.headBufs, n)
 	for i, o := range old.oracles {
-		f.oracles[i] = oracleTail{kept: o.kept, chances: o.chances[:0]} // none: the epochs start again
+		f.oracles[i] = oracleTail{kept: o.kept, chances: o.chances[:0], serials: o.serials[:0]} // none: the epochs start again
 	}
 	f.refBuilt, f.refNext = old.refBuilt.emptied(), old.refNext
 }

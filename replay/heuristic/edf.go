@@ -17,5 +17,5 @@ func (EDF) Mode() replay.Mode  { return replay.Batch }
 func (EDF) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds start from the free slots
 
 func (h EDF) Map(ev replay.Event) {
-	twoPhase(ev, h.Params, h.buf, true, soonestDeadline(ev))
+	deadlineFirst(ev, h.Params, h.buf, true)
 }

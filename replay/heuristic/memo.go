@@ -166,24 +166,32 @@ func (c *completionMemo) known(ev replay.Event, p Params, b *buffers, row memoRo
 // over its row, without completions' list of machines and bounds and without a call per machine:
 // MMU runs a round per free slot, each over the whole batch.
 func everyCompletion(ev replay.Event, p Params, b *buffers, tasks, machines []int) []pair {
-	c := &b.memo
 	pairs := b.pairs[:0]
 	for _, t := range tasks {
-		value, at, exact := c.row(t)
-		bm, bc, bs := -1, math.Inf(1), math.Inf(1)
-		for _, m := range machines {
-			x := value[m]
-			if at[m] != c.version[m] || !exact[m] {
-				x = b.completionIn(ev, p, t, m)
-				value[m], at[m], exact[m] = x, c.version[m], true
-			} else {
-				c.reused++
-			}
-			bm, bc, bs = ranked(bm, bc, bs, m, x)
-		}
+		bm, bc := b.memo.best(ev, p, b, t, machines)
 		pairs = append(pairs, pair{task: t, machine: bm, completion: bc, second: math.Inf(1)})
 	}
 	return pairs
+}
+
+// best is task t's machine among machines where it completes first (ties: the lower index) and
+// that completion, each completion from the memo where the machine took no task since it was
+// asked, and otherwise asked and kept, as known does; one loop over the task's row, without a
+// call per machine.
+func (c *completionMemo) best(ev replay.Event, p Params, b *buffers, t int, machines []int) (int, float64) {
+	value, at, exact := c.row(t)
+	bm, bc, bs := -1, math.Inf(1), math.Inf(1)
+	for _, m := range machines {
+		x := value[m]
+		if at[m] != c.version[m] || !exact[m] {
+			x = b.completionIn(ev, p, t, m)
+			value[m], at[m], exact[m] = x, c.version[m], true
+		} else {
+			c.reused++
+		}
+		bm, bc, bs = ranked(bm, bc, bs, m, x)
+	}
+	return bm, bc
 }
 
 // memoRow is a task's row of the memo (completionMemo.row).

@@ -517,6 +517,7 @@ type chanceEvent struct {
 func (c chanceEvent) NumMachines() int                        { return len(c.free) }
 func (c chanceEvent) Free(m int) int                          { return c.free[m] }
 func (c chanceEvent) Success(h, m int) float64                { return c.success[[2]int{h, m}] }
+func (c chanceEvent) SuccessAbove(h, m int, x float64) bool   { return c.Success(h, m) > x }
 func (c chanceEvent) QueueChances(m int) []replay.QueueChance { return c.queues[m] }
 
 // TestCompetencyAndInstantRobustness checks 000 Eq 8 (share of batch tasks whose best chance on

@@ -28,6 +28,7 @@ type Pruner struct {
 	chosen    []chosenPair    // DeferAfterRejudge: this event's assignments in order, reused
 	touched   []int           // DeferAfterRejudge: machines with a pair taken back, reused
 	screen    typeScreen      // the per-type state of PromisingEach and Batch, reused
+	ths       []float64       // dropAtOrBelow's thresholds by queue position, reused
 }
 
 // chosenPair is an assignment the heuristic made under DeferAfterRejudge, with whether its chance
@@ -197,6 +198,10 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 		if p.trace == nil && p.safe(ev, m, q) {
 			continue // floors decide: nobody on m is dropped, no chain needed
 		}
+		if p.trace == nil && p.cfg.Rho == 0 {
+			p.dropAtOrBelow(ev, m, q)
+			continue
+		}
 		chances := ev.QueueChances(m)
 		for pos := 0; pos < len(q); {
 			h := q[pos]
@@ -216,6 +221,29 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 			}
 			pos++
 		}
+	}
+}
+
+// dropAtOrBelow is dropPhase's walk of machine m's queue q where the thresholds do not depend
+// on the skewness (Config.Rho 0) and no trace records the chances: the engine finds the next task
+// at or below its threshold (Event.QueueChanceAtOrBelow), which needs the chances as reported
+// only near a threshold; the same drops, in the same order.
+func (p *Pruner) dropAtOrBelow(ev replay.Event, m int, q []int) {
+	for pos := 0; ; {
+		p.ths = p.ths[:0]
+		for k, h := range q {
+			th := 0.0 // matches nothing: Config.DropRunning keeps the running task
+			if k > 0 || !ev.Running(m) || p.cfg.DropRunning.may(ev.DropModel()) {
+				th = p.DropThreshold(ev.Task(h).Type, k, math.NaN())
+			}
+			p.ths = append(p.ths, th)
+		}
+		k := ev.QueueChanceAtOrBelow(m, pos, p.ths)
+		if k < 0 {
+			return
+		}
+		ev.Drop(q[k])
+		q, pos = ev.Queue(m), k // the tasks behind have better chances now
 	}
 }
 
@@ -302,7 +330,7 @@ func competency(ev replay.Event, batch []int, threshold float64) float64 {
 	competent := 0
 	for _, h := range batch {
 		for m := range ev.NumMachines() {
-			if ev.Free(m) > 0 && ev.Success(h, m) > threshold {
+			if ev.Free(m) > 0 && ev.SuccessAbove(h, m, threshold) {
 				competent++
 				break
 			}
@@ -379,17 +407,25 @@ func (d *deferring) Batch() []int {
 			d.deferTask(h, 0, th) // hopeless on every machine with a free slot
 			continue
 		}
-		best := 0.0
+		best, above := 0.0, false
 		for i, m := range free {
 			if bounds && (deadline < cut[i] || d.SuccessBoundBelow(h, m, th-boundMargin)) {
 				continue // best stays at or below th on this machine
 			}
-			// One machine above the threshold keeps the task; best is reported only for a deferral.
+			// One machine above the threshold keeps the task; best is reported only for a
+			// deferral, to a trace: without one, only the side of th matters (SuccessAbove).
+			if bounds {
+				if above = d.SuccessAbove(h, m, th); above {
+					break
+				}
+				continue
+			}
 			if best = math.Max(best, d.Success(h, m)); best > th {
+				above = true
 				break
 			}
 		}
-		if best <= th {
+		if !above {
 			d.deferTask(h, best, th)
 			continue
 		}
@@ -528,10 +564,14 @@ func (d *deferring) Assign(h, m int) {
 	th := d.DeferThreshold(h)
 	if th > 0 {
 		low, s := false, 0.0
-		if d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin) {
+		switch {
+		case d.p.trace == nil && d.SuccessBoundBelow(h, m, th-boundMargin):
 			low = true // the chance is at most the bound: at or below th
-		} else if s = d.Success(h, m); s <= th {
-			low = true
+		case d.p.trace == nil:
+			low = !d.SuccessAbove(h, m, th) // s goes only to a trace
+		default:
+			s = d.Success(h, m)
+			low = s <= th
 		}
 		if d.p.cfg.DeferAt == DeferAfterRejudge {
 			d.p.chosen = append(d.p.chosen, chosenPair{h: h, m: m, low: low, chance: s})
@@ -540,12 +580,22 @@ func (d *deferring) Assign(h, m int) {
 			if d.p.trace != nil {
 				d.p.trace(Decision{Time: d.Now(), Kind: "defer", Task: h, Chance: s, Against: th})
 			}
+			if t, ok := d.Event.(tentative); ok {
+				t.AssignTentative(h, m) // deferChosen takes it back: its chance is not recorded
+				return
+			}
 		} else if low {
 			d.deferTask(h, s, th)
 			return
 		}
 	}
 	d.Event.Assign(h, m)
+}
+
+// tentative is the engine's Event, which can make an assignment that deferChosen takes back
+// without the chance an assignment records (replay's mapping).
+type tentative interface {
+	AssignTentative(h, m int)
 }
 
 // retracter is the engine's Event, which can take back an assignment of the current event and

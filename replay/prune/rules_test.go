@@ -356,6 +356,16 @@ func (d *dropEvent) Running(int) bool                      { return d.running }
 func (d *dropEvent) DropModel() pmf.Model                  { return d.model }
 func (d *dropEvent) Task(h int) replay.Task                { return replay.Task{ID: int64(h), Type: h} }
 func (d *dropEvent) QueueFloors(int) []float64             { return d.floors }
+
+// QueueChanceAtOrBelow scans the chances, as the engine's answer must (its own tests check that).
+func (d *dropEvent) QueueChanceAtOrBelow(_, from int, ths []float64) int {
+	for k := from; k < len(d.chances); k++ {
+		if ths[k] > 0 && d.chances[k].Success <= ths[k] {
+			return k
+		}
+	}
+	return -1
+}
 func (d *dropEvent) Drop(h int) {
 	i := slices.Index(d.queue, h)
 	d.queue = slices.Delete(slices.Clone(d.queue), i, i+1)
