@@ -46,6 +46,16 @@ func fastest(ev replay.Event, t, k int, buf *buffers) []int {
 	for m := range ms {
 		mean[m] = ev.ExecTable(t, m).Mean()
 	}
+	if k == 1 { // MET: the fastest alone, the first of the smallest; a sort per task cost MET-Drop 2% of its time
+		best := 0
+		for m, x := range mean {
+			if x < mean[best] {
+				best = m
+			}
+		}
+		ms[0] = best
+		return ms[:1]
+	}
 	slices.SortStableFunc(ms, func(a, b int) int { return cmp.Compare(mean[a], mean[b]) })
 	return ms[:k]
 }

@@ -32,6 +32,8 @@ type completionMemo struct {
 	at      []int32   // and the machine's version when it was asked; -1: not asked
 	exact   []bool    // whether value is the completion itself, or a lower bound on it
 	rows    []int     // the task handles with a row written in this event, to clear
+	listed  []int32   // per task handle, the event (events) in which it was added to rows
+	events  int32     // events started, the current one's number
 	on      bool      // started in this event
 	reused  int       // answers taken from the memo, for tests
 }
@@ -50,6 +52,7 @@ func (c *completionMemo) start(n int) {
 	}
 	c.version = slices.Grow(c.version[:0], n)[:n]
 	clear(c.version)
+	c.events++
 	c.on = true
 }
 
@@ -72,11 +75,14 @@ func (c *completionMemo) row(h int) ([]float64, []int32, []bool) {
 			c.at[i] = -1
 		}
 	}
-	at := c.at[h*c.n : (h+1)*c.n]
-	if !slices.ContainsFunc(at, func(v int32) bool { return v >= 0 }) {
+	if len(c.listed) <= h {
+		c.listed = append(c.listed, make([]int32, h+1-len(c.listed))...)
+	}
+	if c.listed[h] != c.events { // its row is cleared: list it, to be cleared at the next start
+		c.listed[h] = c.events
 		c.rows = append(c.rows, h)
 	}
-	return c.value[h*c.n : (h+1)*c.n], at, c.exact[h*c.n : (h+1)*c.n]
+	return c.value[h*c.n : (h+1)*c.n], c.at[h*c.n : (h+1)*c.n], c.exact[h*c.n : (h+1)*c.n]
 }
 
 // memoCompletions is completions (minCompletion with later set: MM's fallback) from the memo:

@@ -229,12 +229,14 @@ func (p *Pruner) dropPhase(ev replay.Event) {
 // at or below its threshold (Event.QueueChanceAtOrBelow), which needs the chances as reported
 // only near a threshold; the same drops, in the same order.
 func (p *Pruner) dropAtOrBelow(ev replay.Event, m int, q []int) {
+	keep := ev.Running(m) && !p.cfg.DropRunning.may(ev.DropModel()) // Config.DropRunning keeps the running task
 	for pos := 0; ; {
 		p.ths = p.ths[:0]
 		for k, h := range q {
-			th := 0.0 // matches nothing: Config.DropRunning keeps the running task
-			if k > 0 || !ev.Running(m) || p.cfg.DropRunning.may(ev.DropModel()) {
-				th = p.DropThreshold(ev.Task(h).Type, k, math.NaN())
+			th := 0.0 // matches nothing
+			if k > 0 || !keep {
+				typ, _ := ev.TypeAndDeadline(h)
+				th = p.DropThreshold(typ, k, math.NaN())
 			}
 			p.ths = append(p.ths, th)
 		}

@@ -355,6 +355,7 @@ func (d *dropEvent) QueueChances(int) []replay.QueueChance { return d.chances }
 func (d *dropEvent) Running(int) bool                      { return d.running }
 func (d *dropEvent) DropModel() pmf.Model                  { return d.model }
 func (d *dropEvent) Task(h int) replay.Task                { return replay.Task{ID: int64(h), Type: h} }
+func (d *dropEvent) TypeAndDeadline(h int) (int, float64)  { return h, 0 }
 func (d *dropEvent) QueueFloors(int) []float64             { return d.floors }
 
 // QueueChanceAtOrBelow scans the chances, as the engine's answer must (its own tests check that).
