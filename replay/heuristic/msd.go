@@ -125,8 +125,6 @@ func (b *buffers) deadlineClaims(ev replay.Event, p Params, free []int, global b
 		slots = 1
 	}
 	b.claims = slices.Grow(b.claims[:0], slots)[:slots]
-	b.final = slices.Grow(b.final[:0], len(free))[:len(free)]
-	clear(b.final)
 	for i := range b.claims {
 		b.claims[i].task = -1
 	}
@@ -139,11 +137,7 @@ func (b *buffers) deadlineClaims(ev replay.Event, p Params, free []int, global b
 		d := b.byDeadline[i].deadline
 		for ; i < len(b.byDeadline) && b.byDeadline[i].deadline == d; i++ {
 			c := claim{task: b.byDeadline[i].task, at: i, deadline: d}
-			var relevant bool
-			c.machine, c.completion, relevant = b.relevantMachine(ev, p, c.task, free)
-			if !relevant {
-				continue
-			}
+			c.machine, c.completion = b.chooseMachine(ev, p, c.task, free)
 			slot := 0
 			if !global {
 				slot = b.slotOf[c.machine]
@@ -153,7 +147,7 @@ func (b *buffers) deadlineClaims(ev replay.Event, p Params, free []int, global b
 			case held.task < 0:
 				*held = c
 				open--
-			case held.deadline == d: // the same deadline: the smaller completion, then the earlier position
+			case held.deadline == d: // the same deadline: the smaller completion, then the earlier position; an earlier deadline keeps it
 				if math.IsNaN(held.completion) {
 					held.completion = b.askCompletion(ev, p, held.task, held.machine)
 				}
@@ -163,11 +157,6 @@ func (b *buffers) deadlineClaims(ev replay.Event, p Params, free []int, global b
 				if c.completion < held.completion {
 					*held = c
 				}
-			}
-		}
-		if !global { // the claims of this deadline are final: no later task can take their slots
-			for k := range b.claims {
-				b.final[k] = b.claims[k].task >= 0
 			}
 		}
 	}
@@ -180,26 +169,21 @@ func (b *buffers) deadlineClaims(ev replay.Event, p Params, free []int, global b
 	return claims
 }
 
-// relevantMachine is phase 1 for task t as far as the round needs it: the machine of free where
-// it is expected to complete first (ties: the lower index) and that completion, with relevant
-// false when that machine's slot is already claimed for good (b.final), the completions from the
-// event's memo as everyCompletion takes them. With a single machine it is that machine and NaN,
-// not asked.
-func (b *buffers) relevantMachine(ev replay.Event, p Params, t int, free []int) (int, float64, bool) {
+// chooseMachine is phase 1 for task t: the machine of free where it is expected to complete
+// first (ties: the lower index) and that completion, from the event's memo (completionMemo.best)
+// or, with Params.ETC, asked. With a single machine it is that machine and NaN, not asked.
+func (b *buffers) chooseMachine(ev replay.Event, p Params, t int, free []int) (int, float64) {
 	if len(free) == 1 {
-		return free[0], math.NaN(), true
+		return free[0], math.NaN()
 	}
-	var bm int
-	var bc float64
-	if !b.memo.on { // Params.ETC: every completion costs a lookup
-		bm, bc = -1, math.Inf(1)
-		for _, m := range free {
-			bm, bc, _ = ranked(bm, bc, math.Inf(1), m, b.completionIn(ev, p, t, m))
-		}
-	} else {
-		bm, bc = b.memo.best(ev, p, b, t, free)
+	if b.memo.on {
+		return b.memo.best(ev, p, b, t, free)
 	}
-	return bm, bc, !b.final[b.slotOf[bm]]
+	bm, bc := -1, math.Inf(1) // Params.ETC: every completion costs a lookup
+	for _, m := range free {
+		bm, bc, _ = ranked(bm, bc, math.Inf(1), m, b.completionIn(ev, p, t, m))
+	}
+	return bm, bc
 }
 
 // askCompletion is task t's completion on machine m, from the event's memo when it is on.

@@ -44,7 +44,6 @@ type buffers struct {
 	screenedAt          []int               // where each task's start in screened, and the end
 	ends                []int               // PAM's PromisingEach answer: where each task's machines end in screened
 	claims              []claim             // deadlineClaims', by slot
-	final               []bool              // which slots are claimed for the rest of the round
 	slotOf              []int               // each free machine's slot
 	byDeadline          []deadlineTask      // deadlineFirst's batch, by deadline
 }
