@@ -1206,8 +1206,8 @@ func (f *fast) success(h, m int) float64 {
 // chanceWindow of the reference's, which rounding moves by at most half a rounding step
 // (5e-13); so where the chance lies farther than 1e-11 from x (roundedBelow's margin), it and
 // success(h, m) are on the same side of x. A pruner that compares chances with its thresholds
-// and records none (no trace) asks this: under MCT-P on BenchmarkReplay's workload, its
-// comparisons made 2,457 of the reference's chains, an eighth of the impulse multiplications.
+// and records none (no trace) asks this, and the values near a rounding boundary it meets cost
+// no chain of the reference's.
 func (f *fast) successAbove(h, m int, x float64) bool {
 	f.ensure(m)
 	if s := f.chance(h, m); math.Abs(s-x) > 1e-11 {

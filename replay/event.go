@@ -310,9 +310,10 @@ func (v *mapping) Assign(h, m int) { v.assign(h, m, false) }
 // event ends: the queues are the same for the rest of the event, but the task's chance on the
 // machine, which Assign records (Outcome.Predicted) and Retract discards, is not computed. A
 // pruner that defers after the heuristic's choice (thesis §4.5) assigns so the pairs it has
-// already judged hopeless: under MM-P on BenchmarkReplay's workload the chances of those
-// assignments made 10,958 of the reference's chains near a rounding boundary (fast.success),
-// a quarter of the replay's impulse multiplications. The engine panics at the end of the event
+// already judged hopeless: an immediate heuristic offers every waiting task at every event, and
+// under MET-P on BenchmarkReplay's workload this and SuccessAbove's comparisons took its success
+// evaluations from 168,915 to 91,864 (a chance near a rounding boundary costs the reference's
+// chain, fast.success). The engine panics at the end of the event
 // if such an assignment is still in a queue: a bug in the caller.
 func (v *mapping) AssignTentative(h, m int) {
 	v.assign(h, m, true)
