@@ -545,37 +545,19 @@ func (f *fast) queueSerials(dst []int64, m int) []int64 {
 // within the event: under MM-P on BenchmarkReplay's workload, 4,315 of the 6,911 chains the
 // oracle built were for a time its slot still held. False, with o as it was, otherwise.
 func (f *fast) extend(o *oracleTail, m int) bool {
-	e := f.e
-	ms := &e.machines[m]
-	n := len(ms.queue) + len(e.virtual[m])
-	if ms.running != o.running || n < len(o.serials) {
+	if !f.holds(m, o.running, o.serials) {
 		return false
 	}
-	i := 0
-	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
-		for _, h := range hs {
-			if i == len(o.serials) {
-				break
-			}
-			if e.tasks[h].serial != o.serials[i] {
-				return false
-			}
-			i++
-		}
-	}
+	e := f.e
 	ref := reference{e: e}
-	tail, link, built := o.tail, 0, len(o.serials)
-	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
-		for _, h := range hs {
-			if link++; link <= built {
-				continue
-			}
-			c := e.taskCell(h, m)
-			var p float64
-			tail, p = ref.append(f.refBuilt.linkBuffer(link), tail, c.exec, &c.table, e.keys[h].deadline)
-			o.chances = append(o.chances, QueueChance{p, e.skewness(tail)})
-			o.serials = append(o.serials, e.tasks[h].serial)
-		}
+	tail, built, n := o.tail, len(o.serials), e.queued(m)
+	for i := built; i < n; i++ {
+		h := e.queuedAt(m, i)
+		c := e.taskCell(h, m)
+		var p float64
+		tail, p = ref.append(f.refBuilt.linkBuffer(i), tail, c.exec, &c.table, e.keys[h].deadline)
+		o.chances = append(o.chances, QueueChance{p, e.skewness(tail)})
+		o.serials = append(o.serials, e.tasks[h].serial)
 	}
 	if n > built { // else tail is o.tail, in o.kept
 		o.tail = tail.CopyInto(&o.kept)
@@ -692,14 +674,8 @@ func (f *fast) settle(m int) {
 		return
 	}
 	e := f.e
-	ms := &e.machines[m]
 	for i := b.covered; i < len(b.serials); i++ { // the queue holds them at the same places
-		var h int
-		if i < len(ms.queue) {
-			h = ms.queue[i]
-		} else {
-			h = e.virtual[m][i-len(ms.queue)]
-		}
+		h := e.queuedAt(m, i)
 		f.cur[m] = 1 - f.cur[m] // the other buffer: the link reads the one holding the tail
 		c := e.taskCell(h, m)
 		next, s := f.append(&f.tailBufs[m][f.cur[m]], f.tails[m], c.exec, &c.table, e.keys[h].deadline)
@@ -786,16 +762,25 @@ func (f *fast) sameQueue(m int) bool {
 
 // compareQueue is sameQueue without the answer kept for the event.
 func (f *fast) compareQueue(m int) bool {
+	b := &f.built[m]
+	return f.e.queued(m) == len(b.serials) && f.holds(m, b.running, b.serials)
+}
+
+// holds reports whether machine m's queue, this event's assignments included, starts with the
+// tasks of serials, in that order, its head running as running says.
+func (f *fast) holds(m int, running bool, serials []int64) bool {
 	e := f.e
 	ms := &e.machines[m]
-	b := &f.built[m]
-	if ms.running != b.running || len(ms.queue)+len(e.virtual[m]) != len(b.serials) {
+	if ms.running != running || e.queued(m) < len(serials) {
 		return false
 	}
 	i := 0
 	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
 		for _, h := range hs {
-			if e.tasks[h].serial != b.serials[i] {
+			if i == len(serials) {
+				return true
+			}
+			if e.tasks[h].serial != serials[i] {
 				return false
 			}
 			i++

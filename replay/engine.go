@@ -132,6 +132,18 @@ func (ms *machineState) popHead() {
 	ms.queue = append(ms.queue[:0], ms.queue[1:]...)
 }
 
+// queued is how many tasks machine m's queue holds, this event's assignments included.
+func (e *engine) queued(m int) int { return len(e.machines[m].queue) + len(e.virtual[m]) }
+
+// queuedAt is task i of machine m's queue, this event's assignments behind the queue, head
+// first.
+func (e *engine) queuedAt(m, i int) int {
+	if q := e.machines[m].queue; i < len(q) {
+		return q[i]
+	}
+	return e.virtual[m][i-len(e.machines[m].queue)]
+}
+
 // engine is one replay in progress.
 type engine struct {
 	cfg       Config

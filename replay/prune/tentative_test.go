@@ -26,31 +26,10 @@ func TestDeferAfterAssignsTentatively(t *testing.T) {
 			Tasks:    replaytest.RandomTasks(r, 200, 3, 1.5+r.Float64(), 2, 12), Options: replay.DefaultOptions()}
 		cfg.Options.DropModel = models[i%3]
 		name := []string{"MM", "MCT"}[i%2]
-		replayed := func(hide bool) *replay.Result {
-			m, err := New(name, heuristic.DefaultParams(), DefaultConfig())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if hide {
-				m = assignOnly{m.(*Pruner)}
-			}
-			res, err := replay.Run(t.Context(), cfg, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
-		}
-		want, got := replayed(true), replayed(false)
-		if len(got.Outcomes) != len(want.Outcomes) {
-			t.Fatalf("%s-P %v: %d outcomes, through Assign %d", name, cfg.Options.DropModel, len(got.Outcomes), len(want.Outcomes))
-		}
-		for k, w := range want.Outcomes {
-			g := got.Outcomes[k]
-			if g.Task.ID != w.Task.ID || g.Status != w.Status || g.Machine != w.Machine || g.Deferred != w.Deferred ||
-				math.Float64bits(g.Predicted) != math.Float64bits(w.Predicted) || math.Float64bits(g.End) != math.Float64bits(w.End) {
-				t.Fatalf("%s-P %v: outcome %d\n%+v\nthrough Assign\n%+v", name, cfg.Options.DropModel, k, g, w)
-			}
-		}
+		hide := func(p *Pruner) replay.Mapper { return assignOnly{p} }
+		want := replayPruned(t, cfg, name, DefaultConfig(), hide)
+		got := replayPruned(t, cfg, name, DefaultConfig(), nil)
+		sameExits(t, fmt.Sprintf("%s-P %v", name, cfg.Options.DropModel), got, want, "through Assign")
 		if g, w := got.Summary.SuccessEvals, want.Summary.SuccessEvals; g >= w {
 			t.Errorf("%s-P %v: %d chances asked, through Assign %d: want fewer", name, cfg.Options.DropModel, g, w)
 		}
@@ -92,35 +71,48 @@ func TestDropAtOrBelowIsTheWalk(t *testing.T) {
 		if i%2 == 0 {
 			pc.DropRunning = []RunningDrop{RunningAlways, RunningNever}[i%4/2]
 		}
-		replayed := func(observe bool) *replay.Result {
-			m, err := New(name, heuristic.DefaultParams(), pc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if observe {
-				m.(*Pruner).Observe(func(Decision) {})
-			}
-			res, err := replay.Run(t.Context(), cfg, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
-		}
-		want, got := replayed(true), replayed(false)
-		label := fmt.Sprintf("%s-Drop %v threshold %.3f", name, cfg.Options.DropModel, pc.DropThreshold)
-		if len(got.Outcomes) != len(want.Outcomes) {
-			t.Fatalf("%s: %d outcomes, walking the chances %d", label, len(got.Outcomes), len(want.Outcomes))
-		}
-		for k, w := range want.Outcomes {
-			g := got.Outcomes[k]
-			if g.Task.ID != w.Task.ID || g.Status != w.Status || g.Machine != w.Machine || math.Float64bits(g.End) != math.Float64bits(w.End) {
-				t.Fatalf("%s: outcome %d\n%+v\nwalking the chances\n%+v", label, k, g, w)
-			}
-		}
+		observed := func(p *Pruner) replay.Mapper { p.Observe(func(Decision) {}); return p }
+		want := replayPruned(t, cfg, name, pc, observed)
+		got := replayPruned(t, cfg, name, pc, nil)
+		sameExits(t, fmt.Sprintf("%s-Drop %v threshold %.3f", name, cfg.Options.DropModel, pc.DropThreshold), got, want, "walking the chances")
 		drops += got.Summary.DroppedPruned
 	}
 	if drops < 50 {
 		t.Fatalf("%d tasks dropped by the pruner in all: too few to tell", drops)
 	}
 	t.Logf("%d tasks dropped by the pruner", drops)
+}
+
+// replayPruned replays cfg with the named heuristic under pruning pc, its Pruner handed to the
+// engine through wrap (nil: as it is).
+func replayPruned(t *testing.T, cfg replay.Config, name string, pc Config, wrap func(*Pruner) replay.Mapper) *replay.Result {
+	t.Helper()
+	m, err := New(name, heuristic.DefaultParams(), pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wrap != nil {
+		m = wrap(m.(*Pruner))
+	}
+	res, err := replay.Run(t.Context(), cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// sameExits fails t where got's outcomes differ from want's (the replay made the other way, as
+// against says): task, status, machine, deferrals, predicted chance and end, to the bit.
+func sameExits(t *testing.T, label string, got, want *replay.Result, against string) {
+	t.Helper()
+	if len(got.Outcomes) != len(want.Outcomes) {
+		t.Fatalf("%s: %d outcomes, %s %d", label, len(got.Outcomes), against, len(want.Outcomes))
+	}
+	for k, w := range want.Outcomes {
+		g := got.Outcomes[k]
+		if g.Task.ID != w.Task.ID || g.Status != w.Status || g.Machine != w.Machine || g.Deferred != w.Deferred ||
+			math.Float64bits(g.Predicted) != math.Float64bits(w.Predicted) || math.Float64bits(g.End) != math.Float64bits(w.End) {
+			t.Fatalf("%s: outcome %d\n%+v\n%s\n%+v", label, k, g, against, w)
+		}
+	}
 }
