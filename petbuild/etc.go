@@ -56,10 +56,11 @@ type etcReader struct {
 // reserve sizes the points for a file of f's size, at 12 bytes a line or more (HCW19 has 16), so
 // that they are allocated once instead of grown by doubling: the growth had more than doubled
 // what reading HCW19's PET allocated. Memory reserved past the points read is never touched,
-// so it costs no page.
+// so it costs no page. A file past 64 MiB grows its points as it is read: a reservation would
+// be a gigabyte's worth of address space on the strength of the file's size alone.
 func (er *etcReader) reserve(f *os.File) {
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<30 {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
 		return
 	}
 	n := int(st.Size()/12) + 16
