@@ -404,7 +404,7 @@ func TestSummary(t *testing.T) {
 // which it replaced, on random trimmed lines of digits, ASCII and Unicode spaces and invalid
 // UTF-8: two fields exactly when Fields finds two, and the same two.
 func TestTwoFieldsAsFields(t *testing.T) {
-	alphabet := []string{"1", "2.5", "e", " ", "\t", "\v", "\f", "\r", "\u0085", "\u00a0", "\u2003", "\xff", "\xc2", "é"}
+	alphabet := []string{"1", "2.5", "e", " ", "\t", "\v", "\f", "\r", "\u0085", "\u00a0", "\u2003", "\xff", "\xc2", "é", "\x7f", "\x01", "0.25\t3"}
 	rng := rand.New(rand.NewPCG(3, 7))
 	for range 20000 {
 		var b strings.Builder

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReadETCEdges reads by hand a file at the edges of what is allowed: one machine type, and
@@ -67,6 +70,52 @@ func TestScanLines(t *testing.T) {
 		}
 		if !equalStrings(got, want) || sc.Err() != nil {
 			t.Errorf("%q: lines %q (%v), want %q", in, got, sc.Err(), want)
+		}
+	}
+}
+
+// TestScanLinesRandom reads random texts of LF, CR and a letter through scanLines, a byte at a
+// time (a CR at the end of what was read then waits for the next byte) and whole, against a
+// splitter of the rule written as a loop over bytes.
+func TestScanLinesRandom(t *testing.T) {
+	split := func(in string) []string {
+		var lines []string
+		line := []byte{}
+		for i := 0; i < len(in); i++ {
+			switch in[i] {
+			case '\r':
+				if i+1 < len(in) && in[i+1] == '\n' {
+					i++
+				}
+				fallthrough
+			case '\n':
+				lines, line = append(lines, string(line)), []byte{}
+			default:
+				line = append(line, in[i])
+			}
+		}
+		if len(line) > 0 {
+			lines = append(lines, string(line))
+		}
+		return lines
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 5000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = "ab\r\n"[rng.IntN(4)]
+		}
+		in := string(b)
+		for _, r := range []io.Reader{iotest.OneByteReader(strings.NewReader(in)), strings.NewReader(in)} {
+			sc := bufio.NewScanner(r)
+			sc.Split(scanLines)
+			var got []string
+			for sc.Scan() {
+				got = append(got, sc.Text())
+			}
+			if want := split(in); !equalStrings(got, want) || sc.Err() != nil {
+				t.Fatalf("%q: lines %q (%v), want %q", in, got, sc.Err(), want)
+			}
 		}
 	}
 }

@@ -60,11 +60,11 @@ func TestInferStepBruteForce(t *testing.T) {
 		scale := 1 + r.IntN(6) // a common factor, so the answer is often above 1
 		for i := range ns {
 			ns[i] = scale * r.IntN(40)
-			times[i] = decimal(t, ns[i], e)
+			times[i] = fromDecimal(t, ns[i], e)
 		}
 		want, wantOK := 1.0, true // every time 0: the documented answer 1
 		if k := bruteStep(ns); k > 0 {
-			want = decimal(t, k, e)
+			want = fromDecimal(t, k, e)
 		}
 		step, _, ok := inferStep(times)
 		if step != want || ok != wantOK {
@@ -73,8 +73,8 @@ func TestInferStepBruteForce(t *testing.T) {
 	}
 }
 
-// decimal parses n·10⁻ᵉ from its decimal text, as a reader of a file would.
-func decimal(t *testing.T, n, e int) float64 {
+// fromDecimal parses n·10⁻ᵉ from its decimal text, as a reader of a file would.
+func fromDecimal(t *testing.T, n, e int) float64 {
 	x, err := strconv.ParseFloat(fmt.Sprintf("%de-%d", n, e), 64)
 	if err != nil {
 		t.Fatal(err)

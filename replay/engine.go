@@ -232,6 +232,7 @@ func newEngine(cfg Config, mapper Mapper, newChances func(*engine) chancer) (*en
 		e.source = &sliceSource{tasks: cfg.Tasks}
 	}
 	n := len(cfg.Machines)
+	cfg.Scratch.recycle(mapper)
 	if old := cfg.Scratch.take(); old != nil {
 		e.recycle(old, n)
 	} else {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twcache"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/hcreplay/hcreplay/replay"
@@ -19,10 +21,30 @@ type ReplayRun struct {
 	Summary     replay.Summary
 }
 
+// WriteReplayTables writes WriteReplayRuns's table and then WriteReplayMeans's, as the replay
+// command prints them, through one tablewriter.Table cleared between the two. Every new table
+// allocates a stringer cache of 10,240 entries (about 450 KB) that tables without a stringer
+// never read, and so does clearing one (Reset purges the cache into a new one of that size): in
+// a fresh process each new page of it costs a page fault. The one table here gets a cache of
+// one entry, which its Reset renews for nothing.
+func WriteReplayTables(w io.Writer, sets, labels []string, runs []ReplayRun) error {
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithStringerCacheCustom(twcache.NewLRU[reflect.Type, reflect.Value](1)))
+	if err := writeRuns(t, runs); err != nil {
+		return err
+	}
+	t.Reset()
+	return writeMeans(t, w, sets, labels, runs)
+}
+
 // WriteReplayRuns prints the key metrics of each run, a row per run.
 func WriteReplayRuns(w io.Writer, runs []ReplayRun) error {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
+	return writeRuns(tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off)), runs)
+}
+
+// writeRuns is WriteReplayRuns in t, a table of no rows.
+func writeRuns(t *tablewriter.Table, runs []ReplayRun) error {
+	t.Options(tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}))
 	t.Header("trace", "heuristic", "scored", "on time", "robustness %", "fairness var", "cost/on-time ($)", "events")
 	for _, r := range runs {
 		s := r.Summary
@@ -43,6 +65,11 @@ func WriteReplayRuns(w io.Writer, runs []ReplayRun) error {
 // whose means would mean nothing pooled with another's. The column of sets is there only when
 // there are several.
 func WriteReplayMeans(w io.Writer, sets, labels []string, runs []ReplayRun) error {
+	return writeMeans(tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off)), w, sets, labels, runs)
+}
+
+// writeMeans is WriteReplayMeans in t, a table of no rows writing to w.
+func writeMeans(t *tablewriter.Table, w io.Writer, sets, labels []string, runs []ReplayRun) error {
 	trials := 0
 	for _, r := range runs {
 		if r.Mapper == 0 {
@@ -66,7 +93,7 @@ func WriteReplayMeans(w io.Writer, sets, labels []string, runs []ReplayRun) erro
 		align[i] = tw.AlignRight
 	}
 	align[0], align[len(header)-6] = tw.AlignLeft, tw.AlignLeft
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithAlignment(align))
+	t.Options(tablewriter.WithAlignment(align))
 	t.Header(header)
 	for set, spec := range sets {
 		for j, label := range labels {

@@ -38,3 +38,35 @@ func TestWriteReplayMeans(t *testing.T) {
 		t.Errorf("a trial per set: %v, wrote\n%s", err, b.String())
 	}
 }
+
+// TestWriteReplayTablesIsTwoTables: the two tables through one cleared tablewriter.Table are
+// byte for byte the two written each through its own new one, with one set of trials or two
+// (a column more), a trial per set (no means), and mappers whose labels are wider than a trace.
+func TestWriteReplayTablesIsTwoTables(t *testing.T) {
+	run := func(set, mapper int, trace string, robust float64) ReplayRun {
+		return ReplayRun{Set: set, Mapper: mapper, Trace: trace, Summary: replay.Summary{Heuristic: []string{"MM", "PAM-P-with-a-long-label"}[mapper], Scored: 100 + set, OnTime: int(robust), Robustness: replay.Num(robust), MappingEvents: 7}}
+	}
+	for _, c := range []struct {
+		sets, labels []string
+		runs         []ReplayRun
+	}{
+		{[]string{"a*.dat"}, []string{"MM"}, []ReplayRun{run(0, 0, "a1.dat", 10), run(0, 0, "a2.dat", 20), run(0, 0, "a3.dat", 35)}},
+		{[]string{"a*.dat", "dir/b*.dat"}, []string{"MM", "PAM-P-with-a-long-label"},
+			[]ReplayRun{run(0, 0, "a1.dat", 10), run(0, 1, "a1.dat", 90), run(0, 0, "a2.dat", 20), run(0, 1, "a2.dat", 80), run(1, 0, "dir/b1.dat", 50), run(1, 1, "dir/b1.dat", 55), run(1, 0, "dir/b2.dat", 40), run(1, 1, "dir/b2.dat", 45)}},
+		{[]string{"a.dat", "b.dat"}, []string{"MM"}, []ReplayRun{run(0, 0, "a.dat", 10), run(1, 0, "b.dat", 50)}},
+	} {
+		var one, two strings.Builder
+		if err := WriteReplayTables(&one, c.sets, c.labels, c.runs); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteReplayRuns(&two, c.runs); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteReplayMeans(&two, c.sets, c.labels, c.runs); err != nil {
+			t.Fatal(err)
+		}
+		if one.String() != two.String() || !strings.Contains(one.String(), "a1.dat") && !strings.Contains(one.String(), "a.dat") {
+			t.Errorf("sets %q: through one table\n%s\nthrough two\n%s", c.sets, one.String(), two.String())
+		}
+	}
+}

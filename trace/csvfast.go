@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hcreplay/hcreplay/internal/decimal"
 )
 
 // The CSV fast path. Almost every log is numbers and short names without a quote: for such
@@ -185,55 +187,13 @@ func trimSpaceBytes(b []byte) []byte {
 // to parseNumber without an allocation (parseNumber keeps nothing of its argument, so the
 // compiler converts up to 32 bytes on the stack).
 func parseNumberBytes(b []byte) (float64, cellStatus) {
-	if v, ok := parseDecimal(b); ok {
+	if v, ok := decimal.Parse(b); ok {
 		return v, cellOK
 	}
 	if len(b) == 0 {
 		return 0, cellAbsent
 	}
 	return parseNumber(string(b))
-}
-
-// pow10 holds the powers of ten that a float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseDecimal reads [+-]digits[.digits] of at most 19 digits whose value without the point
-// is below 2^53: the mantissa and the power of ten are then exact float64s, so one
-// multiplication or division rounds once, correctly, and gives strconv.ParseFloat's bits
-// (Clinger 1990, "How to read floating point numbers accurately"; strconv's own first try).
-// Anything else (exponents, more digits, spaces, hexadecimal, inf, nan) is not ok, and the
-// caller asks strconv.
-func parseDecimal(b []byte) (float64, bool) {
-	i, neg := 0, false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg, i = b[0] == '-', 1
-	}
-	var m uint64
-	digits, frac, dot := 0, 0, false
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c >= '0' && c <= '9':
-			m = m*10 + uint64(c-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return 0, false
-		}
-	}
-	if digits == 0 || digits > 19 || m >= 1<<53 || frac >= len(pow10) {
-		return 0, false
-	}
-	v := float64(m) / pow10[frac]
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // csvChunkTable reads the records of one chunk (csvLines) for a worker of the parallel read:

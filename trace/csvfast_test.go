@@ -217,9 +217,6 @@ func FuzzParseNumberBytes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		v, st := parseNumberBytes([]byte(s))
 		w, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if v2, ok := parseDecimal([]byte(s)); ok && (err != nil || math.Float64bits(v2) != math.Float64bits(w)) {
-			t.Fatalf("parseDecimal(%q) = %v, strconv: %v, %v", s, v2, w, err)
-		}
 		if st == cellOK && (err != nil || math.Float64bits(v) != math.Float64bits(w)) {
 			t.Fatalf("parseNumberBytes(%q) = %v, strconv: %v, %v", s, v, w, err)
 		}

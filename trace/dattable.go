@@ -107,15 +107,18 @@ func (t *datTable) split(b []byte) error {
 	s := bytes.TrimSpace(bytes.TrimSuffix(b, semicolon))
 	n := 0
 	for len(s) > 0 && n <= 3 {
-		i := bytes.IndexAny(s, " \t")
-		if i < 0 {
-			i = len(s)
+		i := 0 // a loop over bytes: bytes.IndexAny and TrimLeft built a set per call
+		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
+			i++
 		}
 		if n < 3 {
 			t.fields[n] = s[:i]
 		}
 		n++
-		s = bytes.TrimLeft(s[i:], " \t")
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		s = s[i:]
 	}
 	if n != 3 {
 		return &InputError{File: t.src, Line: t.lr.line, Value: string(b), HasValue: true,

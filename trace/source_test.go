@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 )
 
 // makeZip writes a zip archive with the given members.
@@ -409,5 +411,35 @@ func writeGzip(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDecompressPlainIsIdentity: text that is not compressed reads back as it was, whatever its
+// length against the four bytes sniffed and however the source hands it out, and a source that
+// fails gives its bytes and then its error, before or after the sniffing's four.
+func TestDecompressPlainIsIdentity(t *testing.T) {
+	boom := errors.New("boom")
+	for n := range 10 {
+		text := "0123456789"[:n]
+		for _, c := range []struct {
+			name string
+			r    io.Reader
+			err  error
+		}{
+			{"whole", strings.NewReader(text), nil},
+			{"a byte at a time", iotest.OneByteReader(strings.NewReader(text)), nil},
+			{"then fails", io.MultiReader(strings.NewReader(text), iotest.ErrReader(boom)), boom},
+			{"a byte at a time, then fails", io.MultiReader(iotest.OneByteReader(strings.NewReader(text)), iotest.ErrReader(boom)), boom},
+		} {
+			in, done, err := decompress(c.r, InflateLimit{}, 64)
+			if err != nil {
+				t.Fatalf("%q %s: %v", text, c.name, err)
+			}
+			got, err := io.ReadAll(in)
+			done()
+			if string(got) != text || err != c.err {
+				t.Errorf("%q %s: read %q, %v; want %q, %v", text, c.name, got, err, text, c.err)
+			}
+		}
 	}
 }

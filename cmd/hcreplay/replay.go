@@ -169,14 +169,11 @@ func (c *ReplayCmd) Run(ctx context.Context, con *Console) error {
 	if c.JSON {
 		return nil
 	}
-	if err := report.WriteReplayRuns(con.Stdout, runs); err != nil {
-		return err
-	}
 	labels := make([]string, len(mappers))
 	for j, mp := range mappers {
 		labels[j] = mp.Label
 	}
-	return report.WriteReplayMeans(con.Stdout, c.Trace, labels, runs) // when some --trace has several trials
+	return report.WriteReplayTables(con.Stdout, c.Trace, labels, runs) // the means when some --trace has several trials
 }
 
 // listAhead starts listing the sources of every --trace (trialset.Expand) on another core while

@@ -56,6 +56,12 @@ func (c *completionMemo) start(n int) {
 	c.on = true
 }
 
+// emptied is c with its storage kept and nothing in it, as a zero completionMemo starts: start
+// sets the machines and row grows each row, marking it unknown, whatever the storage held.
+func (c completionMemo) emptied() completionMemo {
+	return completionMemo{version: c.version[:0], value: c.value[:0], at: c.at[:0], exact: c.exact[:0], rows: c.rows[:0], listed: c.listed[:0]}
+}
+
 // moved notes that machine m's queue changed (a task was assigned to it).
 func (c *completionMemo) moved(m int) {
 	if c.on {

@@ -3,7 +3,9 @@ package heuristic
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hcreplay/hcreplay/pmf"
@@ -86,4 +88,47 @@ func TestMemoHandWorked(t *testing.T) {
 // pairOf is the pair memoCompletions gives task t on machine m with completion c.
 func pairOf(t, m int, c float64) pair {
 	return pair{task: t, machine: m, completion: c, second: math.Inf(1)}
+}
+
+// TestEmptiedMemoIsZero: a memo emptied after a replay's use (emptied, what Recycle hands on)
+// answers a script of events exactly as a zero memo does: each row it returns holds the same
+// versions, and the same values where a version is set, though its storage holds the old
+// replay's rows, marks and event numbers. The scripts start, grow rows, write them and move
+// machines at random, over machine counts that change between the two replays.
+func TestEmptiedMemoIsZero(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	script := func(c *completionMemo, seed uint64, n int) string {
+		s := rand.New(rand.NewPCG(seed, 1))
+		var b strings.Builder
+		for range 40 {
+			c.start(n)
+			for range s.IntN(12) {
+				h := s.IntN(30)
+				value, at, exact := c.row(h)
+				for m := range n {
+					if at[m] >= 0 {
+						fmt.Fprintf(&b, "%d/%d:%d=%v,%v ", h, m, at[m], value[m], exact[m])
+					} else {
+						fmt.Fprintf(&b, "%d/%d:%d ", h, m, at[m])
+					}
+				}
+				if m := s.IntN(n); s.IntN(2) == 0 {
+					value[m], at[m], exact[m] = s.Float64(), c.version[m], s.IntN(2) == 0
+				} else {
+					c.moved(m)
+				}
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	for i := range 50 {
+		used := new(completionMemo)
+		script(used, uint64(i), 1+r.IntN(8))
+		n, seed := 1+r.IntN(8), uint64(1000+i)
+		emptied := used.emptied()
+		if got, want := script(&emptied, seed, n), script(new(completionMemo), seed, n); got != want {
+			t.Fatalf("script %d on %d machines: the emptied memo answered\n%s\na zero one\n%s", i, n, got, want)
+		}
+	}
 }

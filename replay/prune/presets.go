@@ -158,3 +158,6 @@ func (r renamed) Variant() string {
 	}
 	return None.String()
 }
+
+// Recycle passes an earlier replay's mapper through the rename (replay.Scratch).
+func (r renamed) Recycle(old replay.Mapper) { recycleInner(r.Mapper, old) }

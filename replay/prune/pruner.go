@@ -64,6 +64,32 @@ func Wrap(inner replay.Mapper, cfg Config) (replay.Mapper, error) {
 	return p, nil
 }
 
+// Recycle hands the wrapped heuristic the storage of old's, an earlier replay's mapper
+// (replay.Scratch). The pruner's own state is its replay's and starts fresh.
+func (p *Pruner) Recycle(old replay.Mapper) { recycleInner(p.inner, old) }
+
+// recycleInner hands inner, when it can take storage, the heuristic inside old, a mapper that
+// may be renamed or pruned: the storage is the heuristic's.
+func recycleInner(inner, old replay.Mapper) {
+	if r, ok := inner.(interface{ Recycle(replay.Mapper) }); ok {
+		r.Recycle(heuristicOf(old))
+	}
+}
+
+// heuristicOf is the mapper inside m's renames and pruning.
+func heuristicOf(m replay.Mapper) replay.Mapper {
+	for {
+		switch w := m.(type) {
+		case renamed:
+			m = w.Mapper
+		case *Pruner:
+			m = w.inner
+		default:
+			return m
+		}
+	}
+}
+
 // Observe sets a function that is told every decision the pruner makes.
 func (p *Pruner) Observe(f func(Decision)) { p.trace = f }
 

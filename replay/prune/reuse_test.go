@@ -13,14 +13,15 @@ import (
 
 // TestScratchReplaysAsFresh: replays that pass one replay.Scratch from each to the next decide and
 // report exactly what the same replays do each on fresh storage: every outcome field for field,
-// and the summary, counters included. The sequence mixes heuristics, pruning variants, engines,
+// and the summary, counters included. Each replay's mapper takes the storage of the last one's
+// (Recycle), whatever their kinds. The sequence mixes heuristics, presets, pruning variants, engines,
 // drop models, PET and machine counts (storage shrinking and growing from one replay to the
 // next), queue sizes and streamed or kept outcomes, so that anything a replay leaves behind
 // shows in a later one. Outcomes a replay returned must also stay as they were while later
 // replays reuse the storage.
 func TestScratchReplaysAsFresh(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 70))
-	all := heuristic.All()
+	all, presets := heuristic.All(), Presets()
 	models := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}
 	variants := []Variant{None, Defer, Drop, Both}
 	engines := []string{"fast", "fast", "reference", "approx"}
@@ -47,9 +48,15 @@ func TestScratchReplaysAsFresh(t *testing.T) {
 		streamed := r.IntN(3) == 0
 		pc := DefaultConfig()
 		pc.Variant = variant
-		label := fmt.Sprintf("replay %d: %s%s %v engine %s, %d machines, %d types", i, h.Name, variant.Suffix(), model, engine, len(machines), types)
+		name := h.Name
+		build := func() (replay.Mapper, error) { return Wrap(h.New(heuristic.DefaultParams()), pc) }
+		if r.IntN(5) == 0 { // a preset: the heuristic renamed, and pruned as the preset says
+			name = presets[r.IntN(len(presets))].Name
+			build = func() (replay.Mapper, error) { return New(name, heuristic.DefaultParams(), pc) }
+		}
+		label := fmt.Sprintf("replay %d: %s%s %v engine %s, %d machines, %d types", i, name, variant.Suffix(), model, engine, len(machines), types)
 		run := func(s *replay.Scratch) (*replay.Result, string) {
-			m, err := Wrap(h.New(heuristic.DefaultParams()), pc)
+			m, err := build()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,4 +89,33 @@ func TestScratchReplaysAsFresh(t *testing.T) {
 			t.Fatalf("outcomes returned by kept replay %d changed while later replays reused the scratch", i)
 		}
 	}
+}
+
+// recordingMapper is a mapper that takes storage: it records the mapper it was handed.
+type recordingMapper struct {
+	replay.Mapper
+	got replay.Mapper
+}
+
+func (r *recordingMapper) Recycle(old replay.Mapper) { r.got = old }
+
+// TestRecycleReachesTheHeuristic: a pruned or renamed mapper hands its heuristic the heuristic
+// inside the old mapper, through any renames and pruning, and a heuristic that takes no storage
+// is handed nothing.
+func TestRecycleReachesTheHeuristic(t *testing.T) {
+	oldInner := &recordingMapper{Mapper: heuristic.MM{}}
+	for _, old := range []replay.Mapper{oldInner, &Pruner{inner: oldInner}, renamed{oldInner, "X"}, renamed{&Pruner{inner: oldInner}, "X-P"}} {
+		for _, wrap := range []func(replay.Mapper) replay.Mapper{
+			func(m replay.Mapper) replay.Mapper { return &Pruner{inner: m} },
+			func(m replay.Mapper) replay.Mapper { return renamed{m, "Y"} },
+			func(m replay.Mapper) replay.Mapper { return renamed{&Pruner{inner: m}, "Y-P"} },
+		} {
+			inner := &recordingMapper{Mapper: heuristic.MM{}}
+			wrap(inner).(interface{ Recycle(replay.Mapper) }).Recycle(old)
+			if inner.got != replay.Mapper(oldInner) {
+				t.Errorf("%T %s: the heuristic was handed %v, want the old one's heuristic", old, wrap(inner).Name(), inner.got)
+			}
+		}
+	}
+	(&Pruner{inner: heuristic.MM{}}).Recycle(oldInner) // MM{} has no buffers: nothing to take, no panic
 }
