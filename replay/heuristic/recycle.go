@@ -4,7 +4,8 @@ import "github.com/hcreplay/hcreplay/replay"
 
 // The heuristics that keep buffers hand them on from one replay to the next one given the same
 // replay.Scratch (a sweep's or a multi-trial replay's worker): each Recycle takes the storage of
-// the last replay's mapper, emptied (recycle). Decisions do not change (TestRecycledAsFresh).
+// the last replay's mapper, emptied (recycle). Decisions do not change (TestRecycleTakesTheMemo
+// here, prune's TestScratchReplaysAsFresh).
 
 func (h MM) Recycle(old replay.Mapper)        { h.buf.recycle(bufOf(old)) }
 func (h MSD) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
