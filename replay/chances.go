@@ -529,10 +529,8 @@ func (f *fast) oracle(m int) *oracleTail {
 // included, head first.
 func (f *fast) queueSerials(dst []int64, m int) []int64 {
 	e := f.e
-	for _, hs := range [][]int{e.machines[m].queue, e.virtual[m]} {
-		for _, h := range hs {
-			dst = append(dst, e.tasks[h].serial)
-		}
+	for i := range e.queued(m) {
+		dst = append(dst, e.tasks[e.queuedAt(m, i)].serial)
 	}
 	return dst
 }
@@ -729,12 +727,7 @@ func (f *fast) record(m int, until float64) {
 	e := f.e
 	ms := &e.machines[m]
 	b := &f.built[m]
-	b.serials = b.serials[:0]
-	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
-		for _, h := range hs {
-			b.serials = append(b.serials, e.tasks[h].serial)
-		}
-	}
+	b.serials = f.queueSerials(b.serials[:0], m)
 	b.covered = len(b.serials)
 	b.running, b.at, b.until, b.then = ms.running, e.now, until, conditionedAt{}
 	f.same[m] = 1
@@ -770,20 +763,12 @@ func (f *fast) compareQueue(m int) bool {
 // tasks of serials, in that order, its head running as running says.
 func (f *fast) holds(m int, running bool, serials []int64) bool {
 	e := f.e
-	ms := &e.machines[m]
-	if ms.running != running || e.queued(m) < len(serials) {
+	if e.machines[m].running != running || e.queued(m) < len(serials) {
 		return false
 	}
-	i := 0
-	for _, hs := range [][]int{ms.queue, e.virtual[m]} {
-		for _, h := range hs {
-			if i == len(serials) {
-				return true
-			}
-			if e.tasks[h].serial != serials[i] {
-				return false
-			}
-			i++
+	for i, s := range serials {
+		if e.tasks[e.queuedAt(m, i)].serial != s {
+			return false
 		}
 	}
 	return true
@@ -831,8 +816,8 @@ func (f *fast) queueChances(m int) []QueueChance {
 }
 
 // queueAtOrBelow is atOrBelow over queueChances' answer, decided from the cached chances before
-// rounding where each lies farther than 1e-11 from its threshold (successAbove's argument: the
-// chance queueChances reports is on the same side), so that neither the rounding nor the
+// rounding where each is clearOf its threshold (the chance queueChances reports is then on the
+// same side), so that neither the rounding nor the
 // reference's chain for a chance near a rounding boundary costs anything: queueChances'
 // answer is asked only for a chance that near its threshold, which is rare. A pruner's
 // dropping phase asks this where its thresholds do not depend on the skewness.
@@ -843,7 +828,7 @@ func (f *fast) queueAtOrBelow(m, from int, ths []float64) int {
 		if th <= 0 {
 			continue
 		}
-		if s := f.chances[m][k].Success; math.Abs(s-th) > 1e-11 {
+		if s := f.chances[m][k].Success; clearOf(s, th) {
 			if s <= th {
 				return k
 			}
@@ -989,16 +974,21 @@ func (f *fast) rawBound(h, m int) (float64, bool) {
 	return f.chance(h, m), true
 }
 
-// roundedBelow is roundedAbove(s) < x. roundedAbove moves s by at most half a rounding step
-// (5e-13) plus 2·chanceWindow, and the division that rounds it by a relative 1e-16; so where s
-// lies farther than 1e-11 from x, s and roundedAbove(s) are on the same side of it, and s is
-// compared as it is.
+// roundedBelow is roundedAbove(s) < x, compared as s is where s is clearOf x.
 func roundedBelow(s, x float64) bool {
-	if math.Abs(s-x) > 1e-11 {
+	if clearOf(s, x) {
 		return s < x
 	}
 	return roundedAbove(s) < x
 }
+
+// clearOf reports whether the fast engine's chance s lies far enough from x that every value the
+// engines may report for it lies on the same side of x: the reference's chance is within
+// chanceWindow of s, rounding moves a chance by at most half a rounding step (5e-13), and
+// roundedAbove by that plus 2·chanceWindow, the division that rounds by a relative 1e-16. The
+// pruners' comparisons with thresholds (successAbove, queueAtOrBelow, roundedBelow) decide from s
+// where it is clear, and round, or ask the reference's chain, only near x.
+func clearOf(s, x float64) bool { return math.Abs(s-x) > 1e-11 }
 
 // roundedAbove is chance s rounded as success rounds it, or as the reference's value may round
 // when s lies near a rounding boundary: never below, so a bound stays a bound.
@@ -1186,16 +1176,14 @@ func (f *fast) success(h, m int) float64 {
 }
 
 // successAbove is success(h, m) > x, to the bit, without the reference's chain for a chance that
-// lies far from x: success computes the reference's value, and rounds it, only to decide which
-// way a chance near a rounding boundary goes, and the fast engine's chance lies within
-// chanceWindow of the reference's, which rounding moves by at most half a rounding step
-// (5e-13); so where the chance lies farther than 1e-11 from x (roundedBelow's margin), it and
-// success(h, m) are on the same side of x. A pruner that compares chances with its thresholds
+// is clearOf x: success computes the reference's value, and rounds it, only to decide which way
+// a chance near a rounding boundary goes, and where the fast engine's chance is clear of x,
+// success(h, m) is on the same side of it. A pruner that compares chances with its thresholds
 // and records none (no trace) asks this, and the values near a rounding boundary it meets cost
 // no chain of the reference's.
 func (f *fast) successAbove(h, m int, x float64) bool {
 	f.ensure(m)
-	if s := f.chance(h, m); math.Abs(s-x) > 1e-11 {
+	if s := f.chance(h, m); clearOf(s, x) {
 		return s > x
 	}
 	return f.success(h, m) > x

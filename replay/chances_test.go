@@ -224,8 +224,7 @@ func TestFastRoundsAsReference(t *testing.T) {
 	for i := range 6 {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
 		cfg := lateWorkload(r, 400, model)
-		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
-			e := ev.(*mapping).e
+		mapper := checkingGreedy(func(ev Event, e *engine) {
 			if _, ok := e.chances.(*fast); !ok {
 				t.Fatalf("engine %T, want the fast one", e.chances)
 			}
@@ -241,8 +240,7 @@ func TestFastRoundsAsReference(t *testing.T) {
 					checked++
 				}
 			}
-			greedy(ev, nil)
-		}}
+		})
 		run(t, cfg, mapper)
 	}
 	if checked < 20000 {
@@ -263,8 +261,7 @@ func TestSuccessAboveIsSuccessCompare(t *testing.T) {
 	for i := range 6 {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
 		cfg := lateWorkload(r, 400, model)
-		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
-			e := ev.(*mapping).e
+		mapper := checkingGreedy(func(ev Event, e *engine) {
 			ref := reference{e: e}
 			for _, h := range ev.Batch() {
 				for m := range ev.NumMachines() {
@@ -283,8 +280,7 @@ func TestSuccessAboveIsSuccessCompare(t *testing.T) {
 					}
 				}
 			}
-			greedy(ev, nil)
-		}}
+		})
 		run(t, cfg, mapper)
 	}
 	if checked < 100000 || shortcut == 0 || shortcut == checked {
@@ -306,8 +302,7 @@ func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
 		cfg := lateWorkload(r, 200, model)
 		var ths []float64
-		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
-			e := ev.(*mapping).e
+		mapper := checkingGreedy(func(ev Event, e *engine) {
 			for m := range ev.NumMachines() {
 				want := reference{e: e}.queueChances(m)
 				for range 4 {
@@ -331,8 +326,7 @@ func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
 					checked++
 				}
 			}
-			greedy(ev, nil)
-		}}
+		})
 		run(t, cfg, mapper)
 	}
 	if checked < 5000 || found == 0 || found == checked {
@@ -356,8 +350,7 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 		r := rand.New(rand.NewPCG(51, i))
 		model := []pmf.Model{pmf.Evict, pmf.Pending, pmf.None}[i%3]
 		cfg := lateWorkload(r, 200, model)
-		mapper := mapperFunc{"checking greedy", Batch, func(ev Event) {
-			e := ev.(*mapping).e
+		mapper := checkingGreedy(func(ev Event, e *engine) {
 			for m := range ev.NumMachines() {
 				want := reference{e: e}.queueChances(m)
 				got := ev.QueueChances(m)
@@ -372,8 +365,7 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 					checked++
 				}
 			}
-			greedy(ev, nil)
-		}}
+		})
 		run(t, cfg, mapper)
 	}
 	if checked < 20000 {
@@ -788,4 +780,51 @@ func TestOracleAtItsUntil(t *testing.T) {
 	if tail, ok := tails[until]; !ok || tail != [2]float64{1, 3} {
 		t.Errorf("at %v: tail of %v impulses, mean %v, want A's 3 alone", until, tail[0], tail[1])
 	}
+}
+
+// TestHoldsIsPrefix: fast.holds, which decides whether a kept chain (the fast engine's or the
+// reference's) is for machine m's queue with tasks appended behind it, is a prefix comparison of
+// task serials against the queue as Event.Queue lists it, the running flag as Event.Running says:
+// for every prefix of every machine's queue, with one serial changed at each position, one
+// appended past the queue, and the running flag flipped, on greedy's queues.
+func TestHoldsIsPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(48, 1))
+	checked, held := 0, 0
+	cfg := lateWorkload(r, 200, pmf.Evict)
+	run(t, cfg, checkingGreedy(func(ev Event, e *engine) {
+		f, ok := e.chances.(*fast)
+		if !ok {
+			t.Fatalf("engine %T, want the fast one", e.chances)
+		}
+		for m := range ev.NumMachines() {
+			var queue []int64
+			for _, h := range ev.Queue(m) {
+				queue = append(queue, e.tasks[h].serial)
+			}
+			running := ev.Running(m)
+			for n := 0; n <= len(queue); n++ {
+				variants := [][]int64{queue[:n:n], append(slices.Clone(queue[:n]), -7)}
+				for k := range n {
+					changed := slices.Clone(queue[:n])
+					changed[k] = -7
+					variants = append(variants, changed)
+				}
+				for _, serials := range variants {
+					for _, asked := range []bool{running, !running} {
+						want := asked == running && len(serials) <= len(queue) && slices.Equal(serials, queue[:len(serials)])
+						if got := f.holds(m, asked, serials); got != want {
+							t.Fatalf("at %v machine %d (queue %v, running %v): holds(%v, %v) = %v, want %v", ev.Now(), m, queue, running, asked, serials, got, want)
+						} else if got {
+							held++
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}))
+	if held == 0 || held == checked {
+		t.Fatalf("%d comparisons, %d held: the test does not exercise both answers", checked, held)
+	}
+	t.Logf("%d comparisons, %d held", checked, held)
 }

@@ -102,6 +102,15 @@ func greedy(ev Event, after func(Event)) {
 	}
 }
 
+// checkingGreedy is greedy that first hands check the event and its engine, at every event: the
+// mapper of the tests that compare the engine's answers with an oracle on greedy's queues.
+func checkingGreedy(check func(ev Event, e *engine)) Mapper {
+	return mapperFunc{"checking greedy", Batch, func(ev Event) {
+		check(ev, ev.(*mapping).e)
+		greedy(ev, nil)
+	}}
+}
+
 func run(t *testing.T, cfg Config, m Mapper) *Result {
 	t.Helper()
 	res, err := Run(t.Context(), cfg, m)

@@ -39,10 +39,10 @@ func TestDeadlineFirstIsTwoPhase(t *testing.T) {
 		p := DefaultParams()
 		p.Phase1All, p.ETC = r.IntN(6) == 0, r.IntN(4) == 0
 		global := trial%2 == 1
-		var h replay.Mapper = MSD{Params: p, buf: new(buffers)}
+		var h replay.Mapper = MSD{Params: p, storage: storage{new(buffers)}}
 		oracle := plainTwoPhase{p, "MSD", false, soonestDeadline, false}
 		if global {
-			h, oracle = EDF{Params: p, buf: new(buffers)}, plainTwoPhase{p, "EDF", true, soonestDeadline, false}
+			h, oracle = EDF{Params: p, storage: storage{new(buffers)}}, plainTwoPhase{p, "EDF", true, soonestDeadline, false}
 		}
 		got, want := &countCompletions{Mapper: h}, &countCompletions{Mapper: oracle}
 		sameDecisions(t, fmt.Sprintf("trial %d %s %v grid %g queue %d %+v", trial, oracle.name, cfg.Options.DropModel, grid, cfg.Options.QueueSize, p), cfg, want, got)

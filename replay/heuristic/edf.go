@@ -9,7 +9,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // Params.GlobalPhase2.
 type EDF struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (EDF) Name() string       { return "EDF" }

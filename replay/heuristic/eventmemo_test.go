@@ -61,13 +61,13 @@ func TestEventCompletionsArePlain(t *testing.T) {
 		var oracle plainTwoPhase
 		switch trial % 4 {
 		case 0:
-			h, oracle = MSD{Params: p, buf: b}, plainTwoPhase{p, "MSD", p.GlobalPhase2, soonestDeadline, false}
+			h, oracle = MSD{Params: p, storage: storage{b}}, plainTwoPhase{p, "MSD", p.GlobalPhase2, soonestDeadline, false}
 		case 1:
-			h, oracle = MMU{Params: p, buf: b}, plainTwoPhase{p, "MMU", true, urgent, true}
+			h, oracle = MMU{Params: p, storage: storage{b}}, plainTwoPhase{p, "MMU", true, urgent, true}
 		case 2:
-			h, oracle = EDF{Params: p, buf: b}, plainTwoPhase{p, "EDF", true, soonestDeadline, false}
+			h, oracle = EDF{Params: p, storage: storage{b}}, plainTwoPhase{p, "EDF", true, soonestDeadline, false}
 		case 3:
-			h, oracle = MaxMin{Params: p, buf: b}, plainTwoPhase{p, "MaxMin", true, byCompletion, false}
+			h, oracle = MaxMin{Params: p, storage: storage{b}}, plainTwoPhase{p, "MaxMin", true, byCompletion, false}
 		}
 		sameDecisions(t, fmt.Sprintf("trial %d %s %v %+v", trial, oracle.name, cfg.Options.DropModel, p), cfg, oracle, h)
 		reused += b.memo.reused

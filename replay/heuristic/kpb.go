@@ -15,7 +15,7 @@ import (
 // not given in the thesis). Ties, in both steps: lower index. K = 100 is MCT.
 type KPB struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (KPB) Name() string      { return "KPB" }

@@ -10,7 +10,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // Params.GlobalPhase2 says.
 type MaxMin struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MaxMin) Name() string       { return "MaxMin" }

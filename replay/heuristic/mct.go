@@ -8,7 +8,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // style, which is the thesis's wording ("using the expected execution time").
 type MCT struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MCT) Name() string      { return "MCT" }

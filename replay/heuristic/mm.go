@@ -15,7 +15,7 @@ import (
 // Params.GlobalPhase2 makes it the single global pick of 004 Alg. 2, which is SJF.
 type MM struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MM) Name() string       { return "MM" }

@@ -48,7 +48,7 @@ func TestSoonestIsMM(t *testing.T) {
 		p := DefaultParams()
 		p.Phase1All, p.GlobalPhase2, p.ETC = r.IntN(5) == 0, r.IntN(4) == 0, r.IntN(5) == 0
 		label := fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p)
-		plain, soon := sameDecisions(t, label, cfg, mmPlain{p}, MM{Params: p, buf: new(buffers)})
+		plain, soon := sameDecisions(t, label, cfg, mmPlain{p}, MM{Params: p, storage: storage{new(buffers)}})
 		plainEvals += plain.Summary.SuccessEvals
 		soonEvals += soon.Summary.SuccessEvals
 	}
@@ -135,7 +135,7 @@ func TestMMETCMatchesHandSum(t *testing.T) {
 		p := DefaultParams()
 		p.ETC = true
 		unequal := 0
-		sameDecisions(t, fmt.Sprintf("trial %d %v", trial, cfg.Options.DropModel), cfg, mmETCByHand{&unequal}, MM{Params: p, buf: new(buffers)})
+		sameDecisions(t, fmt.Sprintf("trial %d %v", trial, cfg.Options.DropModel), cfg, mmETCByHand{&unequal}, MM{Params: p, storage: storage{new(buffers)}})
 		if unequal > 0 {
 			t.Fatalf("trial %d: ExecTable's mean differed from the PMF's mean %d times", trial, unequal)
 		}
@@ -161,7 +161,7 @@ func TestMemoIsMM(t *testing.T) {
 		cfg.Options.QueueSize = 2 + r.IntN(4)
 		p := DefaultParams()
 		p.Phase1All, p.GlobalPhase2 = r.IntN(4) == 0, r.IntN(4) == 0
-		mm := MM{Params: p, buf: new(buffers)}
+		mm := MM{Params: p, storage: storage{new(buffers)}}
 		sameDecisions(t, fmt.Sprintf("trial %d %v %+v", trial, cfg.Options.DropModel, p), cfg, mmPlain{p}, mm)
 		reused += mm.buf.memo.reused
 	}
@@ -244,7 +244,7 @@ func (g *probeGiveUp) Map(ev replay.Event) {
 // tasks again (the walk asks, which the probe checks so that the test can fail).
 func TestSoonestEachGivesUpForTheEvent(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
-	g := &probeGiveUp{mm: MM{Params: DefaultParams(), buf: new(buffers)}}
+	g := &probeGiveUp{mm: MM{Params: DefaultParams(), storage: storage{new(buffers)}}}
 	replayGiveUpWorkloads(t, r, g)
 	if g.gaveUp == 0 {
 		t.Fatal("soonestEach gave no round up: the workload does not test the rule")
@@ -272,7 +272,7 @@ func TestSoonestEachGiveUpEndsWithTheEvent(t *testing.T) {
 	for trial := range 10 {
 		cfg := giveUpWorkload(r)
 		p := DefaultParams()
-		want, got := sameDecisions(t, fmt.Sprintf("trial %d", trial), cfg, MM{Params: p, buf: new(buffers)}, alwaysGaveUp{MM{Params: p, buf: new(buffers)}})
+		want, got := sameDecisions(t, fmt.Sprintf("trial %d", trial), cfg, MM{Params: p, storage: storage{new(buffers)}}, alwaysGaveUp{MM{Params: p, storage: storage{new(buffers)}}})
 		if w, g := want.Summary.SuccessEvals, got.Summary.SuccessEvals; w != g {
 			t.Errorf("trial %d: %d success evaluations with a give-up told before each event, %d without", trial, g, w)
 		}
@@ -324,7 +324,7 @@ func (g *probeGlobal) Map(ev replay.Event) {
 // far less: a task that cannot complete before the lead so far is not asked about.
 func TestGlobalRoundAsksLess(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 38))
-	g := &probeGlobal{sjf: SJF{Params: DefaultParams(), buf: new(buffers)}}
+	g := &probeGlobal{sjf: SJF{Params: DefaultParams(), storage: storage{new(buffers)}}}
 	replayGiveUpWorkloads(t, r, g)
 	t.Logf("%d rounds: %d questions global, %d per task", g.rounds, g.globalAsked, g.perTaskAsked)
 	if g.rounds == 0 {

@@ -30,7 +30,7 @@ import (
 // Params.ETC the completion counts the task's run in full already and is kept.
 type MMU struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MMU) Name() string       { return "MMU" }

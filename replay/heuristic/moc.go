@@ -38,7 +38,7 @@ import (
 //     onTime).
 type MOC struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MOC) Name() string       { return "MOC" }

@@ -14,7 +14,7 @@ import (
 // smaller expected completion, then the lower index.
 type MR struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MR) Name() string      { return "MR" }

@@ -14,7 +14,7 @@ import (
 // machine; we use it everywhere). Params.GlobalPhase2 makes phase 2 a global pick, which is EDF.
 type MSD struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (MSD) Name() string       { return "MSD" }

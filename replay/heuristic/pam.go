@@ -17,7 +17,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // execution time (003 §V), then arrival order.
 type PAM struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (PAM) Name() string       { return "PAM" }

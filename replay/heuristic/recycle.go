@@ -2,24 +2,25 @@ package heuristic
 
 import "github.com/hcreplay/hcreplay/replay"
 
-// The heuristics that keep buffers hand them on from one replay to the next one given the same
-// replay.Scratch (a sweep's or a multi-trial replay's worker): each Recycle takes the storage of
-// the last replay's mapper, emptied (recycle). Decisions do not change (TestRecycleTakesTheMemo
-// here, prune's TestScratchReplaysAsFresh).
+// storage is the buffers a heuristic keeps from event to event, embedded in every heuristic
+// that has them. It hands them on from one replay to the next one given the same
+// replay.Scratch (a sweep's or a multi-trial replay's worker): Recycle takes the storage of the
+// last replay's mapper, emptied (buffers.recycle). Decisions do not change
+// (TestRecycleTakesTheMemo here, prune's TestScratchReplaysAsFresh).
+type storage struct {
+	buf *buffers // nil: fresh ones per event
+}
 
-func (h MM) Recycle(old replay.Mapper)        { h.buf.recycle(bufOf(old)) }
-func (h MSD) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MMU) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h PAM) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MOC) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MaxMin) Recycle(old replay.Mapper)    { h.buf.recycle(bufOf(old)) }
-func (h Sufferage) Recycle(old replay.Mapper) { h.buf.recycle(bufOf(old)) }
-func (h EDF) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h SJF) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MET) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MCT) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h KPB) Recycle(old replay.Mapper)       { h.buf.recycle(bufOf(old)) }
-func (h MR) Recycle(old replay.Mapper)        { h.buf.recycle(bufOf(old)) }
+// Recycle takes the buffers of old, an earlier replay's mapper (replay.Scratch), when old is a
+// heuristic of this package that has them.
+func (s storage) Recycle(old replay.Mapper) {
+	if o, ok := old.(interface{ stored() *buffers }); ok {
+		s.buf.recycle(o.stored())
+	}
+}
+
+// stored is the heuristic's buffers, for the next replay's Recycle.
+func (s storage) stored() *buffers { return s.buf }
 
 // recycle gives b, a new heuristic's buffers, the storage of old, an earlier replay's (Recycle),
 // emptied to what new(buffers) starts with, and leaves old empty: nothing is shared. Only the
@@ -31,37 +32,4 @@ func (b *buffers) recycle(old *buffers) {
 	}
 	b.memo, old.memo = old.memo.emptied(), completionMemo{}
 	b.groups, old.groups = old.groups, nil // groupBatch empties each group before it fills them
-}
-
-// bufOf is the buffers of m, when m is a heuristic of this package that has them; else nil.
-func bufOf(m replay.Mapper) *buffers {
-	switch h := m.(type) {
-	case MM:
-		return h.buf
-	case MSD:
-		return h.buf
-	case MMU:
-		return h.buf
-	case PAM:
-		return h.buf
-	case MOC:
-		return h.buf
-	case MaxMin:
-		return h.buf
-	case Sufferage:
-		return h.buf
-	case EDF:
-		return h.buf
-	case SJF:
-		return h.buf
-	case MET:
-		return h.buf
-	case MCT:
-		return h.buf
-	case KPB:
-		return h.buf
-	case MR:
-		return h.buf
-	}
-	return nil
 }

@@ -27,8 +27,8 @@ func TestRecycleTakesTheMemo(t *testing.T) {
 		}
 		return fmt.Sprintf("%+v\n%+v", res.Summary, res.Outcomes)
 	}
-	fresh := run(MM{Params: DefaultParams(), buf: new(buffers)}, nil)
-	first := MM{Params: DefaultParams(), buf: new(buffers)}
+	fresh := run(MM{Params: DefaultParams(), storage: storage{new(buffers)}}, nil)
+	first := MM{Params: DefaultParams(), storage: storage{new(buffers)}}
 	if got := run(first, &scratch); got != fresh {
 		t.Fatalf("first replay with the scratch:\n%s\nfresh:\n%s", got, fresh)
 	}
@@ -36,7 +36,7 @@ func TestRecycleTakesTheMemo(t *testing.T) {
 	if grown == 0 {
 		t.Fatal("MM's replay grew no memo: the test checks nothing")
 	}
-	second := MM{Params: DefaultParams(), buf: new(buffers)}
+	second := MM{Params: DefaultParams(), storage: storage{new(buffers)}}
 	if got := run(second, &scratch); got != fresh {
 		t.Fatalf("second replay, on the first's memo:\n%s\nfresh:\n%s", got, fresh)
 	}

@@ -8,7 +8,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // ties by arrival order. It is MM with Params.GlobalPhase2.
 type SJF struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (SJF) Name() string       { return "SJF" }
@@ -20,5 +20,5 @@ func (SJF) WaitsForSlot() bool { return true } // replay.SlotWaiter: rounds star
 func (h SJF) Map(ev replay.Event) {
 	p := h.Params
 	p.GlobalPhase2 = true
-	MM{Params: p, buf: h.buf}.Map(ev)
+	MM{Params: p, storage: storage{h.buf}}.Map(ev)
 }

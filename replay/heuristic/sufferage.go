@@ -14,7 +14,7 @@ import "github.com/hcreplay/hcreplay/replay"
 // smaller expected completion, then arrival order.
 type Sufferage struct {
 	Params
-	buf *buffers // nil: fresh ones per event
+	storage
 }
 
 func (Sufferage) Name() string       { return "Sufferage" }
