@@ -9,8 +9,8 @@ import (
 // BenchmarkConvolve compares the textbook convolution (Convolve, the reference engine's) with
 // the vectorised one the fast engine's links use (convolveInto), its AVX2 form where it runs
 // AVX-512's, and its form without either (convolveScatter), in multiplications of impulses per
-// second. The first shape is that of a typical evicting link of an MM replay (BenchmarkReplay): 17 impulses that let the task start,
-// a cell of 118, and the 24 impulses before the deadline.
+// second. The first shape is that of a typical evicting link of an MM replay (BenchmarkReplay):
+// 17 impulses that let the task start, a cell of 118, and the 24 impulses before the deadline.
 func BenchmarkConvolve(b *testing.B) {
 	for _, shape := range [][3]int{{17, 118, 24}, {64, 256, 319}, {256, 1024, 1279}} {
 		r := rand.New(rand.NewPCG(1, 1))
