@@ -7,10 +7,10 @@ import (
 )
 
 // BenchmarkConvolve compares the textbook convolution (Convolve, the reference engine's) with
-// the vectorised one the fast engine's links use (convolveInto) and its form without AVX2
-// (convolveScatter), in multiplications of impulses per second. The first shape is that of a
-// typical evicting link of an MM replay (BenchmarkReplay): 17 impulses that let the task start,
-// a cell of 118, and the 24 impulses before the deadline.
+// the vectorised one the fast engine's links use (convolveInto), its AVX2 form where it runs
+// AVX-512's, and its form without either (convolveScatter), in multiplications of impulses per
+// second. The first shape is that of a typical evicting link of an MM replay (BenchmarkReplay):
+// 17 impulses that let the task start, a cell of 118, and the 24 impulses before the deadline.
 func BenchmarkConvolve(b *testing.B) {
 	for _, shape := range [][3]int{{17, 118, 24}, {64, 256, 319}, {256, 1024, 1279}} {
 		r := rand.New(rand.NewPCG(1, 1))
@@ -40,6 +40,15 @@ func BenchmarkConvolve(b *testing.B) {
 			}
 			b.ReportMetric(terms*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gmul/s")
 		})
+		if avx512 { // convolveInto above is convolveGatherZ: the AVX2 kernel for comparison
+			b.Run("avx2/"+name, func(b *testing.B) {
+				for b.Loop() {
+					clear(out)
+					convolveGather(out, y.p, x.p, n, &pad)
+				}
+				b.ReportMetric(terms*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gmul/s")
+			})
+		}
 		b.Run("scatter/"+name, func(b *testing.B) {
 			for b.Loop() {
 				clear(out)

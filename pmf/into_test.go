@@ -225,24 +225,41 @@ func TestConvolveIntoMatchesTextbook(t *testing.T) {
 	} else {
 		t.Log("no AVX2 here: the gather kernel is not tested")
 	}
+	if avx512 {
+		kernels = append(kernels, kernel{"gather (AVX-512)", convolveGatherZ})
+	} else {
+		t.Log("no AVX-512 here: its gather kernel is not tested")
+	}
 	var pad []float64
 	for trial := range 3000 {
 		a, b := weights(1+r.IntN(40)), weights(1+r.IntN(40))
 		if trial%7 == 0 {
 			a = weights(1 + r.IntN(3))
 		}
+		if trial%5 == 0 { // several blocks of 64
+			a = weights(1 + r.IntN(200))
+		}
 		want := convolveSlices(a, b)
-		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3, 8, 16, 40} { // whole and part blocks of 8, 16 and 32
+		for _, n := range []int{len(want), r.IntN(len(want) + 1), len(want) - 1, 3, 8, 16, 24, 40, 64, 65} { // whole and part blocks of 8 to 64
 			n = max(0, min(n, len(want)))
 			long, short := a, b
 			if len(a) < len(b) {
 				long, short = b, a
 			}
 			for _, k := range kernels {
-				got := k.conv(make([]float64, n), long, short, n, &pad)
+				guarded := make([]float64, n+64) // a kernel writes the first n, and nothing past them
+				for i := n; i < len(guarded); i++ {
+					guarded[i] = -1
+				}
+				got := k.conv(guarded[:n], long, short, n, &pad)
 				for i := range n {
 					if got[i] != want[i] {
 						t.Fatalf("%s, trial %d (%d×%d, first %d): impulse %d is %v, textbook %v", k.name, trial, len(a), len(b), n, i, got[i], want[i])
+					}
+				}
+				for i := n; i < len(guarded); i++ {
+					if guarded[i] != -1 {
+						t.Fatalf("%s, trial %d (%d×%d, first %d): wrote impulse %d", k.name, trial, len(a), len(b), n, i)
 					}
 				}
 			}

@@ -15,6 +15,36 @@ func dot16(out, a, b []float64)
 //go:noescape
 func dot8(out, a, b []float64)
 
+// dot64z is dot32 for 64 impulses in AVX-512 registers, and dot56z to dot8z for fewer, eight at a
+// time (kernel_amd64.s): the same sums in the same order.
+//
+//go:noescape
+func dot64z(out, a, b []float64)
+
+//go:noescape
+func dot56z(out, a, b []float64)
+
+//go:noescape
+func dot48z(out, a, b []float64)
+
+//go:noescape
+func dot40z(out, a, b []float64)
+
+//go:noescape
+func dot32z(out, a, b []float64)
+
+//go:noescape
+func dot24z(out, a, b []float64)
+
+//go:noescape
+func dot16z(out, a, b []float64)
+
+//go:noescape
+func dot8z(out, a, b []float64)
+
+// dotZ is the AVX-512 kernels by width in eighths: dotZ[k] sums 8·(k+1) impulses.
+var dotZ = [8]func(out, a, b []float64){dot8z, dot16z, dot24z, dot32z, dot40z, dot48z, dot56z, dot64z}
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
@@ -34,4 +64,17 @@ func hasAVX2() bool {
 	}
 	_, b7, _, _ := cpuid(7, 0)
 	return b7&(1<<5) != 0
+}
+
+// hasAVX512 reports whether the processor and the operating system support AVX-512F: hasAVX2's
+// conditions, CPUID's AVX512F bit, and XCR0's opmask and upper ZMM state bits.
+func hasAVX512() bool {
+	if !hasAVX2() {
+		return false
+	}
+	if x, _ := xgetbv(); x&0xe6 != 0xe6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<16) != 0
 }

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// TestHasAVX2MatchesCPUInfo: hasAVX2's reading of CPUID and XCR0 agrees with the flags Linux
-// lists in /proc/cpuinfo, where avx2 appears only when the processor has it and the kernel saves
-// its registers. Skipped where there is no /proc/cpuinfo.
-func TestHasAVX2MatchesCPUInfo(t *testing.T) {
+// TestCPUFeaturesMatchCPUInfo: hasAVX2's and hasAVX512's readings of CPUID and XCR0 agree with
+// the flags Linux lists in /proc/cpuinfo, where avx2 and avx512f appear only when the processor
+// has them and the kernel saves their registers. Skipped where there is no /proc/cpuinfo.
+func TestCPUFeaturesMatchCPUInfo(t *testing.T) {
 	info, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
 		t.Skipf("no /proc/cpuinfo: %v", err)
@@ -22,9 +22,14 @@ func TestHasAVX2MatchesCPUInfo(t *testing.T) {
 		if !ok || strings.TrimSpace(name) != "flags" {
 			continue
 		}
-		want := slices.Contains(strings.Fields(flags), "avx2")
-		if got := hasAVX2(); got != want {
-			t.Errorf("hasAVX2() = %v; /proc/cpuinfo lists avx2: %v", got, want)
+		for _, c := range []struct {
+			flag string
+			has  func() bool
+		}{{"avx2", hasAVX2}, {"avx512f", hasAVX512}} {
+			want := slices.Contains(strings.Fields(flags), c.flag)
+			if got := c.has(); got != want {
+				t.Errorf("has %s: %v; /proc/cpuinfo lists it: %v", c.flag, got, want)
+			}
 		}
 		return
 	}

@@ -374,6 +374,52 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 	t.Logf("checked %d queued chances", checked)
 }
 
+// TestHeadChanceOfItsChain: the running task's chance that fast.ensure leaves out of a chain,
+// and headChance fills in when a pruner reads the queue's chances, is the one the chain would
+// have held had it been computed with it: the reference's, at the time the chain was built for,
+// not at the time it is read. Half the events read QueueFloors first, on chains the previous
+// events built and read nothing of, whose running task's conditioning has moved since (the drift
+// floors read the chance as it was then); the others read nothing before greedy's chances ensure
+// the machines. Every chance filled in, of a machine whose queue is the one its chain was built
+// from, must equal reference.headSuccess at that chain's time.
+func TestHeadChanceOfItsChain(t *testing.T) {
+	checked, moved := 0, 0
+	for i := range uint64(6) {
+		r := rand.New(rand.NewPCG(53, i))
+		model := []pmf.Model{pmf.Evict, pmf.None}[i%2] // not pending, which has no drift floors
+		cfg := lateWorkload(r, 150, model)
+		mapper := checkingGreedy(func(ev Event, e *engine) {
+			if r.IntN(2) == 0 {
+				return
+			}
+			f := e.chances.(*fast)
+			for m := range ev.NumMachines() {
+				ev.QueueFloors(m)
+				if !e.machines[m].running || len(f.chances[m]) == 0 || !(f.valid[m] || f.sameQueue(m)) {
+					continue
+				}
+				got := f.chances[m][0].Success
+				if math.IsNaN(got) {
+					continue // not read: a chain ahead answered
+				}
+				want := reference{e: e}.headSuccess(nil, m, f.built[m].at)
+				if got != want {
+					t.Errorf("workload %d (%v) at %v: machine %d's running task: chance %.17g, reference at %v %.17g", i, model, ev.Now(), m, got, f.built[m].at, want)
+				}
+				checked++
+				if f.built[m].at != ev.Now() {
+					moved++
+				}
+			}
+		})
+		run(t, cfg, mapper)
+	}
+	if checked < 500 || moved < 100 {
+		t.Fatalf("checked %d chances, %d of chains built at an earlier event: too few to tell", checked, moved)
+	}
+	t.Logf("checked %d running tasks' chances, %d of chains built at an earlier event", checked, moved)
+}
+
 // sameSkewness reports whether two reported skewnesses are the same: equal, or both NaN (not
 // computed).
 func sameSkewness(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
