@@ -32,8 +32,9 @@
 //
 // Arithmetic. The convolutions the fast engine's links make (the *Into functions) give the
 // textbook loop's results to the bit: every impulse receives the same products, rounded the same
-// way, added in the same order. On amd64 with AVX2 an assembly kernel computes them 32 impulses at
-// a time (kernel_amd64.s); the purego build tag, or another architecture, leaves the Go form.
+// way, added in the same order. On amd64 an assembly kernel computes them 64 impulses at a time
+// with AVX-512, or 32 with AVX2 (kernel_amd64.s), whichever the processor has; the purego build
+// tag, or another architecture, leaves the Go form.
 //
 // What the package does not do: it knows nothing of tasks, machines, queues or files. Callers
 // pass deadlines and times as plain float64 in the trace's time unit.
