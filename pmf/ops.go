@@ -123,7 +123,6 @@ func convolveScatter(out, a, b []float64, n int) []float64 {
 // Only a's first n impulses are copied: the first n outputs read no others. It writes out's
 // impulses rather than adding to them.
 func convolveGather(out, a, b []float64, n int, pad *[]float64) []float64 {
-	DebugHist[[2]int{n, len(b)}]++
 	lb := len(b)
 	blocks := (n + 31) / 32
 	if need := lb - 1 + blocks*32 + 32; cap(*pad) < need {
@@ -195,6 +194,3 @@ func wholeSteps(t, step float64) (int, bool) {
 	r := math.Round(x)
 	return int(r), math.Abs(x-r) <= 1e-6
 }
-
-// DebugHist is temporary.
-var DebugHist = map[[2]int]int{}
