@@ -107,17 +107,22 @@ bench-process:
 # the median speed-up per benchmark is printed with a 95% confidence interval
 # (internal/benchcmp). On a machine whose speed swings, a change of a few percent shows here and
 # not in two make bench runs. About two minutes. Example: make bench-compare BASE=HEAD~1 ROUNDS=60
+# EACH=1 runs each benchmark in processes of its own, the two builds' one after the other: with
+# many benchmarks, one process per build per round puts the two values of a row a whole run
+# apart, where the machine's phases move it by more than its confidence interval
+# (internal/benchcmp).
 BASE     ?= HEAD
 PKG      ?= ./replay/prune
 BENCH    ?= ^BenchmarkReplay$$/^fast$$/^(MM|PAM-P)$$
 ROUNDS   ?= 30
 BENCHRUN ?= 50x
+EACH     ?=
 bench-compare:
 	rm -rf bin/compare && mkdir -p bin/compare
 	git worktree add --detach bin/compare/base $(BASE)
 	(cd bin/compare/base && $(GO) test -c -o ../old.test $(PKG)); status=$$?; git worktree remove --force bin/compare/base; exit $$status
 	$(GO) test -c -o bin/compare/new.test $(PKG)
-	$(GO) run ./internal/benchcmp -old $(CURDIR)/bin/compare/old.test -new $(CURDIR)/bin/compare/new.test -dir $(PKG) -bench '$(BENCH)' -benchtime $(BENCHRUN) -rounds $(ROUNDS)
+	$(GO) run ./internal/benchcmp -old $(CURDIR)/bin/compare/old.test -new $(CURDIR)/bin/compare/new.test -dir $(PKG) -bench '$(BENCH)' -benchtime $(BENCHRUN) -rounds $(ROUNDS) $(if $(EACH),-each)
 
 # Each fuzz target for FUZZTIME (go test -fuzz runs one target per invocation). A Parquet
 # input is kilobytes, and minimising each new interesting one took the engine most of the time

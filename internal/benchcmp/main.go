@@ -7,6 +7,13 @@
 // cannot tell such a change from the machine, and rounds of a second each, side by side, can.
 // make bench-compare builds the binaries (the older from a git worktree) and runs it.
 //
+// With -each every benchmark the pattern matches runs in processes of its own, the two builds'
+// one after the other, instead of all of them in one process per build: the two values of a
+// round are then a second apart, not a whole run of every benchmark. On this project's shared
+// machine, a round of 35 BenchmarkReplay rows in one process put about 12 s between them, and
+// the machine's phases then moved single rows from one run of benchcmp to the next by more than
+// their confidence intervals (MaxMin 0.890× in one, 1.072× in the next, the same two builds).
+//
 // With -process it compares two builds of a command instead: each round runs both binaries once
 // with the arguments after --, a fresh process each, and compares their wall times (ns/op), as a
 // user meets them, start-up included (make bench-process).
@@ -25,6 +32,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -42,6 +50,7 @@ func main() {
 	flag.StringVar(&c.unit, "unit", "ns/op", "the metric to compare; a unit ending in /s counts higher as faster")
 	flag.StringVar(&c.dir, "dir", ".", "directory the binaries run in (their package's, for its testdata)")
 	flag.IntVar(&c.rounds, "rounds", 30, "rounds: each runs both binaries once")
+	flag.BoolVar(&c.each, "each", false, "run each benchmark in processes of its own, both builds' side by side")
 	process := flag.Bool("process", false, "run the binaries with the arguments after -- and compare their wall times")
 	flag.StringVar(&c.name, "name", "process", "with -process, the row's name")
 	flag.Parse()
@@ -49,7 +58,7 @@ func main() {
 		c.process, c.unit = flag.Args(), "ns/op"
 	}
 	if c.old == "" || c.new == "" || c.rounds < 1 || *process && len(c.process) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-unit ns/op] [-dir DIR]\n"+
+		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-each] [-unit ns/op] [-dir DIR]\n"+
 			"       benchcmp -process -old A -new B [-rounds 30] [-name NAME] [-dir DIR] -- ARGS...")
 		os.Exit(2)
 	}
@@ -67,6 +76,7 @@ func main() {
 type config struct {
 	old, new, bench, benchtime, unit, dir string
 	rounds                                int
+	each                                  bool             // -each: one benchmark per process
 	process                               []string         // -process: the arguments each binary runs with
 	name                                  string           // -process: the row's name
 	now                                   func() time.Time // -process: the clock; nil is time.Now
@@ -102,35 +112,44 @@ type runs struct {
 // drift of the machine's speed within a round favours neither. It reports progress to log.
 func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, error) {
 	res := runs{old: map[string][]float64{}, new: map[string][]float64{}}
-	args := []string{"-test.run", "^$", "-test.bench", c.bench, "-test.benchtime", c.benchtime, "-test.count", "1"}
 	now := c.now
 	if now == nil {
 		now = time.Now
 	}
-	if c.process != nil {
-		args = c.process
+	patterns := []string{c.bench} // what each process of a round runs
+	if c.each && c.process == nil {
+		var err error
+		if patterns, err = each(ctx, c, r); err != nil {
+			return runs{}, err
+		}
 	}
 	for round := range c.rounds {
 		order := []bool{false, true} // is it the new build
 		if round%2 == 1 {
 			order = []bool{true, false}
 		}
-		for _, isNew := range order {
-			bin, into := c.old, res.old
-			if isNew {
-				bin, into = c.new, res.new
+		for _, pattern := range patterns {
+			args := c.process
+			if args == nil {
+				args = benchArgs(pattern, c.benchtime)
 			}
-			start := now()
-			out, err := r.run(ctx, bin, args)
-			if err != nil {
-				return runs{}, fmt.Errorf("round %d: %w", round+1, err)
-			}
-			if c.process != nil {
-				res.add(c.name, float64(now().Sub(start).Nanoseconds()), into)
-				continue
-			}
-			if err := res.read(out, c.unit, into); err != nil {
-				return runs{}, fmt.Errorf("round %d, %s: %w", round+1, bin, err)
+			for _, isNew := range order {
+				bin, into := c.old, res.old
+				if isNew {
+					bin, into = c.new, res.new
+				}
+				start := now()
+				out, err := r.run(ctx, bin, args)
+				if err != nil {
+					return runs{}, fmt.Errorf("round %d: %w", round+1, err)
+				}
+				if c.process != nil {
+					res.add(c.name, float64(now().Sub(start).Nanoseconds()), into)
+					continue
+				}
+				if err := res.read(out, c.unit, into); err != nil {
+					return runs{}, fmt.Errorf("round %d, %s: %w", round+1, bin, err)
+				}
 			}
 		}
 		fmt.Fprintf(log, "\rbenchcmp: round %d of %d", round+1, c.rounds)
@@ -145,6 +164,40 @@ func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, err
 		return runs{}, fmt.Errorf("no benchmark matching %q reported %s", c.bench, c.unit)
 	}
 	return res, nil
+}
+
+// each lists the benchmarks c.bench matches, as the new build runs them once (-test.benchtime
+// 1x), and returns a pattern that matches each alone.
+func each(ctx context.Context, c config, r runner) ([]string, error) {
+	out, err := r.run(ctx, c.new, benchArgs(c.bench, "1x"))
+	if err != nil {
+		return nil, fmt.Errorf("listing the benchmarks: %w", err)
+	}
+	var list runs
+	if err := list.read(out, c.unit, map[string][]float64{}); err != nil {
+		return nil, fmt.Errorf("listing the benchmarks: %w", err)
+	}
+	patterns := make([]string, len(list.names))
+	for i, name := range list.names {
+		patterns[i] = exactly(name)
+	}
+	return patterns, nil
+}
+
+// benchArgs are a test binary's arguments to run the benchmarks pattern matches, for benchtime
+// each, and no test.
+func benchArgs(pattern, benchtime string) []string {
+	return []string{"-test.run", "^$", "-test.bench", pattern, "-test.benchtime", benchtime, "-test.count", "1"}
+}
+
+// exactly is the go test -bench pattern that matches benchmark name (its sub-benchmarks
+// separated by slashes) and nothing else.
+func exactly(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
 }
 
 // read adds the unit's value of each benchmark line in out to into.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,6 +133,51 @@ func TestScheduleErrors(t *testing.T) {
 	f = &fakeRunner{outputs: map[string][]string{"old": {"PASS\n"}, "new": {"PASS\n"}}}
 	if _, err := schedule(context.Background(), c, f, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no benchmark") {
 		t.Fatalf("no benchmark: %v", err)
+	}
+}
+
+// patternRunner plays two builds that run whatever benchmarks the pattern names: the listing
+// run (-test.benchtime 1x) prints two sub-benchmarks, and each other run prints the benchmark its
+// pattern matches alone, at the binary's next scripted time. Each run is logged as the binary
+// and its pattern.
+type patternRunner struct {
+	times map[string][]float64
+	runs  []string
+}
+
+func (p *patternRunner) run(_ context.Context, binary string, args []string) ([]byte, error) {
+	pattern, benchtime := args[3], args[5]
+	p.runs = append(p.runs, binary+" "+pattern)
+	if benchtime == "1x" {
+		return []byte(line("BenchmarkReplay/fast/MM", 1, 1) + line("BenchmarkReplay/fast/PAM-P", 1, 1)), nil
+	}
+	name, ok := map[string]string{`^BenchmarkReplay$/^fast$/^MM$`: "BenchmarkReplay/fast/MM", `^BenchmarkReplay$/^fast$/^PAM-P$`: "BenchmarkReplay/fast/PAM-P"}[pattern]
+	if !ok {
+		return nil, fmt.Errorf("pattern %q matches nothing alone", pattern)
+	}
+	v := p.times[binary][0]
+	p.times[binary] = p.times[binary][1:]
+	return []byte(line(name, v, 1)), nil
+}
+
+// TestScheduleEach: with -each the new build lists the benchmarks once, and each round runs
+// each benchmark alone, in the round's order of the builds (old first in even rounds), the two
+// builds of one benchmark one after the other; the values land under their benchmarks. Old MM
+// 100, 110 and PAM-P 300, 330 against new 50, 55 and 100, 110: speed-ups 2 and 3.
+func TestScheduleEach(t *testing.T) {
+	p := &patternRunner{times: map[string][]float64{"old": {100, 300, 110, 330}, "new": {50, 100, 55, 110}}}
+	c := config{old: "old", new: "new", bench: "Replay/fast/(MM|PAM-P)$", benchtime: "5x", unit: "ns/op", rounds: 2, each: true}
+	r, err := schedule(context.Background(), c, p, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm, pam := `^BenchmarkReplay$/^fast$/^MM$`, `^BenchmarkReplay$/^fast$/^PAM-P$`
+	want := []string{"new Replay/fast/(MM|PAM-P)$", "old " + mm, "new " + mm, "old " + pam, "new " + pam, "new " + mm, "old " + mm, "new " + pam, "old " + pam}
+	if !slices.Equal(p.runs, want) {
+		t.Fatalf("runs\n%q\nwant\n%q", p.runs, want)
+	}
+	if fmt.Sprint(r.names, r.old, r.new) != "[BenchmarkReplay/fast/MM BenchmarkReplay/fast/PAM-P] map[BenchmarkReplay/fast/MM:[100 110] BenchmarkReplay/fast/PAM-P:[300 330]] map[BenchmarkReplay/fast/MM:[50 55] BenchmarkReplay/fast/PAM-P:[100 110]]" {
+		t.Fatalf("rounds: %v old %v, new %v", r.names, r.old, r.new)
 	}
 }
 
