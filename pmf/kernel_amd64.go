@@ -16,7 +16,7 @@ func dot16(out, a, b []float64)
 func dot8(out, a, b []float64)
 
 // dot64z is dot32 for 64 impulses in AVX-512 registers, and dot56z to dot8z for fewer, eight at a
-// time (kernel_amd64.s): the same sums in the same order.
+// time (kernel_avx512_amd64.s): the same sums in the same order.
 //
 //go:noescape
 func dot64z(out, a, b []float64)
