@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -438,26 +439,39 @@ func TestAppendIntoFarNegativeExecOrigin(t *testing.T) {
 	checkLinks(t, appends, wants, 0.25)
 }
 
-// TestConvolveIntoScratchOfExactSize: the gather kernel needs a scratch of lb − 1 + 32 per block
-// of output + 32 more for a part-block; a scratch grown elsewhere (as it was by AppendPlainInto
-// when the two shared it, to n + n/4 for a link of n impulses: 54 + 13 = 67) may be exactly what
-// 32 outputs of a 4-impulse b need (3 + 32 + 32): the kernel must work within it and give the
-// textbook loop's impulses.
+// TestConvolveIntoScratchOfExactSize: the gather kernels need a scratch of lb − 1 + 32 per block
+// of output + 32 more for a part-block (AVX2), or lb − 1 + 64 per block (AVX-512); a scratch
+// grown elsewhere (as it was by AppendPlainInto when the two shared it, to n + n/4 for a link of
+// n impulses: 54 + 13 = 67) may be exactly what 32 outputs of a 4-impulse b need (3 + 32 + 32,
+// and 3 + 64): each kernel must work within it, without growing it, and give the textbook
+// loop's impulses.
 func TestConvolveIntoScratchOfExactSize(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	buf := Buffer{pad: make([]float64, 67)}
 	a, b := randomPMF(r, 0, 1, 29), randomPMF(r, 0, 1, 4)
+	want := convolveSlices(a.p, b.p)
+	buf := Buffer{pad: make([]float64, 67)}
 	got, err := ConvolveInto(&buf, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := convolveSlices(a.p, b.p)
-	if got.Len() != len(want) {
-		t.Fatalf("%d impulses, want %d", got.Len(), len(want))
+	if !slices.Equal(got.p, want) {
+		t.Fatalf("ConvolveInto: %v, textbook %v", got.p, want)
 	}
-	for k := range want {
-		if got.Prob(k) != want[k] {
-			t.Fatalf("impulse %d is %v, textbook %v", k, got.Prob(k), want[k])
+	kernels := map[string]func(out, a, b []float64, n int, pad *[]float64) []float64{}
+	if avx2 {
+		kernels["AVX2"] = convolveGather
+	}
+	if avx512 {
+		kernels["AVX-512"] = convolveGatherZ
+	}
+	for name, conv := range kernels {
+		pad := make([]float64, 67)
+		out := conv(make([]float64, len(want)), a.p, b.p, len(want), &pad)
+		if !slices.Equal(out, want) {
+			t.Errorf("%s: %v, textbook %v", name, out, want)
+		}
+		if cap(pad) != 67 {
+			t.Errorf("%s grew the scratch to %d", name, cap(pad))
 		}
 	}
 }

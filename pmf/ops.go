@@ -176,13 +176,12 @@ func convolveGatherZ(out, a, b []float64, n int, pad *[]float64) []float64 {
 	ap := (*pad)[:lb-1+blocks*64]
 	clear(ap[:lb-1]) // ap[lb−1+i] = a[i], zeros elsewhere
 	clear(ap[lb-1+copy(ap[lb-1:], a[:min(len(a), n)]):])
-	k := 0
+	k := 0 // each kernel reads len(b)+63 or fewer impulses of ap from k on, which ap holds
 	for ; k+64 <= n; k += 64 {
-		dot64z(out[k:k+64], ap[k:k+lb+63], b)
+		dot64z(out[k:k+64], ap[k:], b)
 	}
 	if r := n - k; r > 0 {
-		w := (r + 7) &^ 7
-		dotZ[w/8-1](out[k:n], ap[k:k+lb+w-1], b)
+		dotZ[(r-1)/8](out[k:n], ap[k:], b)
 	}
 	return out
 }

@@ -335,6 +335,29 @@ func TestQueueChanceAtOrBelowIsScan(t *testing.T) {
 	t.Logf("%d searches, %d found a position", checked, found)
 }
 
+// TestAtOrBelowByHand: atOrBelow returns the first position from `from` on whose chance is at
+// or below its threshold, a chance equal to its threshold included (a pruner drops a task whose
+// chance is at its dropping threshold), thresholds of 0 or less never matching.
+func TestAtOrBelowByHand(t *testing.T) {
+	chances := []QueueChance{{Success: 0.7}, {Success: 0.5}, {Success: 0}, {Success: 0.25}}
+	for _, c := range []struct {
+		from int
+		ths  []float64
+		want int
+	}{
+		{0, []float64{0.6, 0.5, 0, 0}, 1},      // 0.5 at its threshold 0.5
+		{0, []float64{0.6, 0.4, 0, 0.25}, 3},   // 0.25 at 0.25; the 0 chance's threshold is 0
+		{0, []float64{0.7, 0.4, 0, 0}, 0},      // 0.7 at 0.7
+		{1, []float64{0.9, 0.4, -1, 0.2}, -1},  // none; position 0 is before from
+		{2, []float64{0.9, 0.9, 0.1, 0.2}, 2},  // 0 below 0.1
+		{4, []float64{0.9, 0.9, 0.9, 0.9}, -1}, // from past the end
+	} {
+		if got := atOrBelow(chances, c.from, c.ths); got != c.want {
+			t.Errorf("from %d, thresholds %v: %d, want %d", c.from, c.ths, got, c.want)
+		}
+	}
+}
+
 // TestFastQueueChancesAsReference: the chances and skewnesses of queued tasks that the fast
 // engine reports (Event.QueueChances, which a pruner compares with its dropping thresholds)
 // equal, to the bit, the reference engine's for the same state. The fast engine builds its
