@@ -98,8 +98,7 @@ func (a *approx) queueAtOrBelow(m, from int, ths []float64) int {
 
 func (a *approx) queueChances(m int) []QueueChance {
 	a.ensure(m)
-	a.headChance(m)
-	return roundChances(nil, a.chances[m])
+	return roundChances(nil, a.cached(m))
 }
 
 func (a *approx) stats(h, m int) (float64, float64) {

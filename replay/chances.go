@@ -265,7 +265,7 @@ func (r reference) chainAt(s *chainScratch, m int, at float64) (pmf.PMF, []Queue
 	}
 	waiting := ms.queue
 	if ms.running {
-		p := math.NaN() // left out: fast.headChance
+		p := math.NaN() // left out: fast.cached
 		if !s.leaveHead() {
 			p = r.headSuccess(s, m, at)
 		}
@@ -731,17 +731,19 @@ func (f *fast) ensure(m int) {
 	f.record(m, until)
 }
 
-// headChance fills in the chance of machine m's running task in its cached chances, which ensure
-// leaves out: it is a pass over the task's execution time conditioned on its elapsed time, at
-// every chain rebuilt, and only a pruner reads the queue's chances (MCT without pruning rebuilt
-// 1,671 chains in BenchmarkReplay's 1,000 tasks and read none). It is computed as chainAt
-// computes it, for the time the chain was built for: the queue and its running task are the
-// ones it was built from (callers have ensured or settled m), so it is the same number.
-func (f *fast) headChance(m int) {
+// cached is machine m's cached chances, the running task's included: the one reader of them
+// (callers have ensured or settled m). ensure leaves the running task's chance out (NaN): it is
+// a pass over the task's execution time conditioned on its elapsed time, at every chain
+// rebuilt, and only a pruner reads the queue's chances (MCT without pruning rebuilt 1,671 chains
+// in BenchmarkReplay's 1,000 tasks and read none). cached fills it in as chainAt computes it,
+// for the time the chain was built for: the queue and its running task are the ones it was built
+// from, so it is the same number (TestHeadChanceOfItsChain).
+func (f *fast) cached(m int) []QueueChance {
 	c := f.chances[m]
 	if len(c) > 0 && math.IsNaN(c[0].Success) {
 		c[0].Success = f.reference.headSuccess(&f.scratch, m, f.built[m].at)
 	}
+	return c
 }
 
 // record notes the state machine m's chain was just built from, valid before until.
@@ -826,8 +828,7 @@ func (f *fast) ready(m int) pmf.PMF {
 // its dropping thresholds.
 func (f *fast) queueChances(m int) []QueueChance {
 	f.ensure(m)
-	f.headChance(m)
-	chances := f.chances[m]
+	chances := f.cached(m)
 	for _, c := range chances {
 		if nearHalf(c.Success*1e12, chanceWindow*1e12) || nearHalf(c.Skewness*1e9, skewWindow*1e9) {
 			chances = f.refChain(m)
@@ -846,13 +847,13 @@ func (f *fast) queueChances(m int) []QueueChance {
 // dropping phase asks this where its thresholds do not depend on the skewness.
 func (f *fast) queueAtOrBelow(m, from int, ths []float64) int {
 	f.ensure(m)
-	f.headChance(m)
-	for k := from; k < len(f.chances[m]); k++ {
+	chances := f.cached(m)
+	for k := from; k < len(chances); k++ {
 		th := ths[k]
 		if th <= 0 {
 			continue
 		}
-		if s := f.chances[m][k].Success; clearOf(s, th) {
+		if s := chances[k].Success; clearOf(s, th) {
 			if s <= th {
 				return k
 			}
@@ -1164,7 +1165,6 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 	if !ms.running || !e.opt.ConditionElapsed || f.heads[m].Len() == 0 || len(f.chances[m]) == 0 {
 		return nil, false
 	}
-	f.headChance(m)
 	h := ms.queue[0]
 	exec := e.taskCell(h, m).exec.Shift(e.tasks[h].Start)
 	if !b.then.known {
@@ -1181,7 +1181,7 @@ func (f *fast) driftFloors(m int) ([]float64, bool) {
 	}
 	free0, freeN0, run0, runN0 := b.then.free, b.then.freeN, b.then.run, b.then.runN
 	f.drift = f.drift[:0]
-	for i, c := range f.chances[m] {
+	for i, c := range f.cached(m) {
 		if i == 0 {
 			f.drift = append(f.drift, max(0, (c.Success*runN0-(run0-run1))/runN1))
 			continue

@@ -398,7 +398,7 @@ func TestFastQueueChancesAsReference(t *testing.T) {
 }
 
 // TestHeadChanceOfItsChain: the running task's chance that fast.ensure leaves out of a chain,
-// and headChance fills in when a pruner reads the queue's chances, is the one the chain would
+// and cached fills in when a pruner reads the queue's chances, is the one the chain would
 // have held had it been computed with it: the reference's, at the time the chain was built for,
 // not at the time it is read. Half the events read QueueFloors first, on chains the previous
 // events built and read nothing of, whose running task's conditioning has moved since (the drift

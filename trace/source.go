@@ -626,10 +626,10 @@ func decompress(r io.Reader, lim InflateLimit, size int) (io.Reader, func(), err
 }
 
 // sniffed is a reader whose first bytes were read ahead to tell its format: it gives them
-// back, then reads on. An error the sniffing met comes back from that reading on: the sources
-// here (files, zip members, inflaters) repeat their errors.
+// back, then the error the reading ahead met, if any but the end, then reads on.
 type sniffed struct {
 	head []byte
+	err  error
 	r    io.Reader
 	buf  [4]byte
 }
@@ -637,7 +637,10 @@ type sniffed struct {
 // sniff reads r's first four bytes, fewer when r ends or fails before.
 func sniff(r io.Reader) *sniffed {
 	s := &sniffed{r: r}
-	n, _ := io.ReadFull(r, s.buf[:])
+	n, err := io.ReadFull(r, s.buf[:])
+	if err != io.EOF && err != io.ErrUnexpectedEOF {
+		s.err = err // a source need not repeat it: a trial cut short must not read as whole
+	}
 	s.head = s.buf[:n]
 	return s
 }
@@ -647,6 +650,10 @@ func (s *sniffed) Read(p []byte) (int, error) {
 		n := copy(p, s.head)
 		s.head = s.head[n:]
 		return n, nil
+	}
+	if err := s.err; err != nil {
+		s.err = nil
+		return 0, err
 	}
 	return s.r.Read(p)
 }

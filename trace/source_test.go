@@ -416,6 +416,22 @@ func writeGzip(t *testing.T, path, content string) {
 
 // TestDecompressPlainIsIdentity: text that is not compressed reads back as it was, whatever its
 // length against the four bytes sniffed and however the source hands it out, and a source that
+
+// failOnce fails its first read with err, then reads as empty: a source that does not repeat
+// its error.
+type failOnce struct {
+	err  error
+	done bool
+}
+
+func (f *failOnce) Read([]byte) (int, error) {
+	if f.done {
+		return 0, io.EOF
+	}
+	f.done = true
+	return 0, f.err
+}
+
 // fails gives its bytes and then its error, before or after the sniffing's four.
 func TestDecompressPlainIsIdentity(t *testing.T) {
 	boom := errors.New("boom")
@@ -430,6 +446,7 @@ func TestDecompressPlainIsIdentity(t *testing.T) {
 			{"a byte at a time", iotest.OneByteReader(strings.NewReader(text)), nil},
 			{"then fails", io.MultiReader(strings.NewReader(text), iotest.ErrReader(boom)), boom},
 			{"a byte at a time, then fails", io.MultiReader(iotest.OneByteReader(strings.NewReader(text)), iotest.ErrReader(boom)), boom},
+			{"then fails once", io.MultiReader(strings.NewReader(text), &failOnce{err: boom}), boom},
 		} {
 			in, done, err := decompress(c.r, InflateLimit{}, 64)
 			if err != nil {

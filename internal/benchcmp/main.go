@@ -57,6 +57,10 @@ func main() {
 	if *process {
 		c.process, c.unit = flag.Args(), "ns/op"
 	}
+	if *process && c.each {
+		fmt.Fprintln(os.Stderr, "benchcmp: -each runs test binaries' benchmarks one by one; -process runs a command, which has one row: drop one of them")
+		os.Exit(2)
+	}
 	if c.old == "" || c.new == "" || c.rounds < 1 || *process && len(c.process) == 0 {
 		fmt.Fprintln(os.Stderr, "usage: benchcmp -old A.test -new B.test [-bench RE] [-benchtime 50x] [-rounds 30] [-each] [-unit ns/op] [-dir DIR]\n"+
 			"       benchcmp -process -old A -new B [-rounds 30] [-name NAME] [-dir DIR] -- ARGS...")
@@ -117,7 +121,7 @@ func schedule(ctx context.Context, c config, r runner, log io.Writer) (runs, err
 		now = time.Now
 	}
 	patterns := []string{c.bench} // what each process of a round runs
-	if c.each && c.process == nil {
+	if c.each {
 		var err error
 		if patterns, err = each(ctx, c, r); err != nil {
 			return runs{}, err
